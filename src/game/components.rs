@@ -1,0 +1,196 @@
+//! The ECS model of a game: unit components and the resources that describe the board, the
+//! sides, the map index and the random numbers.
+
+use crate::rules::grid::Cell;
+use crate::rules::terrain::{Board, Mobility, Mp};
+use crate::rules::units::{StepTrack, StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use crate::scenario::validate::{Objective, SideInfo};
+use crate::scenario::{RawScenario, Ruleset};
+use bevy::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Who a unit is: identity and the printed facts that never change in play.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// The scenario's unique id, e.g. `us-30-117`.
+    pub id: String,
+    pub name: String,
+    pub class: UnitClass,
+    pub size: UnitSize,
+    pub mobility: Mobility,
+    pub traits: Vec<UnitTrait>,
+}
+
+/// The side a unit fights for: an index into `Sides`.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Side(pub usize);
+
+/// The cell a unit stands in. Change it only through the movement/retreat systems, which keep
+/// `MapIndex` in step.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position(pub Cell);
+
+/// The unit's step track; its current step gives its combat values.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Steps(pub StepTrack);
+
+impl Steps {
+    pub fn values(&self) -> StepValues {
+        self.0.current()
+    }
+}
+
+/// Armor value, for rules that compare armor.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Armor(pub u32);
+
+/// Movement allowance and what has been spent of it this phase.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovePoints {
+    pub allowance: Mp,
+    pub spent: Mp,
+}
+
+impl MovePoints {
+    pub fn left(&self) -> Mp {
+        self.allowance.saturating_sub(self.spent)
+    }
+}
+
+/// Effectiveness rating (ER).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effectiveness(pub u32);
+
+/// The element (division, battlegroup) and parent formation a unit belongs to.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Formation {
+    pub element: Option<String>,
+    pub parent: Option<String>,
+}
+
+/// Status markers on a unit (disorganized, dispersed, tipped, supply, combat states).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Statuses(pub BTreeSet<UnitStatus>);
+
+impl Statuses {
+    pub fn has(&self, status: UnitStatus) -> bool {
+        self.0.contains(&status)
+    }
+}
+
+/// Experience points (Small General).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Experience(pub u32);
+
+/// What the unit counts toward a stacking limit.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackingPoints(pub u32);
+
+/// The board and the ruleset the game runs on.
+#[derive(Resource, Clone, Debug)]
+pub struct GameMap {
+    pub board: Board,
+    pub ruleset: Arc<Ruleset>,
+    pub places: BTreeMap<Cell, String>,
+    pub objectives: Vec<Objective>,
+}
+
+/// The sides, by `Side` index.
+#[derive(Resource, Clone, Debug)]
+pub struct Sides(pub Vec<SideInfo>);
+
+/// The scenario as loaded, kept so a save writes back everything the world does not hold.
+#[derive(Resource, Clone, Debug)]
+pub struct ScenarioSource(pub RawScenario);
+
+/// Which units stand in each cell.
+///
+/// Invariant: `stacks` has exactly one entry per map cell (indexed by `Grid::index`); every live
+/// unit entity with `Position(c)` appears exactly once, in the stack of `c`, and nowhere else;
+/// each stack lists its units bottom first (arrival order, the last to arrive on top).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct MapIndex {
+    width: usize,
+    stacks: Vec<Vec<Entity>>,
+}
+
+impl MapIndex {
+    pub fn new(grid: &crate::rules::grid::Grid) -> Self {
+        Self {
+            width: grid.width as usize,
+            stacks: vec![Vec::new(); grid.cell_count()],
+        }
+    }
+
+    fn slot(&self, cell: Cell) -> Option<usize> {
+        let in_map = cell.col >= 0 && cell.row >= 0 && (cell.col as usize) < self.width;
+        let i = cell.row as usize * self.width + cell.col as usize;
+        (in_map && i < self.stacks.len()).then_some(i)
+    }
+
+    /// The stack in `cell`, bottom first (empty off the map).
+    pub fn stack(&self, cell: Cell) -> &[Entity] {
+        self.slot(cell).map_or(&[], |i| self.stacks[i].as_slice())
+    }
+
+    /// Puts `unit` on top of the stack in `cell`.
+    pub fn place(&mut self, unit: Entity, cell: Cell) {
+        if let Some(i) = self.slot(cell) {
+            self.stacks[i].push(unit);
+        }
+    }
+
+    /// Takes `unit` out of the stack in `cell`, keeping the others' order.
+    pub fn remove(&mut self, unit: Entity, cell: Cell) {
+        if let Some(i) = self.slot(cell) {
+            self.stacks[i].retain(|e| *e != unit);
+        }
+    }
+
+    /// Every non-empty stack with its cell.
+    pub fn occupied(&self) -> impl Iterator<Item = (Cell, &[Entity])> {
+        let w = self.width.max(1);
+        self.stacks
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.is_empty())
+            .map(move |(i, s)| (Cell::new((i % w) as i32, (i / w) as i32), s.as_slice()))
+    }
+}
+
+/// The one source of randomness: every die roll goes through it, so a seed replays a game.
+#[derive(Resource, Debug)]
+pub struct GameRng {
+    pub seed: u64,
+    pub rng: ChaCha8Rng,
+}
+
+impl GameRng {
+    pub fn new(seed: u64) -> Self {
+        Self {
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// Rolls one die with `sides` faces: 1..=sides.
+    pub fn roll(&mut self, sides: u32) -> u32 {
+        use rand::RngExt;
+        self.rng.random_range(1..=sides)
+    }
+}
+
+/// Lines a player reads: what happened and why, newest last.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct GameLog(pub Vec<String>);
+
+impl GameLog {
+    pub fn push(&mut self, line: impl Into<String>) {
+        let line = line.into();
+        info!("{line}");
+        self.0.push(line);
+    }
+}

@@ -1,0 +1,286 @@
+//! Movement orders: a stack of the active side moves to a cell along the cheapest legal path,
+//! or the order is refused with the rule it breaks. The legality check is one pure function
+//! (`plan_move`), shared by the systems, the GUI's reachable-cells preview and tests.
+
+use super::GameSystems;
+use super::components::{GameLog, GameMap, MapIndex, MovePoints, Position, Side, StackingPoints, Statuses, Unit};
+use super::phase::{GameState, Phase, TurnState};
+use crate::rules::grid::Cell;
+use crate::rules::movement::{self, Blocked, Reach, StepCost};
+use crate::rules::terrain::{Mobility, Mp};
+use crate::rules::units::{StackingMeasure, UnitStatus};
+use crate::scenario::ruleset::{EnemyCells, ZocRule};
+use bevy::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+/// Move these units (one stack, or part of it) to `to`.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct MoveOrder {
+    pub units: Vec<Entity>,
+    pub to: Cell,
+}
+
+/// A move was made.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub units: Vec<Entity>,
+    pub path: Vec<Cell>,
+    pub spent: Mp,
+}
+
+/// An order was refused; `reason` names the rule broken.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct OrderRefused {
+    pub reason: String,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<MoveOrder>()
+        .add_message::<Moved>()
+        .add_message::<OrderRefused>()
+        .add_systems(
+            Update,
+            execute_move_orders
+                .in_set(GameSystems::Orders)
+                .run_if(in_state(GameState::Playing)),
+        );
+}
+
+/// What the movement rules need to know about one moving unit.
+#[derive(Clone, Debug)]
+pub struct Mover {
+    pub name: String,
+    pub side: Side,
+    pub cell: Cell,
+    pub mobility: Mobility,
+    pub move_points: MovePoints,
+    pub stacking_points: u32,
+    pub statuses: Statuses,
+}
+
+/// Where the other units are, by cell: their side and stacking points.
+pub type Occupancy = HashMap<Cell, Vec<(Side, u32)>>;
+
+/// The moving group's search: reachable cells with costs, for preview and for orders.
+pub struct MoveSearch {
+    pub start: Cell,
+    pub budget: Mp,
+    pub reach: HashMap<Cell, Reach>,
+}
+
+/// Checks who may move at all in this phase, then searches every reachable cell.
+pub fn search_moves(
+    map: &GameMap,
+    phase: Phase,
+    active: Side,
+    movers: &[Mover],
+    others: &Occupancy,
+) -> Result<MoveSearch, String> {
+    let first = movers.first().ok_or("no units selected")?;
+    for m in movers {
+        if m.side != active {
+            return Err(format!("{} belongs to the side not moving now", m.name));
+        }
+        if m.cell != first.cell {
+            return Err(format!(
+                "{} is not in the same cell as {}: a stack moves together",
+                m.name, first.name
+            ));
+        }
+        if !phase.allows_movement(m.mobility) {
+            return Err(match phase {
+                Phase::Exploitation => format!(
+                    "{} is on foot: only mechanized and motorized units move in the exploitation phase",
+                    m.name
+                ),
+                p => format!("units move only in a movement phase; this is the {p:?} phase"),
+            });
+        }
+        for (status, why) in [
+            (UnitStatus::Dispersed, "dispersed units may not move"),
+            (UnitStatus::Tipped, "tipped units may not move again this turn"),
+        ] {
+            if m.statuses.has(status) {
+                return Err(format!("{}: {why}", m.name));
+            }
+        }
+    }
+    let budget = movers.iter().map(|m| m.move_points.left()).min().unwrap_or_default();
+    let fresh = movers.iter().all(|m| m.move_points.spent == Mp::ZERO);
+    let (cost, stop) = step_rules(map, active, movers, others);
+    let reach = movement::reachable(&map.board.grid, first.cell, budget, fresh, cost, stop);
+    Ok(MoveSearch {
+        start: first.cell,
+        budget,
+        reach,
+    })
+}
+
+/// The cost and must-stop closures for a group: the slowest unit prices each step; enemy units
+/// block or (Rommel) contest; the zone of control ends a move where the ruleset says so.
+fn step_rules<'a>(
+    map: &'a GameMap,
+    active: Side,
+    movers: &'a [Mover],
+    others: &'a Occupancy,
+) -> (
+    impl Fn(Cell, Cell) -> Result<StepCost, Blocked> + 'a,
+    impl Fn(Cell) -> bool + 'a,
+) {
+    let rules = &map.ruleset;
+    let has_enemy = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s != active));
+    let enemy_cells: Vec<Cell> = others
+        .iter()
+        .filter(|(_, v)| v.iter().any(|(s, _)| *s != active))
+        .map(|(c, _)| *c)
+        .collect();
+    let zoc: HashSet<Cell> = match rules.raw.zoc {
+        ZocRule::StopOnEntry => movement::adjacent_zoc(&map.board.grid, enemy_cells),
+        ZocRule::None => HashSet::new(),
+    };
+    let contest = rules.raw.enemy_cells == EnemyCells::Contest;
+    let cost = move |from: Cell, to: Cell| -> Result<StepCost, Blocked> {
+        if has_enemy(to) && !contest {
+            return Err(Blocked::EnemyUnits);
+        }
+        let mut worst = StepCost::Points(Mp::ZERO);
+        for m in movers {
+            match rules.movement.step_cost(&map.board, from, to, m.mobility)? {
+                StepCost::WholeAllowance => worst = StepCost::WholeAllowance,
+                StepCost::Points(p) => {
+                    if let StepCost::Points(w) = worst {
+                        worst = StepCost::Points(w.max(p));
+                    }
+                }
+            }
+        }
+        Ok(worst)
+    };
+    let stop = move |c: Cell| zoc.contains(&c) || (contest && has_enemy(c));
+    (cost, stop)
+}
+
+impl MoveSearch {
+    /// The path to `to` and what it costs, or why the group cannot get there (including the
+    /// stacking limit at the destination).
+    pub fn plan(
+        &self,
+        map: &GameMap,
+        active: Side,
+        movers: &[Mover],
+        others: &Occupancy,
+        to: Cell,
+    ) -> Result<(Vec<Cell>, Mp, bool), String> {
+        if to == self.start {
+            return Err(format!("the units are already in {to}"));
+        }
+        let Some(r) = self.reach.get(&to) else {
+            let (cost, stop) = step_rules(map, active, movers, others);
+            return Err(movement::explain_unreachable(
+                &map.board.grid,
+                self.start,
+                to,
+                self.budget,
+                cost,
+                stop,
+            ));
+        };
+        let stacking = &map.ruleset.stacking;
+        let count = |points: u32| match stacking.measure {
+            StackingMeasure::Units => 1,
+            StackingMeasure::Points => points,
+        };
+        let already: u32 = others
+            .get(&to)
+            .map(|v| v.iter().filter(|(s, _)| *s == active).map(|(_, p)| count(*p)).sum())
+            .unwrap_or(0);
+        let arriving: u32 = movers.iter().map(|m| count(m.stacking_points)).sum();
+        let terrain = map.board.terrain(to).ok_or("off the map")?;
+        stacking.check(terrain, map.ruleset.movement.terrain_name(terrain), already, arriving)?;
+        let path = movement::path_to(&self.reach, to).ok_or("no path")?;
+        Ok((path, r.spent, r.must_stop))
+    }
+}
+
+/// Gathers the movers and everyone else from the world.
+pub fn movers_and_others(
+    selected: &[Entity],
+    units: &Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
+) -> Result<(Vec<Mover>, Occupancy), String> {
+    let mut movers = Vec::new();
+    for e in selected {
+        let (_, unit, side, pos, mp, sp, st) = units
+            .get(*e)
+            .map_err(|_| "a selected unit no longer exists".to_string())?;
+        movers.push(Mover {
+            name: unit.name.clone(),
+            side: *side,
+            cell: pos.0,
+            mobility: unit.mobility,
+            move_points: *mp,
+            stacking_points: sp.0,
+            statuses: st.clone(),
+        });
+    }
+    let mut others: Occupancy = HashMap::new();
+    for (e, _, side, pos, _, sp, _) in units.iter() {
+        if !selected.contains(&e) {
+            others.entry(pos.0).or_default().push((*side, sp.0));
+        }
+    }
+    Ok((movers, others))
+}
+
+fn execute_move_orders(
+    mut orders: MessageReader<MoveOrder>,
+    map: Res<GameMap>,
+    turn: Res<TurnState>,
+    phase: Res<State<Phase>>,
+    mut index: ResMut<MapIndex>,
+    mut log: ResMut<GameLog>,
+    mut moved: MessageWriter<Moved>,
+    mut refused: MessageWriter<OrderRefused>,
+    mut queries: ParamSet<(
+        Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
+        Query<(&mut Position, &mut MovePoints)>,
+    )>,
+) {
+    for order in orders.read() {
+        let plan = movers_and_others(&order.units, &queries.p0()).and_then(|(movers, others)| {
+            let search = search_moves(&map, *phase.get(), turn.active, &movers, &others)?;
+            search.plan(&map, turn.active, &movers, &others, order.to)
+        });
+        match plan {
+            Err(reason) => {
+                log.push(format!("Move refused: {reason}."));
+                refused.write(OrderRefused { reason });
+            }
+            Ok((path, spent, must_stop)) => {
+                let mut apply = queries.p1();
+                for e in &order.units {
+                    if let Ok((mut pos, mut mp)) = apply.get_mut(*e) {
+                        index.remove(*e, pos.0);
+                        index.place(*e, order.to);
+                        pos.0 = order.to;
+                        mp.spent = if must_stop { mp.allowance } else { mp.spent + spent };
+                    }
+                }
+                let names = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ");
+                let stop = if must_stop {
+                    " and must stop there (enemy zone of control)"
+                } else {
+                    ""
+                };
+                log.push(format!(
+                    "{} unit(s) moved {names}, spending {spent} MP{stop}.",
+                    order.units.len()
+                ));
+                moved.write(Moved {
+                    units: order.units.clone(),
+                    path,
+                    spent,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! The turn sequence: `GameState` (is a game on?) and its sub-state `Phase`, driven by the
+//! ruleset's player turn and the `TurnState` resource, advanced by `EndPhase` messages.
+
+use super::GameSystems;
+use super::components::{GameLog, GameMap, MovePoints, Side, Sides, Unit};
+use crate::rules::terrain::Mobility;
+use crate::scenario::ruleset::PhaseKind;
+use bevy::prelude::*;
+
+/// Whether a game is being played.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GameState {
+    #[default]
+    NoGame,
+    Playing,
+    Over,
+}
+
+/// The phase of the active side's player turn. Mirrors `TurnState`, which is the truth (and what
+/// a save stores); systems that belong to a phase run `in_state(Phase::…)`.
+#[derive(SubStates, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[source(GameState = GameState::Playing)]
+pub enum Phase {
+    /// Before the first phase is entered.
+    #[default]
+    Setup,
+    Reinforcement,
+    Movement,
+    Combat,
+    /// A second movement phase for mechanized and motorized units only.
+    Exploitation,
+    Supply,
+}
+
+impl From<PhaseKind> for Phase {
+    fn from(kind: PhaseKind) -> Self {
+        match kind {
+            PhaseKind::Reinforcement => Phase::Reinforcement,
+            PhaseKind::Movement => Phase::Movement,
+            PhaseKind::Combat => Phase::Combat,
+            PhaseKind::Exploitation => Phase::Exploitation,
+            PhaseKind::Supply => Phase::Supply,
+        }
+    }
+}
+
+impl Phase {
+    /// May a unit of `mobility` move in this phase?
+    pub fn allows_movement(self, mobility: Mobility) -> bool {
+        match self {
+            Phase::Movement => true,
+            Phase::Exploitation => mobility != Mobility::Foot,
+            _ => false,
+        }
+    }
+}
+
+/// Where the game stands: turn, active side and phase index within the player turn.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct TurnState {
+    /// 1-based.
+    pub turn: u32,
+    pub last_turn: u32,
+    pub active: Side,
+    pub first_side: Side,
+    /// Index into the ruleset's `player_turn`.
+    pub phase_index: usize,
+}
+
+/// Ends the current phase (the GUI's button and hotkey, the AI, tests).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct EndPhase;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_state::<GameState>()
+        .add_sub_state::<Phase>()
+        .add_message::<EndPhase>()
+        .add_systems(
+            Update,
+            (
+                advance_phase.in_set(GameSystems::TurnFlow),
+                sync_phase_with_turn.in_set(GameSystems::Bookkeeping),
+            )
+                .run_if(in_state(GameState::Playing)),
+        );
+}
+
+/// The phase `TurnState` points at.
+pub fn current_phase(turn: &TurnState, map: &GameMap) -> Phase {
+    map.ruleset.raw.player_turn[turn.phase_index].into()
+}
+
+/// Moves `TurnState` to the next phase, the next side's player turn, or the next game turn;
+/// ends the game after the last turn.
+fn advance_phase(
+    mut ends: MessageReader<EndPhase>,
+    mut turn: ResMut<TurnState>,
+    map: Res<GameMap>,
+    sides: Res<Sides>,
+    mut log: ResMut<GameLog>,
+    mut next_game: ResMut<NextState<GameState>>,
+) {
+    for _ in ends.read() {
+        let phases = map.ruleset.raw.player_turn.len();
+        let ended = current_phase(&turn, &map);
+        turn.phase_index += 1;
+        if turn.phase_index == phases {
+            turn.phase_index = 0;
+            turn.active = Side((turn.active.0 + 1) % sides.0.len());
+            if turn.active == turn.first_side {
+                if turn.turn == turn.last_turn {
+                    log.push(format!("Turn {} ends: the game is over.", turn.turn));
+                    next_game.set(GameState::Over);
+                    return;
+                }
+                turn.turn += 1;
+            }
+        }
+        log.push(format!(
+            "{ended:?} phase ends. Turn {}, {}: {:?} phase.",
+            turn.turn,
+            sides.0[turn.active.0].name,
+            current_phase(&turn, &map)
+        ));
+    }
+}
+
+/// Makes `Phase` follow `TurnState` and gives the active side fresh movement points on entering
+/// a movement or exploitation phase.
+fn sync_phase_with_turn(
+    turn: Res<TurnState>,
+    map: Res<GameMap>,
+    phase: Res<State<Phase>>,
+    mut next_phase: ResMut<NextState<Phase>>,
+    mut units: Query<(&Side, &Unit, &mut MovePoints)>,
+) {
+    if !turn.is_changed() {
+        return;
+    }
+    let wanted = current_phase(&turn, &map);
+    if *phase.get() != wanted {
+        next_phase.set(wanted);
+    }
+    for (side, unit, mut mp) in &mut units {
+        if *side == turn.active && wanted.allows_movement(unit.mobility) {
+            mp.spent = Default::default();
+        }
+    }
+}

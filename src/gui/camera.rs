@@ -1,0 +1,126 @@
+//! The board camera: fit-to-map on start (F), pan with drag (right or middle mouse) and
+//! WASD/arrows, zoom with the wheel (toward the cursor) and +/-.
+
+use super::layout::Layout;
+use crate::game::phase::GameState;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+const MIN_SCALE: f32 = 0.15;
+const MAX_SCALE: f32 = 6.0;
+
+#[derive(Component)]
+pub struct BoardCamera;
+
+/// Set by the HUD when egui wants the pointer, so the board ignores it.
+#[derive(Resource, Default)]
+pub struct PointerOverUi(pub bool);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PointerOverUi>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            (fit_on_start, pan_and_zoom).run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+        );
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Camera2d, BoardCamera, Msaa::Sample4));
+}
+
+fn fit(layout: &Layout, window: &Window, transform: &mut Transform, projection: &mut Projection) {
+    let bounds = layout.bounds();
+    let size = bounds.size() * 1.06;
+    // Leave room for the HUD bars at top and bottom.
+    let view = Vec2::new(window.width(), (window.height() - 90.0).max(100.0));
+    let scale = (size.x / view.x).max(size.y / view.y).clamp(MIN_SCALE, MAX_SCALE);
+    if let Projection::Orthographic(o) = projection {
+        o.scale = scale;
+    }
+    let c = bounds.center();
+    transform.translation = Vec3::new(c.x, c.y - 10.0 * scale, transform.translation.z);
+}
+
+fn fit_on_start(
+    layout: Res<Layout>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+    keys: Res<ButtonInput<KeyCode>>,
+) {
+    if !(layout.is_added() || keys.just_pressed(KeyCode::KeyF)) {
+        return;
+    }
+    if let (Ok(window), Ok((mut t, mut p))) = (windows.single(), camera.single_mut()) {
+        fit(&layout, window, &mut t, &mut p);
+    }
+}
+
+fn pan_and_zoom(
+    keys: Res<ButtonInput<KeyCode>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    over_ui: Res<PointerOverUi>,
+    time: Res<Time>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    let Ok((camera, global, mut transform, mut projection)) = camera.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(ortho) = projection.as_mut() else {
+        return;
+    };
+    let scale = ortho.scale;
+    // Keyboard pan: a screen's width in about two seconds.
+    let mut dir = Vec2::ZERO;
+    for (keys_for, d) in [
+        ([KeyCode::KeyA, KeyCode::ArrowLeft], Vec2::NEG_X),
+        ([KeyCode::KeyD, KeyCode::ArrowRight], Vec2::X),
+        ([KeyCode::KeyW, KeyCode::ArrowUp], Vec2::Y),
+        ([KeyCode::KeyS, KeyCode::ArrowDown], Vec2::NEG_Y),
+    ] {
+        if keys.any_pressed(keys_for) {
+            dir += d;
+        }
+    }
+    transform.translation += (dir * 700.0 * scale * time.delta_secs()).extend(0.0);
+    // Drag pan.
+    if !over_ui.0 && (buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle)) {
+        let d = motion.delta;
+        transform.translation += Vec3::new(-d.x, d.y, 0.0) * scale;
+    }
+    // Zoom: wheel toward the cursor, +/- around the centre.
+    let mut factor = 1.0;
+    if !over_ui.0 && scroll.delta.y != 0.0 {
+        let lines = match scroll.unit {
+            MouseScrollUnit::Line => scroll.delta.y,
+            MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+        };
+        factor = 0.87_f32.powf(lines);
+    }
+    if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
+        factor = 0.8;
+    }
+    if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
+        factor = 1.25;
+    }
+    if factor != 1.0 {
+        let new_scale = (scale * factor).clamp(MIN_SCALE, MAX_SCALE);
+        let cursor_world = windows
+            .single()
+            .ok()
+            .and_then(|w| w.cursor_position())
+            .filter(|_| scroll.delta.y != 0.0)
+            .and_then(|p| camera.viewport_to_world_2d(global, p).ok());
+        if let Some(anchor) = cursor_world {
+            // Keep the point under the cursor where it is.
+            let cam = transform.translation.truncate();
+            let moved = anchor + (cam - anchor) * (new_scale / scale);
+            transform.translation = moved.extend(transform.translation.z);
+        }
+        ortho.scale = new_scale;
+    }
+}

@@ -1,0 +1,304 @@
+//! Unit counters in the classic style: side colour, NATO symbol, size marks, values, step pips
+//! and status tags; stacks drawn offset so every counter shows, the last arrived on top.
+
+use super::board::rgb;
+use super::layout::{Layout, MeshBuilder};
+use crate::game::components::{MapIndex, MovePoints, Position, Side, Sides, Statuses, Steps, Unit};
+use crate::game::phase::GameState;
+use crate::rules::units::{UnitClass, UnitStatus};
+use bevy::prelude::*;
+use bevy::text::FontSize;
+
+/// Counter side in world units.
+pub const COUNTER: f32 = 50.0;
+/// How far each counter in a stack sits from the one below it.
+const STACK_OFFSET: Vec2 = Vec2::new(6.0, 6.0);
+
+/// Marks a counter's drawn parts (children of the unit entity) so they can be rebuilt.
+#[derive(Component)]
+pub struct CounterPart;
+
+/// The unit count drawn on stacks of two or more.
+#[derive(Component)]
+pub struct StackBadge;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (draw_counters, place_counters, draw_stack_badges)
+            .chain()
+            .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+    );
+}
+
+/// Draws the NATO symbol for a class inside a box of half-size `h` centred at `c`.
+fn nato_symbol(mb: &mut MeshBuilder, class: UnitClass, c: Vec2, h: Vec2, ink: Color) {
+    let w = 1.3;
+    let (tl, tr, bl, br) = (c + Vec2::new(-h.x, h.y), c + h, c - h, c + Vec2::new(h.x, -h.y));
+    mb.ring(&[tl, tr, br, bl], w, ink);
+    let cross = |mb: &mut MeshBuilder| {
+        mb.line(tl, br, w, ink);
+        mb.line(bl, tr, w, ink);
+    };
+    let oval = |mb: &mut MeshBuilder| mb.ellipse(c, h * Vec2::new(0.62, 0.5), w, ink);
+    match class {
+        UnitClass::Infantry => cross(mb),
+        UnitClass::LightInfantry => {
+            cross(mb);
+            mb.line(
+                c + Vec2::new(-h.x * 0.3, -h.y),
+                c + Vec2::new(h.x * 0.3, -h.y),
+                w * 2.5,
+                ink,
+            );
+        }
+        UnitClass::Mechanized => {
+            cross(mb);
+            oval(mb);
+        }
+        UnitClass::Motorized => {
+            cross(mb);
+            mb.line(c + Vec2::new(0.0, h.y), c - Vec2::new(0.0, h.y), w, ink);
+        }
+        UnitClass::Armor => oval(mb),
+        UnitClass::Artillery => mb.disc(c, h.y * 0.35, ink),
+        UnitClass::Rocket => {
+            mb.disc(c - Vec2::new(0.0, h.y * 0.2), h.y * 0.28, ink);
+            mb.line(c, c + Vec2::new(0.0, h.y * 0.85), w, ink);
+        }
+        UnitClass::AntiTank => mb.polyline(&[bl, c + Vec2::new(0.0, h.y), br], w, ink),
+        UnitClass::Recon | UnitClass::Cavalry => mb.line(bl, tr, w, ink),
+        UnitClass::Engineer => mb.polyline(
+            &[
+                c + Vec2::new(-h.x * 0.5, -h.y * 0.3),
+                c + Vec2::new(-h.x * 0.5, h.y * 0.3),
+                c + Vec2::new(h.x * 0.5, h.y * 0.3),
+                c + Vec2::new(h.x * 0.5, -h.y * 0.3),
+            ],
+            w,
+            ink,
+        ),
+        UnitClass::Airborne => {
+            cross(mb);
+            let arc: Vec<Vec2> = (0..=8)
+                .map(|i| {
+                    let a = std::f32::consts::PI * i as f32 / 8.0;
+                    c + Vec2::new(-h.x * 0.3 + a.cos() * h.x * 0.3, -h.y * 0.8 + a.sin() * h.y * 0.3)
+                })
+                .collect();
+            mb.polyline(&arc, w, ink);
+        }
+        UnitClass::Headquarters => mb.line(
+            c + Vec2::new(-h.x * 0.5, -h.y),
+            c + Vec2::new(-h.x * 0.5, h.y),
+            w * 1.5,
+            ink,
+        ),
+    }
+}
+
+fn status_tag(s: UnitStatus) -> &'static str {
+    match s {
+        UnitStatus::Disorganized => "D",
+        UnitStatus::Dispersed => "Dsp",
+        UnitStatus::Tipped => "T",
+        UnitStatus::LowSupply => "LS",
+        UnitStatus::OutOfSupply => "OoS",
+        UnitStatus::Disrupted => "Dr",
+        UnitStatus::Shocked => "Sh",
+        UnitStatus::Panicked => "P",
+        UnitStatus::Clearing => "Clr",
+    }
+}
+
+/// The values line: `attack-defense-movement`, or `strength-movement` when attack = defense.
+pub fn values_text(steps: &Steps, mp: &MovePoints) -> String {
+    let v = steps.values();
+    if v.attack == v.defense {
+        format!("{}-{}", v.attack, mp.allowance)
+    } else {
+        format!("{}-{}-{}", v.attack, v.defense, mp.allowance)
+    }
+}
+
+type CounterData<'a> = (
+    Entity,
+    &'a Unit,
+    &'a Side,
+    &'a Steps,
+    &'a Statuses,
+    &'a MovePoints,
+    Option<&'a Children>,
+);
+
+/// (Re)builds the drawn parts of counters that are new or whose steps or statuses changed.
+fn draw_counters(
+    mut commands: Commands,
+    units: Query<CounterData, Or<(Added<Unit>, Changed<Steps>, Changed<Statuses>)>>,
+    parts: Query<(), With<CounterPart>>,
+    sides: Res<Sides>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut white: Local<Option<Handle<ColorMaterial>>>,
+) {
+    let material = white
+        .get_or_insert_with(|| materials.add(ColorMaterial::from_color(Color::WHITE)))
+        .clone();
+    for (entity, unit, side, steps, statuses, mp, children) in &units {
+        for child in children.into_iter().flatten() {
+            if parts.contains(*child) {
+                commands.entity(*child).despawn();
+            }
+        }
+        let color = rgb(sides.0[side.0].color);
+        let ink = Color::srgb(0.05, 0.05, 0.05);
+        let h = COUNTER / 2.0;
+        let mut mb = MeshBuilder::default();
+        mb.polygon(
+            &[
+                Vec2::new(-h - 1.5, -h - 1.5),
+                Vec2::new(h + 1.5, -h - 1.5),
+                Vec2::new(h + 1.5, h + 1.5),
+                Vec2::new(-h - 1.5, h + 1.5),
+            ],
+            Color::srgb(0.08, 0.08, 0.08),
+        );
+        mb.polygon(
+            &[Vec2::new(-h, -h), Vec2::new(h, -h), Vec2::new(h, h), Vec2::new(-h, h)],
+            color,
+        );
+        let light = color.mix(&Color::WHITE, 0.35);
+        let (bc, bh) = (Vec2::new(0.0, 2.0), Vec2::new(h * 0.5, h * 0.3));
+        mb.polygon(
+            &[
+                bc - bh,
+                bc + Vec2::new(bh.x, -bh.y),
+                bc + bh,
+                bc + Vec2::new(-bh.x, bh.y),
+            ],
+            light,
+        );
+        nato_symbol(&mut mb, unit.class, bc, bh, ink);
+        // Step pips down the right edge: filled for steps left, hollow for steps lost.
+        let track = &steps.0;
+        if track.total() > 1 {
+            for i in 0..track.total() {
+                let p = Vec2::new(h - 4.0, h - 6.0 - i as f32 * 7.0);
+                if i < track.remaining() {
+                    mb.disc(p, 2.4, ink);
+                } else {
+                    mb.ellipse(p, Vec2::splat(2.4), 0.8, ink);
+                }
+            }
+        }
+        let mut parts_of = Vec::new();
+        parts_of.push(
+            commands
+                .spawn((
+                    Mesh2d(meshes.add(mb.build())),
+                    MeshMaterial2d(material.clone()),
+                    Transform::default(),
+                    CounterPart,
+                ))
+                .id(),
+        );
+        let mut text = |s: String, at: Vec2, size: f32, color: Color| {
+            parts_of.push(
+                commands
+                    .spawn((
+                        Text2d::new(s),
+                        TextFont {
+                            font_size: FontSize::Px(size),
+                            ..default()
+                        },
+                        TextColor(color),
+                        Transform::from_xyz(at.x, at.y, 0.01),
+                        CounterPart,
+                    ))
+                    .id(),
+            );
+        };
+        text(unit.size.mark().to_string(), Vec2::new(0.0, h * 0.68), 10.0, ink);
+        let values = if track.is_cadre() {
+            format!("{} c", values_text(steps, mp))
+        } else {
+            values_text(steps, mp)
+        };
+        text(values, Vec2::new(0.0, -h * 0.6), 14.0, ink);
+        if !statuses.0.is_empty() {
+            let tags: Vec<&str> = statuses.0.iter().map(|s| status_tag(*s)).collect();
+            text(
+                tags.join(" "),
+                Vec2::new(-h * 0.5, h * 0.68),
+                9.0,
+                Color::srgb(0.75, 0.0, 0.0),
+            );
+        }
+        commands
+            .entity(entity)
+            .insert_if_new((Transform::default(), Visibility::default()))
+            .add_children(&parts_of);
+    }
+}
+
+/// Puts every counter in its cell, offset by its place in the stack.
+fn place_counters(
+    index: Res<MapIndex>,
+    layout: Res<Layout>,
+    mut units: Query<&mut Transform, (With<Unit>, With<Position>)>,
+) {
+    if !index.is_changed() && !layout.is_changed() {
+        return;
+    }
+    for (cell, stack) in index.occupied() {
+        let c = layout.center(cell);
+        for (i, e) in stack.iter().enumerate() {
+            if let Ok(mut t) = units.get_mut(*e) {
+                let at = c + STACK_OFFSET * i as f32 - STACK_OFFSET * (stack.len() - 1) as f32 / 2.0;
+                *t = Transform::from_xyz(at.x, at.y, 1.0 + i as f32 * 0.05);
+            }
+        }
+    }
+}
+
+/// A white disc with the unit count at the top-left corner of every stack of two or more.
+fn draw_stack_badges(
+    mut commands: Commands,
+    index: Res<MapIndex>,
+    layout: Res<Layout>,
+    badges: Query<Entity, With<StackBadge>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    if !index.is_changed() {
+        return;
+    }
+    for b in &badges {
+        commands.entity(b).despawn();
+    }
+    let material = materials.add(ColorMaterial::from_color(Color::WHITE));
+    for (cell, stack) in index.occupied().filter(|(_, s)| s.len() > 1) {
+        let top = layout.center(cell) + STACK_OFFSET * (stack.len() - 1) as f32 / 2.0;
+        let at = top + Vec2::new(-COUNTER / 2.0, COUNTER / 2.0);
+        let mut mb = MeshBuilder::default();
+        mb.disc(Vec2::ZERO, 8.5, Color::srgb(0.1, 0.1, 0.1));
+        mb.disc(Vec2::ZERO, 7.0, Color::WHITE);
+        commands
+            .spawn((
+                Mesh2d(meshes.add(mb.build())),
+                MeshMaterial2d(material.clone()),
+                Transform::from_xyz(at.x, at.y, 3.0),
+                StackBadge,
+                DespawnOnExit(GameState::Playing),
+            ))
+            .with_child((
+                Text2d::new(stack.len().to_string()),
+                TextFont {
+                    font_size: FontSize::Px(11.0),
+                    ..default()
+                },
+                TextColor(Color::BLACK),
+                Transform::from_xyz(0.0, 0.0, 0.01),
+            ));
+    }
+}

@@ -1,0 +1,373 @@
+//! The player's controls over the board: hover info, selecting a stack, seeing where it can go,
+//! ordering moves (sent as `MoveOrder` messages; the game systems decide), ending phases, and
+//! the egui bars that show turn, phase, the cell under the cursor, the log and the controls.
+
+use super::board::{CellLabel, toggle_labels};
+use super::camera::{BoardCamera, PointerOverUi};
+use super::counters::values_text;
+use super::layout::Layout;
+use crate::game::components::*;
+use crate::game::movement::{MoveOrder, OrderRefused, movers_and_others, search_moves};
+use crate::game::phase::{EndPhase, GameState, Phase, TurnState};
+use crate::rules::grid::Cell;
+use crate::rules::movement::Reach;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::collections::HashMap;
+
+/// The cell under the mouse.
+#[derive(Resource, Default)]
+pub struct Hovered(pub Option<Cell>);
+
+/// The selected stack and where it can move.
+#[derive(Resource, Default)]
+pub struct Selection {
+    pub units: Vec<Entity>,
+    pub reach: HashMap<Cell, Reach>,
+    /// Why the selection cannot move, when it cannot.
+    pub cannot_move: Option<String>,
+}
+
+/// The last refused order, shown until the next action.
+#[derive(Resource, Default)]
+pub struct LastRefusal(pub Option<String>);
+
+#[derive(Resource, Default)]
+struct ShowHelp(bool);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Hovered>()
+        .init_resource::<Selection>()
+        .init_resource::<LastRefusal>()
+        .init_resource::<ShowHelp>()
+        .add_systems(
+            Update,
+            (
+                track_hover,
+                handle_clicks,
+                handle_keys,
+                refresh_reach,
+                note_refusals,
+                draw_selection,
+            )
+                .chain()
+                .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+        )
+        .add_systems(EguiPrimaryContextPass, draw_hud.run_if(resource_exists::<TurnState>));
+}
+
+fn track_hover(
+    windows: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    layout: Res<Layout>,
+    mut hovered: ResMut<Hovered>,
+) {
+    let cell = windows.single().ok().and_then(|w| w.cursor_position()).and_then(|p| {
+        let (camera, global) = camera.single().ok()?;
+        let world = camera.viewport_to_world_2d(global, p).ok()?;
+        layout.pick(world)
+    });
+    if hovered.0 != cell {
+        hovered.0 = cell;
+    }
+}
+
+fn handle_clicks(
+    buttons: Res<ButtonInput<MouseButton>>,
+    over_ui: Res<PointerOverUi>,
+    hovered: Res<Hovered>,
+    index: Res<MapIndex>,
+    turn: Res<TurnState>,
+    sides: Query<&Side>,
+    mut selection: ResMut<Selection>,
+    mut orders: MessageWriter<MoveOrder>,
+    mut refusal: ResMut<LastRefusal>,
+) {
+    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
+        return;
+    }
+    let Some(cell) = hovered.0 else { return };
+    refusal.0 = None;
+    let own: Vec<Entity> = index
+        .stack(cell)
+        .iter()
+        .copied()
+        .filter(|e| sides.get(*e).is_ok_and(|s| *s == turn.active))
+        .collect();
+    if !selection.units.is_empty()
+        && !own.iter().any(|e| selection.units.contains(e))
+        && (selection.reach.contains_key(&cell) || own.is_empty())
+    {
+        orders.write(MoveOrder {
+            units: selection.units.clone(),
+            to: cell,
+        });
+        return;
+    }
+    *selection = Selection {
+        units: own,
+        ..default()
+    };
+}
+
+fn handle_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut ends: MessageWriter<EndPhase>,
+    mut selection: ResMut<Selection>,
+    mut labels: Query<&mut Visibility, With<CellLabel>>,
+    mut help: ResMut<ShowHelp>,
+) {
+    if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::KeyE) {
+        ends.write(EndPhase);
+        *selection = Selection::default();
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        *selection = Selection::default();
+    }
+    if keys.just_pressed(KeyCode::KeyC) {
+        toggle_labels(&mut labels);
+    }
+    if keys.just_pressed(KeyCode::F1) || keys.just_pressed(KeyCode::KeyH) {
+        help.0 = !help.0;
+    }
+}
+
+/// Recomputes where the selection can go whenever the selection or the board changes.
+fn refresh_reach(
+    mut selection: ResMut<Selection>,
+    index: Res<MapIndex>,
+    turn: Res<TurnState>,
+    phase: Res<State<Phase>>,
+    map: Res<GameMap>,
+    units: Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
+) {
+    if !(selection.is_changed() || index.is_changed() || turn.is_changed()) || selection.units.is_empty() {
+        return;
+    }
+    selection.units.retain(|e| units.contains(*e));
+    let result = movers_and_others(&selection.units, &units)
+        .and_then(|(movers, others)| search_moves(&map, *phase.get(), turn.active, &movers, &others));
+    let sel = selection.bypass_change_detection();
+    match result {
+        Ok(search) => {
+            sel.reach = search.reach;
+            sel.reach.remove(&search.start);
+            sel.cannot_move = None;
+        }
+        Err(why) => {
+            sel.reach.clear();
+            sel.cannot_move = Some(why);
+        }
+    }
+}
+
+fn note_refusals(
+    mut refused: MessageReader<OrderRefused>,
+    mut last: ResMut<LastRefusal>,
+    mut selection: ResMut<Selection>,
+) {
+    for r in refused.read() {
+        last.0 = Some(r.reason.clone());
+    }
+    // After a successful move the stack stays selected where it now stands.
+    if selection.is_changed() {
+        selection.cannot_move.take();
+    }
+}
+
+fn draw_selection(selection: Res<Selection>, layout: Res<Layout>, positions: Query<&Position>, mut gizmos: Gizmos) {
+    let Some(at) = selection.units.first().and_then(|e| positions.get(*e).ok()) else {
+        return;
+    };
+    let ring = |gizmos: &mut Gizmos, cell: Cell, color: Color| {
+        let mut pts = layout.corners(cell);
+        for p in pts.iter_mut() {
+            *p = layout.center(cell) + (*p - layout.center(cell)) * 0.9;
+        }
+        pts.push(pts[0]);
+        gizmos.linestrip_2d(pts, color);
+    };
+    ring(&mut gizmos, at.0, Color::srgb(1.0, 1.0, 1.0));
+    for (cell, reach) in &selection.reach {
+        let color = if reach.must_stop {
+            Color::srgb(1.0, 0.45, 0.1)
+        } else {
+            Color::srgb(1.0, 0.9, 0.2)
+        };
+        ring(&mut gizmos, *cell, color);
+        if reach.must_stop {
+            // A cross-hatch, so "movement ends here" does not rely on colour alone.
+            let c = layout.center(*cell);
+            let d = layout.side() * 0.3;
+            gizmos.line_2d(c + Vec2::new(-d, -d), c + Vec2::new(d, d), color);
+            gizmos.line_2d(c + Vec2::new(-d, d), c + Vec2::new(d, -d), color);
+        }
+    }
+}
+
+type UnitInfo<'a> = (
+    &'a Unit,
+    &'a Side,
+    &'a Steps,
+    &'a MovePoints,
+    &'a Statuses,
+    Option<&'a Effectiveness>,
+    Option<&'a Formation>,
+);
+
+fn draw_hud(
+    mut contexts: EguiContexts,
+    turn: Res<TurnState>,
+    map: Res<GameMap>,
+    sides: Res<Sides>,
+    source: Res<ScenarioSource>,
+    hovered: Res<Hovered>,
+    index: Res<MapIndex>,
+    selection: Res<Selection>,
+    refusal: Res<LastRefusal>,
+    log: Res<GameLog>,
+    help: Res<ShowHelp>,
+    phase: Res<State<Phase>>,
+    mut over_ui: ResMut<PointerOverUi>,
+    mut ends: MessageWriter<EndPhase>,
+    units: Query<UnitInfo>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        egui::Id::new("hud"),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    egui::Panel::top("turn").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            ui.strong(&source.0.name);
+            ui.separator();
+            ui.label(format!("Turn {} of {}", turn.turn, turn.last_turn));
+            ui.separator();
+            let side = &sides.0[turn.active.0];
+            let [r, g, b] = side.color;
+            ui.colored_label(
+                egui::Color32::from_rgb(r, g, b),
+                egui::RichText::new(&side.name).strong(),
+            );
+            ui.label(format!("{:?} phase", phase.get()));
+            ui.separator();
+            if ui
+                .button("End phase (Enter)")
+                .on_hover_text("End this phase (Enter or E)")
+                .clicked()
+            {
+                ends.write(EndPhase);
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(format!("{} · {}", map.ruleset.raw.name, source.0.setting)).weak());
+        });
+    });
+    egui::Panel::bottom("status").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            match (&refusal.0, &selection.cannot_move) {
+                (Some(r), _) => ui.colored_label(egui::Color32::from_rgb(220, 60, 40), format!("Refused: {r}")),
+                (None, Some(why)) => {
+                    ui.colored_label(egui::Color32::from_rgb(220, 140, 40), format!("Cannot move: {why}"))
+                }
+                _ => ui.label(log.0.last().map(String::as_str).unwrap_or("")),
+            };
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.label(
+                    egui::RichText::new(
+                        "F1 help · left-click select/move · right-drag pan · wheel zoom · F fit · C labels",
+                    )
+                    .weak(),
+                );
+            });
+        });
+    });
+    if let Some(cell) = hovered.0 {
+        egui::Window::new("cell")
+            .title_bar(false)
+            .resizable(false)
+            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 40.0])
+            .show(ctx, |ui| {
+                let terrain = map
+                    .board
+                    .terrain(cell)
+                    .map(|t| map.ruleset.terrain_look(t).name.clone())
+                    .unwrap_or_default();
+                let place = map.places.get(&cell).map(|p| format!(" — {p}")).unwrap_or_default();
+                ui.strong(format!("{cell} {terrain}{place}"));
+                let mut edges: Vec<String> = Vec::new();
+                for n in map.board.grid.neighbours(cell) {
+                    let f = map.board.edge(cell, n);
+                    if !f.is_empty() {
+                        edges.push(format!(
+                            "{n}: {}",
+                            f.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join("+")
+                        ));
+                    }
+                }
+                if !edges.is_empty() {
+                    ui.label(egui::RichText::new(edges.join("  ")).small());
+                }
+                if let Some(r) = selection.reach.get(&cell) {
+                    ui.label(format!(
+                        "Move here: {} MP{}",
+                        r.spent,
+                        if r.must_stop { ", then stop (enemy ZOC)" } else { "" }
+                    ));
+                }
+                for e in index.stack(cell).iter().rev() {
+                    if let Ok((unit, side, steps, mp, statuses, er, formation)) = units.get(*e) {
+                        let [r, g, b] = sides.0[side.0].color;
+                        ui.horizontal(|ui| {
+                            ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
+                            ui.label(format!("{} ({:?} {:?})", unit.name, unit.class, unit.size));
+                        });
+                        let mut line = format!(
+                            "  {}  steps {}/{}  MP {}/{}",
+                            values_text(steps, mp),
+                            steps.0.remaining(),
+                            steps.0.total(),
+                            mp.left(),
+                            mp.allowance
+                        );
+                        if let Some(er) = er {
+                            line += &format!("  ER {}", er.0);
+                        }
+                        if !statuses.0.is_empty() {
+                            line += &format!("  {:?}", statuses.0);
+                        }
+                        ui.label(egui::RichText::new(line).small());
+                        if let Some(el) = formation.and_then(|f| f.element.as_ref()) {
+                            ui.label(egui::RichText::new(format!("  {el}")).small().weak());
+                        }
+                    }
+                }
+            });
+    }
+    if help.0 {
+        egui::Window::new("Controls (F1)").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+            egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                for (k, what) in [
+                    ("Left click", "select your stack in a cell / move the selection to a highlighted cell"),
+                    ("Esc", "clear the selection"),
+                    ("Enter, E", "end the phase"),
+                    ("Right or middle drag, WASD, arrows", "pan"),
+                    ("Wheel, + / -", "zoom"),
+                    ("F", "fit the map to the window"),
+                    ("C", "show or hide cell labels"),
+                    ("F1, H", "this help"),
+                ] {
+                    ui.strong(k);
+                    ui.label(what);
+                    ui.end_row();
+                }
+            });
+            ui.label("Yellow outlines: cells the selection can reach. Orange with a cross: it must stop there (enemy zone of control).");
+        });
+    }
+    over_ui.0 = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! Where cells sit on screen: centres, corners, edge segments and picking, for hexes and squares,
+//! and a builder for flat-coloured meshes (polygons and thick lines) drawn in world units.
+
+use crate::rules::grid::{Cell, Grid, GridKind, HexTop};
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+
+/// Hex circumradius in world units; squares get a side of `SQUARE_SIDE`.
+pub const HEX_SIZE: f32 = 40.0;
+pub const SQUARE_SIDE: f32 = 64.0;
+const SQRT3: f32 = 1.732_050_8;
+
+/// Screen geometry of one grid. World y grows upward, so row 0 is at the top (largest y).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Layout {
+    pub grid: Grid,
+}
+
+impl Layout {
+    pub fn center(&self, cell: Cell) -> Vec2 {
+        let (c, r) = (cell.col as f32, cell.row as f32);
+        let odd = |n: i32| (n & 1) as f32;
+        match self.grid.kind {
+            GridKind::Hex { top: HexTop::Flat } => {
+                Vec2::new(1.5 * HEX_SIZE * c, -SQRT3 * HEX_SIZE * (r + 0.5 * odd(cell.col)))
+            }
+            GridKind::Hex { top: HexTop::Pointy } => {
+                Vec2::new(SQRT3 * HEX_SIZE * (c + 0.5 * odd(cell.row)), -1.5 * HEX_SIZE * r)
+            }
+            GridKind::Square { .. } => Vec2::new(SQUARE_SIDE * c, -SQUARE_SIDE * r),
+        }
+    }
+
+    /// Corners of a cell, counter-clockwise.
+    pub fn corners(&self, cell: Cell) -> Vec<Vec2> {
+        let c = self.center(cell);
+        match self.grid.kind {
+            GridKind::Hex { top } => {
+                let start = if top == HexTop::Flat { 0.0 } else { 30.0 };
+                (0..6)
+                    .map(|i| {
+                        let a = (start + 60.0 * i as f32).to_radians();
+                        c + HEX_SIZE * Vec2::new(a.cos(), a.sin())
+                    })
+                    .collect()
+            }
+            GridKind::Square { .. } => {
+                let h = SQUARE_SIDE / 2.0;
+                vec![
+                    c + Vec2::new(h, h),
+                    c + Vec2::new(-h, h),
+                    c + Vec2::new(-h, -h),
+                    c + Vec2::new(h, -h),
+                ]
+            }
+        }
+    }
+
+    /// Length of a cell's side.
+    pub fn side(&self) -> f32 {
+        match self.grid.kind {
+            GridKind::Hex { .. } => HEX_SIZE,
+            GridKind::Square { .. } => SQUARE_SIDE,
+        }
+    }
+
+    /// The shared side of two adjacent cells, as a segment.
+    pub fn edge_segment(&self, a: Cell, b: Cell) -> (Vec2, Vec2) {
+        let (ca, cb) = (self.center(a), self.center(b));
+        let mid = (ca + cb) / 2.0;
+        let along = (cb - ca).perp().normalize_or_zero() * self.side() / 2.0;
+        (mid - along, mid + along)
+    }
+
+    /// The cell under a world position (nearest centre), if on the map.
+    pub fn pick(&self, world: Vec2) -> Option<Cell> {
+        let (col, row) = match self.grid.kind {
+            GridKind::Hex { top: HexTop::Flat } => {
+                let col = (world.x / (1.5 * HEX_SIZE)).round() as i32;
+                (col, (-world.y / (SQRT3 * HEX_SIZE)).round() as i32)
+            }
+            GridKind::Hex { top: HexTop::Pointy } => {
+                let row = (-world.y / (1.5 * HEX_SIZE)).round() as i32;
+                ((world.x / (SQRT3 * HEX_SIZE)).round() as i32, row)
+            }
+            GridKind::Square { .. } => (
+                (world.x / SQUARE_SIDE).round() as i32,
+                (-world.y / SQUARE_SIDE).round() as i32,
+            ),
+        };
+        let mut best: Option<(f32, Cell)> = None;
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                let cell = Cell::new(col + dc, row + dr);
+                let d = self.center(cell).distance_squared(world);
+                if best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, cell));
+                }
+            }
+        }
+        best.map(|(_, c)| c).filter(|c| self.grid.contains(*c))
+    }
+
+    /// World rectangle holding the whole map.
+    pub fn bounds(&self) -> Rect {
+        let mut rect = Rect::from_center_size(self.center(Cell::new(0, 0)), Vec2::ZERO);
+        for cell in [
+            Cell::new(0, 0),
+            Cell::new(self.grid.width as i32 - 1, 0),
+            Cell::new(0, self.grid.height as i32 - 1),
+            Cell::new(self.grid.width as i32 - 1, self.grid.height as i32 - 1),
+            Cell::new(1, self.grid.height as i32 - 1),
+            Cell::new(0, 1),
+        ] {
+            for p in self.corners(cell) {
+                rect = rect.union_point(p);
+            }
+        }
+        rect
+    }
+}
+
+/// Accumulates coloured triangles into one mesh.
+#[derive(Default)]
+pub struct MeshBuilder {
+    positions: Vec<[f32; 3]>,
+    colors: Vec<[f32; 4]>,
+    indices: Vec<u32>,
+}
+
+impl MeshBuilder {
+    /// A filled convex polygon.
+    pub fn polygon(&mut self, points: &[Vec2], color: Color) {
+        let base = self.positions.len() as u32;
+        let c = color.to_linear().to_f32_array();
+        for p in points {
+            self.positions.push([p.x, p.y, 0.0]);
+            self.colors.push(c);
+        }
+        for i in 1..points.len().saturating_sub(1) as u32 {
+            self.indices.extend([base, base + i, base + i + 1]);
+        }
+    }
+
+    /// A line segment `width` world units thick.
+    pub fn line(&mut self, a: Vec2, b: Vec2, width: f32, color: Color) {
+        let n = (b - a).perp().normalize_or_zero() * width / 2.0;
+        self.polygon(&[a - n, b - n, b + n, a + n], color);
+    }
+
+    /// A polyline through `points`, with round-ish joints (a small square at each joint).
+    pub fn polyline(&mut self, points: &[Vec2], width: f32, color: Color) {
+        for pair in points.windows(2) {
+            self.line(pair[0], pair[1], width, color);
+        }
+    }
+
+    /// A closed outline.
+    pub fn ring(&mut self, points: &[Vec2], width: f32, color: Color) {
+        for i in 0..points.len() {
+            self.line(points[i], points[(i + 1) % points.len()], width, color);
+        }
+    }
+
+    /// An ellipse outline.
+    pub fn ellipse(&mut self, center: Vec2, radii: Vec2, width: f32, color: Color) {
+        let pts: Vec<Vec2> = (0..24)
+            .map(|i| {
+                let a = i as f32 / 24.0 * std::f32::consts::TAU;
+                center + Vec2::new(a.cos() * radii.x, a.sin() * radii.y)
+            })
+            .collect();
+        self.ring(&pts, width, color);
+    }
+
+    /// A filled disc.
+    pub fn disc(&mut self, center: Vec2, radius: f32, color: Color) {
+        let pts: Vec<Vec2> = (0..16)
+            .map(|i| {
+                let a = i as f32 / 16.0 * std::f32::consts::TAU;
+                center + radius * Vec2::new(a.cos(), a.sin())
+            })
+            .collect();
+        self.polygon(&pts, color);
+    }
+
+    pub fn build(self) -> Mesh {
+        Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+            .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.positions)
+            .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, self.colors)
+            .with_inserted_indices(Indices::U32(self.indices))
+    }
+}

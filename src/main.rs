@@ -1,0 +1,89 @@
+//! The `hexfront` binary: with no subcommand it opens the game window; subcommands run headless.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(name = "hexfront", version, about = "A hex-and-square board-wargame engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Scenario file to open (the embedded default scenario when left out).
+    #[arg(long, global = true)]
+    scenario: Option<PathBuf>,
+    /// Seed for every die roll, so a game replays exactly.
+    #[arg(long, global = true, default_value_t = 1)]
+    seed: u64,
+    /// Write a screenshot of the window to this PNG file and exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// With --screenshot: how many frames to render first.
+    #[arg(long, default_value_t = 30)]
+    frames: u32,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check scenario, saved-game and ruleset files; exits non-zero on the first error.
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Validate { files }) => validate(&files),
+        None => open_game(cli),
+    }
+}
+
+fn validate(files: &[PathBuf]) -> ExitCode {
+    for file in files {
+        match hexfront::scenario::validate_file(file) {
+            Ok(summary) => println!("ok  {}: {summary}", file.display()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario, hexfront::scenario::LoadError> {
+    match path {
+        Some(p) => hexfront::scenario::Scenario::load(p),
+        None => hexfront::scenario::default_scenario(),
+    }
+}
+
+#[cfg(feature = "gui")]
+fn open_game(cli: Cli) -> ExitCode {
+    let scenario = match load_scenario(cli.scenario.as_ref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let shot = cli.screenshot.map(|path| hexfront::gui::ScreenshotRequest {
+        path,
+        after_frames: cli.frames,
+    });
+    hexfront::gui::run(scenario, cli.seed, shot)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_game(cli: Cli) -> ExitCode {
+    match load_scenario(cli.scenario.as_ref()) {
+        Ok(s) => eprintln!(
+            "`{}` loads fine, but this hexfront was built without the `gui` feature, so it cannot open a window. Use `hexfront validate FILE`, or build with default features.",
+            s.raw.name
+        ),
+        Err(e) => eprintln!("error: {e}"),
+    }
+    ExitCode::FAILURE
+}

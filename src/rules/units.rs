@@ -1,0 +1,217 @@
+//! What a unit is in rules terms: its class, size, statuses, traits, step track with per-step
+//! values (strength chits and cadres included), and the stacking rule that limits a cell.
+
+use super::terrain::{Mobility, TerrainId};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// The type class of a unit, which decides its symbol and its default mobility.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum UnitClass {
+    Infantry,
+    LightInfantry,
+    Mechanized,
+    Motorized,
+    Armor,
+    Artillery,
+    Rocket,
+    AntiTank,
+    Recon,
+    Engineer,
+    Cavalry,
+    Airborne,
+    Headquarters,
+}
+
+impl UnitClass {
+    /// The mobility a ruleset assumes when it says nothing else.
+    pub const fn default_mobility(self) -> Mobility {
+        match self {
+            UnitClass::Mechanized | UnitClass::Armor | UnitClass::Recon => Mobility::Mechanized,
+            UnitClass::Motorized | UnitClass::Artillery | UnitClass::Rocket | UnitClass::Headquarters => {
+                Mobility::Motorized
+            }
+            _ => Mobility::Foot,
+        }
+    }
+
+    /// Armor-type for rules that treat tanks apart (tank shock, armor advantage, 8.95).
+    pub const fn is_armor(self) -> bool {
+        matches!(self, UnitClass::Armor)
+    }
+}
+
+/// Unit size, shown above the symbol as NATO size marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum UnitSize {
+    Company,
+    Battalion,
+    Regiment,
+    Brigade,
+    Division,
+    Corps,
+    Army,
+}
+
+impl UnitSize {
+    /// The NATO size mark drawn above a counter's symbol.
+    pub const fn mark(self) -> &'static str {
+        match self {
+            UnitSize::Company => "I",
+            UnitSize::Battalion => "II",
+            UnitSize::Regiment => "III",
+            UnitSize::Brigade => "X",
+            UnitSize::Division => "XX",
+            UnitSize::Corps => "XXX",
+            UnitSize::Army => "XXXX",
+        }
+    }
+}
+
+/// A status marker on a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum UnitStatus {
+    /// Killing Ground: combat result `D`.
+    Disorganized,
+    /// War Against Russia: flipped upside-down; may not move or attack.
+    Dispersed,
+    /// Rommel: has acted (moved after combat, barraged); may not move or fire again this turn.
+    Tipped,
+    LowSupply,
+    OutOfSupply,
+    /// Small General combat states, mildest first.
+    Disrupted,
+    Shocked,
+    Panicked,
+    /// Next War: under a Clearing marker.
+    Clearing,
+}
+
+/// A special ability printed on a counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum UnitTrait {
+    /// Rommel: cancels the terrain shift against infantry; armor so marked is not vulnerable.
+    InfantrySupport,
+    /// Rommel: a mobile unit that may evade its last hit.
+    Mobile,
+}
+
+/// Combat values printed for one step of a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepValues {
+    pub attack: u32,
+    pub defense: u32,
+}
+
+/// How the steps of a unit are shown and lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StepKind {
+    /// Printed on the counter: flip to the back, then eliminated.
+    Printed,
+    /// Killing Ground 8.91: a strength chit (full, then reduced side) on a parent unit that flips
+    /// to its cadre side when the chit is gone.
+    StrengthChit,
+}
+
+/// A unit's step track: `values[0]` is full strength; `lost` steps are gone.
+/// Invariant: `1 <= values.len()` and `lost <= values.len()`; `lost == values.len()` is eliminated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepTrack {
+    pub values: Vec<StepValues>,
+    pub lost: usize,
+    pub kind: StepKind,
+}
+
+impl StepTrack {
+    pub fn single(values: StepValues) -> Self {
+        Self {
+            values: vec![values],
+            lost: 0,
+            kind: StepKind::Printed,
+        }
+    }
+
+    /// Killing Ground 8.91: a chit of strength 3+ gives three steps (full chit, reduced chit,
+    /// cadre); 2 or less gives two (chit, cadre). A reduced side of 0 is not a step.
+    pub fn strength_chit(full: u32, reduced: u32, cadre: u32) -> Self {
+        let chit = |s| StepValues { attack: s, defense: s };
+        let mut values = vec![chit(full)];
+        if full >= 3 && reduced > 0 {
+            values.push(chit(reduced));
+        }
+        values.push(chit(cadre));
+        Self {
+            values,
+            lost: 0,
+            kind: StepKind::StrengthChit,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.values.len() - self.lost
+    }
+
+    pub fn is_eliminated(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    /// Values of the current step (the last step's values once eliminated).
+    pub fn current(&self) -> StepValues {
+        self.values[self.lost.min(self.values.len() - 1)]
+    }
+
+    /// True while a strength-chit unit is down to its cadre.
+    pub fn is_cadre(&self) -> bool {
+        self.kind == StepKind::StrengthChit && self.remaining() == 1 && self.total() > 1
+    }
+
+    /// Loses up to `n` steps and returns how many were actually lost (never below zero).
+    pub fn lose(&mut self, n: usize) -> usize {
+        let lost = n.min(self.remaining());
+        self.lost += lost;
+        lost
+    }
+}
+
+/// What the stacking limit counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StackingMeasure {
+    Units,
+    /// Each unit's stacking points (Next War's SPs).
+    Points,
+}
+
+/// How much may end a move in one cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackingRule {
+    pub measure: StackingMeasure,
+    pub limit: u32,
+    /// Lower (or higher) limits in some terrain, e.g. three SPs in mountains.
+    pub terrain_limits: HashMap<TerrainId, u32>,
+}
+
+impl StackingRule {
+    pub fn limit_in(&self, terrain: TerrainId) -> u32 {
+        self.terrain_limits.get(&terrain).copied().unwrap_or(self.limit)
+    }
+
+    /// Refuses a move that would leave more than the limit in a cell, saying by how much.
+    pub fn check(&self, terrain: TerrainId, terrain_name: &str, already: u32, arriving: u32) -> Result<(), String> {
+        let limit = self.limit_in(terrain);
+        let unit_word = match self.measure {
+            StackingMeasure::Units => "units",
+            StackingMeasure::Points => "stacking points",
+        };
+        if already + arriving > limit {
+            return Err(format!(
+                "stacking limit: {terrain_name} holds at most {limit} {unit_word}; {already} already there + {arriving} moving in = {}",
+                already + arriving
+            ));
+        }
+        Ok(())
+    }
+}

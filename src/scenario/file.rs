@@ -1,0 +1,168 @@
+//! The scenario file format as written (`Raw*` types, serde). `validate.rs` turns it into the
+//! checked `Scenario` the game spawns; saving writes these types back.
+
+use crate::rules::grid::GridKind;
+use crate::rules::terrain::{EdgeFeature, Mobility};
+use crate::rules::units::{StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A side's friendly map edge, toward which its units retreat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MapEdge {
+    North,
+    East,
+    South,
+    West,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEdges {
+    pub feature: EdgeFeature,
+    /// Pairs of adjacent cells by label: `[("0304", "0305"), …]`.
+    pub between: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMap {
+    pub grid: GridKind,
+    pub width: u32,
+    pub height: u32,
+    /// One character per terrain id, used by `rows`.
+    pub legend: BTreeMap<char, String>,
+    /// One string per row, top first, one legend character per column.
+    pub rows: Vec<String>,
+    /// Edge features (rivers, bridges, fortification lines …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<RawEdges>,
+    /// Roads as paths of adjacent cells; each step puts `Road` on the edge it crosses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roads: Vec<Vec<String>>,
+    /// Place names printed on the map, by cell label.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub places: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSide {
+    pub id: String,
+    pub name: String,
+    /// Counter colour, `#rrggbb`.
+    pub color: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home_edge: Option<MapEdge>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawObjective {
+    pub cell: String,
+    pub name: String,
+    pub points: u32,
+    /// The side holding it at the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_by: Option<String>,
+}
+
+/// Killing Ground 8.91: the strength chit on a parent unit and the parent's cadre strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawChit {
+    pub full: u32,
+    pub reduced: u32,
+    pub cadre: u32,
+}
+
+/// One unit. Its values come from exactly one of: `strength` (attack = defense), `attack` with
+/// `defense`, `steps` (a step track, full strength first) or `chit` (Killing Ground).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnit {
+    pub id: String,
+    pub name: String,
+    pub side: String,
+    pub class: UnitClass,
+    pub size: UnitSize,
+    pub cell: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defense: Option<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepValues>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chit: Option<RawChit>,
+    /// Steps already lost.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lost: usize,
+    /// Armor value (Rommel's armor advantage; armor-vs-armor in other systems).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armor: Option<u32>,
+    /// Movement allowance in movement points.
+    pub movement: f32,
+    /// Overrides the ruleset's mobility for this unit's class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobility: Option<Mobility>,
+    /// Effectiveness rating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub er: Option<u32>,
+    /// The element (division, battlegroup) and parent formation it belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub status: Vec<UnitStatus>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traits: Vec<UnitTrait>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experience: Option<u32>,
+    /// Stacking points; the ruleset's value for the unit's size when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stacking_points: Option<u32>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Where a game stands, in a saved game; absent from a fresh scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProgress {
+    pub turn: u32,
+    pub side: String,
+    /// Index into the ruleset's `player_turn`.
+    pub phase: usize,
+    pub seed: u64,
+}
+
+/// A scenario (or a saved game) as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[serde(rename = "Scenario")]
+pub struct RawScenario {
+    pub name: String,
+    /// Where and when: the historical setting (or that it is fictional).
+    pub setting: String,
+    pub description: String,
+    /// A built-in ruleset: `killing-ground`, `rommel`, `war-against-russia`, `next-war`,
+    /// `small-general`.
+    pub ruleset: String,
+    pub map: RawMap,
+    pub sides: Vec<RawSide>,
+    pub first_side: String,
+    pub turns: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<RawObjective>,
+    /// How the game is won, in words.
+    pub victory: String,
+    pub units: Vec<RawUnit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<RawProgress>,
+}

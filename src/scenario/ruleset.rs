@@ -1,0 +1,313 @@
+//! Rulesets in RON (`assets/rulesets/*.ron`): the raw file format, its validation into the
+//! `Ruleset` the game runs on, and the five built-in rulesets embedded in the binary.
+
+use super::error::{LoadError, Source};
+use crate::rules::movement::{EdgeCrossing, MovementRules};
+use crate::rules::terrain::{EdgeFeature, Mobility, Mp, TerrainId};
+use crate::rules::units::{StackingMeasure, StackingRule, UnitClass, UnitSize};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// The built-in rulesets, embedded so the binary runs from any folder.
+pub const BUILTIN: [(&str, &str); 5] = [
+    (
+        "killing-ground",
+        include_str!("../../assets/rulesets/killing-ground.ron"),
+    ),
+    ("rommel", include_str!("../../assets/rulesets/rommel.ron")),
+    (
+        "war-against-russia",
+        include_str!("../../assets/rulesets/war-against-russia.ron"),
+    ),
+    ("next-war", include_str!("../../assets/rulesets/next-war.ron")),
+    ("small-general", include_str!("../../assets/rulesets/small-general.ron")),
+];
+
+/// Hexes or squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GridFamily {
+    Hex,
+    Square,
+}
+
+/// Which combat system resolves attacks (implemented by the combat issue).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CombatModel {
+    KillingGround,
+    Rommel,
+    WarAgainstRussia,
+    NextWar,
+    SmallGeneral,
+}
+
+/// One phase of a player turn. The turn sequence of a ruleset is a list of these, played by each
+/// side in turn; the game runs them as the `Phase` sub-state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PhaseKind {
+    Reinforcement,
+    Movement,
+    Combat,
+    Exploitation,
+    Supply,
+}
+
+/// Zone-of-control effect on movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ZocRule {
+    /// A unit entering a cell next to an enemy unit ends its move.
+    StopOnEntry,
+    /// No zones of control.
+    None,
+}
+
+/// Whether a moving unit may enter a cell holding enemy units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EnemyCells {
+    Forbidden,
+    /// Rommel: moving in makes the square contested and ends the move; combat follows.
+    Contest,
+}
+
+/// Pattern drawn over a terrain's colour so it reads without colour alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pattern {
+    Plain,
+    Trees,
+    /// Bocage: small fields boxed by hedgerows.
+    Hedges,
+    Hills,
+    Peaks,
+    Marsh,
+    Buildings,
+    Water,
+    Sand,
+}
+
+/// Movement cost per mobility; `None` (or leaving it out) = prohibited.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCosts {
+    pub foot: Option<f32>,
+    pub motorized: Option<f32>,
+    pub mechanized: Option<f32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTerrain {
+    pub id: String,
+    pub name: String,
+    /// `#rrggbb`
+    pub color: String,
+    pub pattern: Pattern,
+    pub cost: RawCosts,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RawCrossing {
+    NoEffect,
+    Add(f32),
+    WholeAllowance,
+    Prohibited,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStacking {
+    pub measure: StackingMeasure,
+    pub limit: u32,
+    /// Terrain id → a different limit there.
+    #[serde(default)]
+    pub terrain: BTreeMap<String, u32>,
+    /// Stacking points of a unit by size, when it names none itself (default 1).
+    #[serde(default)]
+    pub size_points: BTreeMap<UnitSize, u32>,
+}
+
+/// A ruleset file as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[serde(rename = "Ruleset")]
+pub struct RawRuleset {
+    pub id: String,
+    pub name: String,
+    /// The game and publisher this ruleset follows.
+    pub source: String,
+    /// Choices made where the rule texts are silent, and authored (not published) numbers.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    pub grid: GridFamily,
+    pub combat_model: CombatModel,
+    pub player_turn: Vec<PhaseKind>,
+    /// Mobility by unit class where it differs from the class's default.
+    #[serde(default)]
+    pub mobility: BTreeMap<UnitClass, Mobility>,
+    pub terrain: Vec<RawTerrain>,
+    /// Effect of crossing each edge feature; features left out have no effect.
+    #[serde(default)]
+    pub edges: BTreeMap<EdgeFeature, RawCrossing>,
+    /// Cost of a road step per mobility.
+    pub road: RawCosts,
+    pub zoc: ZocRule,
+    pub enemy_cells: EnemyCells,
+    pub stacking: RawStacking,
+}
+
+/// How a terrain looks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TerrainLook {
+    pub id: String,
+    pub name: String,
+    pub color: [u8; 3],
+    pub pattern: Pattern,
+}
+
+/// A validated ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ruleset {
+    pub raw: RawRuleset,
+    pub terrain_ids: HashMap<String, TerrainId>,
+    pub looks: Vec<TerrainLook>,
+    pub movement: MovementRules,
+    pub stacking: StackingRule,
+}
+
+/// Parses `#rrggbb`.
+pub fn parse_color(text: &str) -> Result<[u8; 3], String> {
+    let hex = text.strip_prefix('#').unwrap_or("");
+    if hex.len() != 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("`{text}` is not a colour: write `#rrggbb`, e.g. `#6b8e23`"));
+    }
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
+    Ok([byte(0), byte(2), byte(4)])
+}
+
+fn costs(src: &Source, field: &str, raw: &RawCosts) -> Result<[Option<Mp>; 3], LoadError> {
+    let one = |name: &str, v: Option<f32>| -> Result<Option<Mp>, LoadError> {
+        v.map(|x| {
+            Mp::from_f32(x).ok_or_else(|| {
+                src.error(
+                    format!("{field}.{name}"),
+                    format!("{x} is not a movement cost: use a non-negative multiple of 1/6 (1, 0.5, 0.333…)"),
+                )
+            })
+        })
+        .transpose()
+    };
+    Ok([
+        one("foot", raw.foot)?,
+        one("motorized", raw.motorized)?,
+        one("mechanized", raw.mechanized)?,
+    ])
+}
+
+impl Ruleset {
+    /// Parses and validates a ruleset's text.
+    pub fn from_ron_str(file: impl AsRef<Path>, text: &str) -> Result<Ruleset, LoadError> {
+        let src = Source::new(file.as_ref(), text);
+        let raw: RawRuleset = src.parse()?;
+        Self::validate(&src, raw)
+    }
+
+    /// A built-in ruleset by name (`killing-ground`, `rommel`, …).
+    pub fn builtin(name: &str) -> Option<Result<Ruleset, LoadError>> {
+        BUILTIN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, text)| Self::from_ron_str(format!("assets/rulesets/{n}.ron"), text))
+    }
+
+    fn validate(src: &Source, raw: RawRuleset) -> Result<Ruleset, LoadError> {
+        if raw.player_turn.is_empty() {
+            return Err(src.error("player_turn", "a player turn needs at least one phase"));
+        }
+        if raw.terrain.is_empty() {
+            return Err(src.error("terrain", "a ruleset needs at least one terrain type"));
+        }
+        let mut terrain_ids = HashMap::new();
+        let mut looks = Vec::new();
+        let mut move_terrain = Vec::new();
+        for (i, t) in raw.terrain.iter().enumerate() {
+            let field = format!("terrain[{i}]");
+            if terrain_ids.insert(t.id.clone(), TerrainId(i as u16)).is_some() {
+                return Err(src.error(format!("{field}.id"), format!("terrain id `{}` is defined twice", t.id)));
+            }
+            let color = parse_color(&t.color).map_err(|m| src.error(format!("{field}.color"), m))?;
+            looks.push(TerrainLook {
+                id: t.id.clone(),
+                name: t.name.clone(),
+                color,
+                pattern: t.pattern,
+            });
+            move_terrain.push((t.name.clone(), costs(src, &format!("{field}.cost"), &t.cost)?));
+        }
+        let mut edges = [EdgeCrossing::NoEffect; 7];
+        for (feature, crossing) in &raw.edges {
+            edges[*feature as usize] = match *crossing {
+                RawCrossing::NoEffect => EdgeCrossing::NoEffect,
+                RawCrossing::Add(x) => EdgeCrossing::Add(Mp::from_f32(x).ok_or_else(|| {
+                    src.error(
+                        format!("edges.{feature:?}"),
+                        format!("{x} is not a movement cost: use a non-negative multiple of 1/6"),
+                    )
+                })?),
+                RawCrossing::WholeAllowance => EdgeCrossing::WholeAllowance,
+                RawCrossing::Prohibited => EdgeCrossing::Prohibited,
+            };
+        }
+        let road = costs(src, "road", &raw.road)?;
+        let mut terrain_limits = HashMap::new();
+        for (id, limit) in &raw.stacking.terrain {
+            let t = terrain_ids.get(id).ok_or_else(|| {
+                src.error(
+                    format!("stacking.terrain.{id}"),
+                    format!(
+                        "unknown terrain `{id}`: this ruleset defines {}",
+                        list(terrain_ids.keys())
+                    ),
+                )
+            })?;
+            terrain_limits.insert(*t, *limit);
+        }
+        let stacking = StackingRule {
+            measure: raw.stacking.measure,
+            limit: raw.stacking.limit,
+            terrain_limits,
+        };
+        Ok(Ruleset {
+            movement: MovementRules {
+                terrain: move_terrain,
+                edges,
+                road,
+            },
+            stacking,
+            terrain_ids,
+            looks,
+            raw,
+        })
+    }
+
+    pub fn mobility_of(&self, class: UnitClass) -> Mobility {
+        self.raw
+            .mobility
+            .get(&class)
+            .copied()
+            .unwrap_or(class.default_mobility())
+    }
+
+    pub fn size_points(&self, size: UnitSize) -> u32 {
+        self.raw.stacking.size_points.get(&size).copied().unwrap_or(1)
+    }
+
+    pub fn terrain_look(&self, id: TerrainId) -> &TerrainLook {
+        &self.looks[id.0 as usize]
+    }
+}
+
+/// `a`, `b`, `c` sorted, for "expected one of" messages.
+pub fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let mut v: Vec<&str> = names.map(String::as_str).collect();
+    v.sort();
+    v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}

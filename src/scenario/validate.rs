@@ -1,0 +1,406 @@
+//! Checks a parsed scenario against its ruleset and builds the `Scenario` the game spawns.
+//! Every refusal names the field and where it is in the file.
+
+use super::error::{LoadError, Source};
+use super::file::{MapEdge, RawScenario, RawUnit};
+use super::ruleset::{GridFamily, Ruleset, list, parse_color};
+use crate::rules::grid::{Cell, GridKind, parse_label};
+use crate::rules::terrain::{Board, EdgeFeature, Mobility, Mp};
+use crate::rules::units::{StepTrack, StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A side of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideInfo {
+    pub id: String,
+    pub name: String,
+    pub color: [u8; 3],
+    pub home_edge: Option<MapEdge>,
+}
+
+/// A unit ready to spawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitSetup {
+    pub id: String,
+    pub name: String,
+    pub side: usize,
+    pub class: UnitClass,
+    pub size: UnitSize,
+    pub cell: Cell,
+    pub steps: StepTrack,
+    pub armor: Option<u32>,
+    pub movement: Mp,
+    pub mobility: Mobility,
+    pub er: Option<u32>,
+    pub element: Option<String>,
+    pub parent: Option<String>,
+    pub status: Vec<UnitStatus>,
+    pub traits: Vec<UnitTrait>,
+    pub experience: Option<u32>,
+    pub stacking_points: u32,
+}
+
+/// An objective cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Objective {
+    pub cell: Cell,
+    pub name: String,
+    pub points: u32,
+    pub held_by: Option<usize>,
+}
+
+/// A validated scenario: everything refers to real cells, sides and terrain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub raw: RawScenario,
+    pub ruleset: Arc<Ruleset>,
+    pub board: Board,
+    pub places: BTreeMap<Cell, String>,
+    pub sides: Vec<SideInfo>,
+    pub first_side: usize,
+    pub objectives: Vec<Objective>,
+    pub units: Vec<UnitSetup>,
+}
+
+impl Scenario {
+    /// Parses and validates a scenario's text; `file` names it in errors.
+    pub fn from_ron_str(file: impl AsRef<Path>, text: &str) -> Result<Scenario, LoadError> {
+        let src = Source::new(file.as_ref(), text);
+        let raw: RawScenario = src.parse()?;
+        validate(&src, raw)
+    }
+
+    /// Reads, parses and validates a scenario file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Scenario, LoadError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| LoadError {
+            file: path.to_path_buf(),
+            pos: None,
+            field: String::new(),
+            message: format!("cannot read the file: {e}"),
+        })?;
+        Self::from_ron_str(path, &text)
+    }
+
+    pub fn side_index(&self, id: &str) -> Option<usize> {
+        self.sides.iter().position(|s| s.id == id)
+    }
+}
+
+fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
+    let ruleset = match Ruleset::builtin(&raw.ruleset) {
+        Some(r) => Arc::new(r?),
+        None => {
+            let names: Vec<String> = super::ruleset::BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
+            return Err(src.error(
+                "ruleset",
+                format!(
+                    "there is no ruleset `{}`: the rulesets are {}",
+                    raw.ruleset,
+                    list(names.iter())
+                ),
+            ));
+        }
+    };
+    let board = validate_map(src, &raw, &ruleset)?;
+    let grid = board.grid;
+    let cell_at = |field: String, label: &str| -> Result<Cell, LoadError> {
+        let cell = parse_label(label).map_err(|m| src.error(field.clone(), m))?;
+        if !grid.contains(cell) {
+            return Err(src.error(
+                field,
+                format!("cell {label} is off the {}×{} map", grid.width, grid.height),
+            ));
+        }
+        Ok(cell)
+    };
+
+    let mut places = BTreeMap::new();
+    for (label, name) in &raw.map.places {
+        places.insert(cell_at(format!("map.places.{label}"), label)?, name.clone());
+    }
+
+    if raw.sides.len() < 2 {
+        return Err(src.error("sides", "a scenario needs at least two sides"));
+    }
+    let mut sides = Vec::new();
+    for (i, s) in raw.sides.iter().enumerate() {
+        if sides.iter().any(|o: &SideInfo| o.id == s.id) {
+            return Err(src.error(format!("sides[{i}].id"), format!("side id `{}` is used twice", s.id)));
+        }
+        sides.push(SideInfo {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            color: parse_color(&s.color).map_err(|m| src.error(format!("sides[{i}].color"), m))?,
+            home_edge: s.home_edge,
+        });
+    }
+    let side_ids: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
+    let side_of = |field: String, id: &str| -> Result<usize, LoadError> {
+        side_ids.iter().position(|s| s == id).ok_or_else(|| {
+            src.error(
+                field,
+                format!("unknown side `{id}`: the sides are {}", list(side_ids.iter())),
+            )
+        })
+    };
+    let first_side = side_of("first_side".into(), &raw.first_side)?;
+    if raw.turns == 0 {
+        return Err(src.error("turns", "a scenario needs at least one turn"));
+    }
+
+    let mut objectives = Vec::new();
+    for (i, o) in raw.objectives.iter().enumerate() {
+        objectives.push(super::validate::Objective {
+            cell: cell_at(format!("objectives[{i}].cell"), &o.cell)?,
+            name: o.name.clone(),
+            points: o.points,
+            held_by: o
+                .held_by
+                .as_deref()
+                .map(|s| side_of(format!("objectives[{i}].held_by"), s))
+                .transpose()?,
+        });
+    }
+
+    let mut units = Vec::new();
+    let mut seen = HashSet::new();
+    for (i, u) in raw.units.iter().enumerate() {
+        let f = |name: &str| format!("units[{i}].{name}");
+        if !seen.insert(u.id.as_str()) {
+            return Err(src.error(f("id"), format!("unit id `{}` is used by an earlier unit", u.id)));
+        }
+        let cell = cell_at(f("cell"), &u.cell)?;
+        let terrain = board.terrain(cell).expect("cell checked on map");
+        let mobility = u.mobility.unwrap_or(ruleset.mobility_of(u.class));
+        if ruleset.movement.terrain[terrain.0 as usize].1[mobility as usize].is_none() {
+            return Err(src.error(
+                f("cell"),
+                format!(
+                    "{} starts in {} at {}, which is prohibited terrain for {mobility:?} units",
+                    u.id,
+                    ruleset.movement.terrain_name(terrain),
+                    u.cell
+                ),
+            ));
+        }
+        let steps = step_track(src, i, u)?;
+        let movement = Mp::from_f32(u.movement).ok_or_else(|| {
+            src.error(
+                f("movement"),
+                format!(
+                    "{} is not a movement allowance: use a non-negative multiple of 1/6",
+                    u.movement
+                ),
+            )
+        })?;
+        units.push(UnitSetup {
+            id: u.id.clone(),
+            name: u.name.clone(),
+            side: side_of(f("side"), &u.side)?,
+            class: u.class,
+            size: u.size,
+            cell,
+            steps,
+            armor: u.armor,
+            movement,
+            mobility,
+            er: u.er,
+            element: u.element.clone(),
+            parent: u.parent.clone(),
+            status: u.status.clone(),
+            traits: u.traits.clone(),
+            experience: u.experience,
+            stacking_points: u.stacking_points.unwrap_or(ruleset.size_points(u.size)),
+        });
+    }
+    if let Some(p) = &raw.progress {
+        side_of("progress.side".into(), &p.side)?;
+        if p.phase >= ruleset.raw.player_turn.len() {
+            return Err(src.error(
+                "progress.phase",
+                format!(
+                    "phase {} does not exist: the player turn has {} phases",
+                    p.phase,
+                    ruleset.raw.player_turn.len()
+                ),
+            ));
+        }
+        if p.turn == 0 || p.turn > raw.turns {
+            return Err(src.error("progress.turn", format!("turn {} is outside 1..={}", p.turn, raw.turns)));
+        }
+    }
+    Ok(Scenario {
+        ruleset,
+        board,
+        places,
+        sides,
+        first_side,
+        objectives,
+        units,
+        raw,
+    })
+}
+
+fn step_track(src: &Source, i: usize, u: &RawUnit) -> Result<StepTrack, LoadError> {
+    let f = |name: &str| format!("units[{i}].{name}");
+    let given = [
+        u.strength.is_some(),
+        u.attack.is_some() || u.defense.is_some(),
+        !u.steps.is_empty(),
+        u.chit.is_some(),
+    ];
+    let count = given.iter().filter(|g| **g).count();
+    if count != 1 {
+        return Err(src.error(
+            f("id"),
+            format!(
+                "unit `{}` needs its combat values from exactly one of `strength`, `attack`+`defense`, `steps` or `chit` ({count} given)",
+                u.id
+            ),
+        ));
+    }
+    let mut track = if let Some(s) = u.strength {
+        StepTrack::single(StepValues { attack: s, defense: s })
+    } else if let Some(c) = u.chit {
+        StepTrack::strength_chit(c.full, c.reduced, c.cadre)
+    } else if !u.steps.is_empty() {
+        StepTrack {
+            values: u.steps.clone(),
+            lost: 0,
+            kind: crate::rules::units::StepKind::Printed,
+        }
+    } else {
+        match (u.attack, u.defense) {
+            (Some(attack), Some(defense)) => StepTrack::single(StepValues { attack, defense }),
+            (None, _) => {
+                return Err(src.error(
+                    f("defense"),
+                    format!("unit `{}` gives `defense` without `attack`", u.id),
+                ));
+            }
+            (_, None) => {
+                return Err(src.error(f("attack"), format!("unit `{}` gives `attack` without `defense`", u.id)));
+            }
+        }
+    };
+    if u.lost >= track.total() {
+        return Err(src.error(
+            f("lost"),
+            format!(
+                "unit `{}` has {} steps, so it cannot start with {} lost (remove eliminated units instead)",
+                u.id,
+                track.total(),
+                u.lost
+            ),
+        ));
+    }
+    track.lost = u.lost;
+    Ok(track)
+}
+
+fn validate_map(src: &Source, raw: &RawScenario, ruleset: &Ruleset) -> Result<Board, LoadError> {
+    let m = &raw.map;
+    let family = match m.grid {
+        GridKind::Hex { .. } => GridFamily::Hex,
+        GridKind::Square { .. } => GridFamily::Square,
+    };
+    if family != ruleset.raw.grid {
+        return Err(src.error(
+            "map.grid",
+            format!(
+                "ruleset `{}` is played on a {:?} grid, not {:?}",
+                ruleset.raw.id, ruleset.raw.grid, family
+            ),
+        ));
+    }
+    if m.width == 0 || m.height == 0 || m.width > 999 || m.height > 999 {
+        return Err(src.error(
+            "map.width",
+            format!("a map must be 1 to 999 cells each way, not {}×{}", m.width, m.height),
+        ));
+    }
+    let mut legend = HashMap::new();
+    for (ch, id) in &m.legend {
+        let t = ruleset.terrain_ids.get(id).ok_or_else(|| {
+            src.error(
+                format!("map.legend.{ch}"),
+                format!(
+                    "unknown terrain `{id}`: ruleset `{}` defines {}",
+                    ruleset.raw.id,
+                    list(ruleset.terrain_ids.keys())
+                ),
+            )
+        })?;
+        legend.insert(*ch, *t);
+    }
+    let grid = crate::rules::grid::Grid::new(m.grid, m.width, m.height);
+    let fill = *legend
+        .values()
+        .next()
+        .ok_or_else(|| src.error("map.legend", "the legend is empty"))?;
+    let mut board = Board::new(grid, fill);
+    if m.rows.len() != m.height as usize {
+        return Err(src.error(
+            "map.rows",
+            format!("the map is {} rows high but `rows` has {}", m.height, m.rows.len()),
+        ));
+    }
+    for (r, row) in m.rows.iter().enumerate() {
+        let chars: Vec<char> = row.chars().collect();
+        if chars.len() != m.width as usize {
+            return Err(src.error(
+                format!("map.rows[{r}]"),
+                format!(
+                    "row {} has {} cells but the map is {} wide",
+                    r + 1,
+                    chars.len(),
+                    m.width
+                ),
+            ));
+        }
+        for (c, ch) in chars.iter().enumerate() {
+            let t = legend.get(ch).ok_or_else(|| {
+                src.error(
+                    format!("map.rows[{r}]"),
+                    format!("row {}, column {}: `{ch}` is not in the legend", r + 1, c + 1),
+                )
+            })?;
+            board.set_terrain(Cell::new(c as i32, r as i32), *t);
+        }
+    }
+    let cell = |field: String, label: &str| -> Result<Cell, LoadError> {
+        let c = parse_label(label).map_err(|msg| src.error(field.clone(), msg))?;
+        if !grid.contains(c) {
+            return Err(src.error(
+                field,
+                format!("cell {label} is off the {}×{} map", grid.width, grid.height),
+            ));
+        }
+        Ok(c)
+    };
+    for (e, edges) in m.edges.iter().enumerate() {
+        for (k, (a, b)) in edges.between.iter().enumerate() {
+            let field = format!("map.edges[{e}].between[{k}]");
+            let (ca, cb) = (cell(format!("{field}[0]"), a)?, cell(format!("{field}[1]"), b)?);
+            board
+                .add_edge_feature(ca, cb, edges.feature)
+                .map_err(|msg| src.error(field, msg))?;
+        }
+    }
+    for (r, road) in m.roads.iter().enumerate() {
+        let mut prev: Option<Cell> = None;
+        for (k, label) in road.iter().enumerate() {
+            let c = cell(format!("map.roads[{r}][{k}]"), label)?;
+            if let Some(p) = prev {
+                board
+                    .add_edge_feature(p, c, EdgeFeature::Road)
+                    .map_err(|msg| src.error(format!("map.roads[{r}][{k}]"), format!("road {}: {msg}", r + 1)))?;
+            }
+            prev = Some(c);
+        }
+    }
+    Ok(board)
+}
