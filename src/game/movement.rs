@@ -11,7 +11,8 @@ use crate::rules::terrain::{Mobility, Mp};
 use crate::rules::units::{StackingMeasure, UnitStatus};
 use crate::scenario::ruleset::{EnemyCells, ZocRule};
 use bevy::prelude::*;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::HashMap;
 
 /// Move these units (one stack, or part of it) to `to`.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -65,7 +66,7 @@ pub type Occupancy = HashMap<Cell, Vec<(Side, u32)>>;
 pub struct MoveSearch {
     pub start: Cell,
     pub budget: Mp,
-    pub reach: HashMap<Cell, Reach>,
+    pub reach: FxHashMap<Cell, Reach>,
 }
 
 /// Checks who may move at all in this phase, then searches every reachable cell.
@@ -134,9 +135,9 @@ fn step_rules<'a>(
         .filter(|(_, v)| v.iter().any(|(s, _)| *s != active))
         .map(|(c, _)| *c)
         .collect();
-    let zoc: HashSet<Cell> = match rules.raw.zoc {
+    let zoc: FxHashSet<Cell> = match rules.raw.zoc {
         ZocRule::StopOnEntry => movement::adjacent_zoc(&map.board.grid, enemy_cells),
-        ZocRule::None => HashSet::new(),
+        ZocRule::None => FxHashSet::default(),
     };
     let contest = rules.raw.enemy_cells == EnemyCells::Contest;
     let cost = move |from: Cell, to: Cell| -> Result<StepCost, Blocked> {
@@ -248,14 +249,17 @@ fn execute_move_orders(
     for order in orders.read() {
         let plan = movers_and_others(&order.units, &queries.p0()).and_then(|(movers, others)| {
             let search = search_moves(&map, *phase.get(), turn.active, &movers, &others)?;
-            search.plan(&map, turn.active, &movers, &others, order.to)
+            let who = movers.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
+            search
+                .plan(&map, turn.active, &movers, &others, order.to)
+                .map(|plan| (who, plan))
         });
         match plan {
             Err(reason) => {
                 log.push(format!("Move refused: {reason}."));
                 refused.write(OrderRefused { reason });
             }
-            Ok((path, spent, must_stop)) => {
+            Ok((who, (path, spent, must_stop))) => {
                 let mut apply = queries.p1();
                 for e in &order.units {
                     if let Ok((mut pos, mut mp)) = apply.get_mut(*e) {
@@ -265,16 +269,13 @@ fn execute_move_orders(
                         mp.spent = if must_stop { mp.allowance } else { mp.spent + spent };
                     }
                 }
-                let names = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ");
+                let route = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ");
                 let stop = if must_stop {
                     " and must stop there (enemy zone of control)"
                 } else {
                     ""
                 };
-                log.push(format!(
-                    "{} unit(s) moved {names}, spending {spent} MP{stop}.",
-                    order.units.len()
-                ));
+                log.push(format!("{who} moved {route}, spending {spent} MP{stop}."));
                 moved.write(Moved {
                     units: order.units.clone(),
                     path,

@@ -14,7 +14,7 @@ use crate::rules::movement::Reach;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The cell under the mouse.
 #[derive(Resource, Default)]
@@ -24,7 +24,7 @@ pub struct Hovered(pub Option<Cell>);
 #[derive(Resource, Default)]
 pub struct Selection {
     pub units: Vec<Entity>,
-    pub reach: HashMap<Cell, Reach>,
+    pub reach: FxHashMap<Cell, Reach>,
     /// Why the selection cannot move, when it cannot.
     pub cannot_move: Option<String>,
 }
@@ -162,17 +162,9 @@ fn refresh_reach(
     }
 }
 
-fn note_refusals(
-    mut refused: MessageReader<OrderRefused>,
-    mut last: ResMut<LastRefusal>,
-    mut selection: ResMut<Selection>,
-) {
+fn note_refusals(mut refused: MessageReader<OrderRefused>, mut last: ResMut<LastRefusal>) {
     for r in refused.read() {
         last.0 = Some(r.reason.clone());
-    }
-    // After a successful move the stack stays selected where it now stands.
-    if selection.is_changed() {
-        selection.cannot_move.take();
     }
 }
 

@@ -23,7 +23,20 @@ pub struct ScreenshotRequest {
 
 /// All client plugins.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((camera::plugin, board::plugin, counters::plugin, hud::plugin));
+    app.add_systems(Startup, use_latin_font).add_plugins((
+        camera::plugin,
+        board::plugin,
+        counters::plugin,
+        hud::plugin,
+    ));
+}
+
+/// Puts Hack into Bevy's default font slot, so every board label can show accented names.
+fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
+    let hack = Font::from_bytes(epaint_default_fonts::HACK_REGULAR.to_vec());
+    if let Err(e) = fonts.insert(&Handle::<Font>::default(), hack) {
+        warn!("could not replace the default font ({e}); accented names may lose letters");
+    }
 }
 
 /// Opens the window on `scenario` and runs until it is closed.

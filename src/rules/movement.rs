@@ -4,8 +4,9 @@
 
 use super::grid::{Cell, Grid};
 use super::terrain::{Board, EdgeFeature, Mobility, Mp, TerrainId};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 use std::fmt;
 
 /// What crossing an edge feature does to a moving unit.
@@ -123,8 +124,8 @@ pub fn reachable(
     fresh: bool,
     cost: impl Fn(Cell, Cell) -> Result<StepCost, Blocked>,
     must_stop: impl Fn(Cell) -> bool,
-) -> HashMap<Cell, Reach> {
-    let mut best: HashMap<Cell, Reach> = HashMap::new();
+) -> FxHashMap<Cell, Reach> {
+    let mut best: FxHashMap<Cell, Reach> = FxHashMap::default();
     best.insert(
         start,
         Reach {
@@ -165,7 +166,7 @@ pub fn reachable(
 }
 
 /// The cheapest path from the search's start to `dest`, both included; `None` if unreachable.
-pub fn path_to(reach: &HashMap<Cell, Reach>, dest: Cell) -> Option<Vec<Cell>> {
+pub fn path_to(reach: &FxHashMap<Cell, Reach>, dest: Cell) -> Option<Vec<Cell>> {
     let mut path = vec![dest];
     let mut cur = *reach.get(&dest)?;
     while let Some(prev) = cur.came_from {
@@ -214,8 +215,8 @@ pub fn explain_unreachable(
 }
 
 /// The simplest zone of control: every cell holding an enemy unit and each of its neighbours.
-pub fn adjacent_zoc(grid: &Grid, enemy_cells: impl IntoIterator<Item = Cell>) -> HashSet<Cell> {
-    let mut zoc = HashSet::new();
+pub fn adjacent_zoc(grid: &Grid, enemy_cells: impl IntoIterator<Item = Cell>) -> FxHashSet<Cell> {
+    let mut zoc = FxHashSet::default();
     for cell in enemy_cells {
         zoc.insert(cell);
         zoc.extend(grid.neighbours(cell));

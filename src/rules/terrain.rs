@@ -2,8 +2,8 @@
 //! rivers and roads, mobility classes, and movement points in exact sixths.
 
 use super::grid::{Cell, Edge, Grid};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::fmt;
 
 /// Movement points in sixths of a point, so ½ (roads) and ⅓ (highways) stay exact.
@@ -165,7 +165,7 @@ pub struct TerrainId(pub u16);
 pub struct Board {
     pub grid: Grid,
     terrain: Vec<TerrainId>,
-    edges: HashMap<Edge, EdgeFeatures>,
+    edges: FxHashMap<Edge, EdgeFeatures>,
 }
 
 impl Board {
@@ -173,7 +173,7 @@ impl Board {
         Self {
             grid,
             terrain: vec![fill; grid.cell_count()],
-            edges: HashMap::new(),
+            edges: FxHashMap::default(),
         }
     }
 

@@ -29,6 +29,16 @@ impl fmt::Display for LoadError {
     }
 }
 
+/// Reads a file's text; failing that, an error naming the file and why.
+pub fn read_file(path: &std::path::Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|e| LoadError {
+        file: path.to_path_buf(),
+        pos: None,
+        field: String::new(),
+        message: format!("cannot read the file: {e}"),
+    })
+}
+
 /// The text of one file being loaded, with what is needed to point into it.
 pub struct Source<'a> {
     pub file: PathBuf,

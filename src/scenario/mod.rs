@@ -26,12 +26,7 @@ pub fn default_scenario() -> Result<Scenario, LoadError> {
 /// Validates one file: a ruleset when it parses as one (its top-level struct has `combat_model`),
 /// otherwise a scenario or saved game.
 pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-        file: path.to_path_buf(),
-        pos: None,
-        field: String::new(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let text = error::read_file(path)?;
     if text.contains("combat_model") {
         let r = Ruleset::from_ron_str(path, &text)?;
         Ok(format!(

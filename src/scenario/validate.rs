@@ -4,7 +4,7 @@
 use super::error::{LoadError, Source};
 use super::file::{MapEdge, RawScenario, RawUnit};
 use super::ruleset::{GridFamily, Ruleset, list, parse_color};
-use crate::rules::grid::{Cell, GridKind, parse_label};
+use crate::rules::grid::{Cell, Grid, GridKind, parse_label};
 use crate::rules::terrain::{Board, EdgeFeature, Mobility, Mp};
 use crate::rules::units::{StepTrack, StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -75,13 +75,7 @@ impl Scenario {
     /// Reads, parses and validates a scenario file.
     pub fn load(path: impl AsRef<Path>) -> Result<Scenario, LoadError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-            file: path.to_path_buf(),
-            pos: None,
-            field: String::new(),
-            message: format!("cannot read the file: {e}"),
-        })?;
-        Self::from_ron_str(path, &text)
+        Self::from_ron_str(path, &super::error::read_file(path)?)
     }
 
     pub fn side_index(&self, id: &str) -> Option<usize> {
@@ -106,16 +100,7 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
     };
     let board = validate_map(src, &raw, &ruleset)?;
     let grid = board.grid;
-    let cell_at = |field: String, label: &str| -> Result<Cell, LoadError> {
-        let cell = parse_label(label).map_err(|m| src.error(field.clone(), m))?;
-        if !grid.contains(cell) {
-            return Err(src.error(
-                field,
-                format!("cell {label} is off the {}×{} map", grid.width, grid.height),
-            ));
-        }
-        Ok(cell)
-    };
+    let cell_at = |field: String, label: &str| cell_on_map(src, &grid, field, label);
 
     let mut places = BTreeMap::new();
     for (label, name) in &raw.map.places {
@@ -153,7 +138,7 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
 
     let mut objectives = Vec::new();
     for (i, o) in raw.objectives.iter().enumerate() {
-        objectives.push(super::validate::Objective {
+        objectives.push(Objective {
             cell: cell_at(format!("objectives[{i}].cell"), &o.cell)?,
             name: o.name.clone(),
             points: o.points,
@@ -242,6 +227,18 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
         units,
         raw,
     })
+}
+
+/// Parses a cell label found at `field` and checks it is on the map.
+fn cell_on_map(src: &Source, grid: &Grid, field: String, label: &str) -> Result<Cell, LoadError> {
+    let cell = parse_label(label).map_err(|m| src.error(field.clone(), m))?;
+    if !grid.contains(cell) {
+        return Err(src.error(
+            field,
+            format!("cell {label} is off the {}×{} map", grid.width, grid.height),
+        ));
+    }
+    Ok(cell)
 }
 
 fn step_track(src: &Source, i: usize, u: &RawUnit) -> Result<StepTrack, LoadError> {
@@ -336,7 +333,7 @@ fn validate_map(src: &Source, raw: &RawScenario, ruleset: &Ruleset) -> Result<Bo
         })?;
         legend.insert(*ch, *t);
     }
-    let grid = crate::rules::grid::Grid::new(m.grid, m.width, m.height);
+    let grid = Grid::new(m.grid, m.width, m.height);
     let fill = *legend
         .values()
         .next()
@@ -371,16 +368,7 @@ fn validate_map(src: &Source, raw: &RawScenario, ruleset: &Ruleset) -> Result<Bo
             board.set_terrain(Cell::new(c as i32, r as i32), *t);
         }
     }
-    let cell = |field: String, label: &str| -> Result<Cell, LoadError> {
-        let c = parse_label(label).map_err(|msg| src.error(field.clone(), msg))?;
-        if !grid.contains(c) {
-            return Err(src.error(
-                field,
-                format!("cell {label} is off the {}×{} map", grid.width, grid.height),
-            ));
-        }
-        Ok(c)
-    };
+    let cell = |field: String, label: &str| cell_on_map(src, &grid, field, label);
     for (e, edges) in m.edges.iter().enumerate() {
         for (k, (a, b)) in edges.between.iter().enumerate() {
             let field = format!("map.edges[{e}].between[{k}]");
