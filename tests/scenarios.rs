@@ -237,3 +237,22 @@ fn a_missing_file_is_an_error_not_a_panic() {
         "{e}"
     );
 }
+
+#[test]
+fn validate_tells_rulesets_from_scenarios_by_their_top_level_struct() {
+    let dir = std::env::temp_dir().join(format!("hexfront-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A scenario whose description mentions a ruleset field is still a scenario.
+    let scenario = dir.join("s.ron");
+    std::fs::write(
+        &scenario,
+        GOOD.replacen("Every step has one path", "combat_model talk", 1),
+    )
+    .unwrap();
+    assert!(validate_file(&scenario).unwrap().starts_with("scenario"));
+    let broken_ruleset = dir.join("r.ron");
+    std::fs::write(&broken_ruleset, "// a comment\nRuleset(id: \"x\")").unwrap();
+    let e = validate_file(&broken_ruleset).unwrap_err();
+    assert!(e.message.contains("name") || e.message.contains("missing"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

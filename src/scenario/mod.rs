@@ -23,11 +23,11 @@ pub fn default_scenario() -> Result<Scenario, LoadError> {
     Scenario::from_ron_str(format!("<embedded> {}", DEFAULT_SCENARIO.0), DEFAULT_SCENARIO.1)
 }
 
-/// Validates one file: a ruleset when it parses as one (its top-level struct has `combat_model`),
-/// otherwise a scenario or saved game.
+/// Validates one file: a ruleset when its top-level struct is `Ruleset(…)`, otherwise a
+/// scenario or saved game.
 pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
     let text = error::read_file(path)?;
-    if text.contains("combat_model") {
+    if top_level_name(&text) == "Ruleset" {
         let r = Ruleset::from_ron_str(path, &text)?;
         Ok(format!(
             "ruleset `{}` ({}): {} terrain types",
@@ -47,4 +47,22 @@ pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
             s.raw.ruleset
         ))
     }
+}
+
+/// The name before the first `(` outside comments and `#![…]` attributes (`Ruleset`, `Scenario`).
+fn top_level_name(text: &str) -> &str {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with("//") || rest.starts_with("#!") {
+            rest = rest.split_once('\n').map_or("", |(_, r)| r);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r);
+        } else {
+            break;
+        }
+    }
+    rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("")
 }
