@@ -142,7 +142,10 @@ fn refresh_reach(
     map: Res<GameMap>,
     units: Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
 ) {
-    if !(selection.is_changed() || index.is_changed() || turn.is_changed()) || selection.units.is_empty() {
+    // The phase follows TurnState a frame later, so a phase change also triggers a refresh.
+    if !(selection.is_changed() || index.is_changed() || turn.is_changed() || phase.is_changed())
+        || selection.units.is_empty()
+    {
         return;
     }
     selection.units.retain(|e| units.contains(*e));
