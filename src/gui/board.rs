@@ -240,15 +240,22 @@ fn draw_board(
     }
     spawn_mesh(&mut commands, &mut meshes, &white, marks, 0.5);
     for (cell, name) in &map.places {
-        spawn_text(
-            &mut commands,
-            name,
-            layout.center(*cell) - Vec2::new(0.0, s * 0.66),
-            13.0,
-            Color::srgb(0.08, 0.06, 0.04),
-            0.6,
-            false,
-        );
+        let at = layout.center(*cell) - Vec2::new(0.0, s * 0.66);
+        // A pale halo (the name drawn eight times, offset) keeps it legible over roads and rivers.
+        let halo = Color::srgba(0.98, 0.96, 0.88, 0.9);
+        for k in 0..8 {
+            let a = k as f32 * std::f32::consts::FRAC_PI_4;
+            spawn_text(
+                &mut commands,
+                name,
+                at + Vec2::new(a.cos(), a.sin()) * 1.3,
+                13.0,
+                halo,
+                0.59,
+                false,
+            );
+        }
+        spawn_text(&mut commands, name, at, 13.0, Color::srgb(0.08, 0.06, 0.04), 0.6, false);
     }
     for cell in grid.cells() {
         spawn_text(
