@@ -1,6 +1,7 @@
 //! Hexfront: a hex-and-square board-wargame engine. `rules` is pure, `scenario` reads and checks
 //! files, `game` runs the rules as Bevy ECS systems, `gui` (feature `gui`) draws and takes input.
 
+pub mod combat;
 pub mod game;
 pub mod rules;
 pub mod scenario;

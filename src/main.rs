@@ -1,5 +1,7 @@
 //! The `hexfront` binary: with no subcommand it opens the game window; subcommands run headless.
 
+mod combat_lab;
+
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,12 +32,32 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Exact odds of a combat case: every outcome with its probability, expected losses and the
+    /// branch each owner's choice leads to.
+    Odds {
+        case: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
+    Resolve {
+        case: PathBuf,
+        /// Force the dice in the order the rules roll them, e.g. `5,3`; the rest come from the seed.
+        #[arg(long, value_delimiter = ',')]
+        dice: Vec<u8>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Validate { files }) => validate(&files),
+        Some(Command::Odds { case, json }) => combat_lab::odds(&case, json),
+        Some(Command::Resolve { case, dice, json }) => combat_lab::resolve(&case, cli.seed, &dice, json),
         None => open_game(cli),
     }
 }

@@ -39,6 +39,26 @@ impl UnitClass {
     pub const fn is_armor(self) -> bool {
         matches!(self, UnitClass::Armor)
     }
+
+    /// Infantry-type, as the combat rules count it: foot, mechanized and motorized infantry,
+    /// airborne, engineers and cavalry (Killing Ground 8.96, Rommel's terrain shift, War Against
+    /// Russia's per-infantry defense bonuses).
+    pub const fn is_infantry_type(self) -> bool {
+        matches!(
+            self,
+            UnitClass::Infantry
+                | UnitClass::LightInfantry
+                | UnitClass::Mechanized
+                | UnitClass::Motorized
+                | UnitClass::Airborne
+                | UnitClass::Engineer
+                | UnitClass::Cavalry
+        )
+    }
+
+    pub const fn is_artillery(self) -> bool {
+        matches!(self, UnitClass::Artillery | UnitClass::Rocket)
+    }
 }
 
 /// Unit size, shown above the symbol as NATO size marks.

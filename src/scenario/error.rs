@@ -92,9 +92,12 @@ impl<'a> Source<'a> {
 }
 
 /// RON options shared by every loader and saver: `implicit_some` so designers write `2` for
-/// `Some(2)`.
+/// `Some(2)`, and unwrapped variant newtypes so `combat: Rommel(grid: ...)` needs one pair of
+/// parentheses.
 pub fn ron_options() -> ron::Options {
-    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+    ron::Options::default().with_default_extension(
+        ron::extensions::Extensions::IMPLICIT_SOME | ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES,
+    )
 }
 
 /// Writes `value` as pretty RON in the same dialect the loaders read.

@@ -1,13 +1,15 @@
 //! Scenario and ruleset files: RON formats, a pure parse → validate pipeline with errors that
 //! name file, line, column and field, and saving back to RON.
 
+pub mod case;
 pub mod error;
 pub mod file;
 pub mod ruleset;
 pub mod source_map;
 pub mod validate;
 
-pub use error::{LoadError, to_ron};
+pub use case::CombatCase;
+pub use error::{LoadError, Source, to_ron};
 pub use file::RawScenario;
 pub use ruleset::Ruleset;
 pub use validate::{Scenario, UnitSetup};
@@ -23,11 +25,19 @@ pub fn default_scenario() -> Result<Scenario, LoadError> {
     Scenario::from_ron_str(format!("<embedded> {}", DEFAULT_SCENARIO.0), DEFAULT_SCENARIO.1)
 }
 
-/// Validates one file: a ruleset when its top-level struct is `Ruleset(…)`, otherwise a
-/// scenario or saved game.
+/// Validates one file: a ruleset when its top-level struct is `Ruleset(…)`, a combat case for
+/// `CombatCase(…)`, otherwise a scenario or saved game.
 pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
     let text = error::read_file(path)?;
-    if top_level_name(&text) == "Ruleset" {
+    if top_level_name(&text) == "CombatCase" {
+        let c = CombatCase::from_ron_str(path, &text)?;
+        Ok(format!(
+            "combat case ({}): {} attacker(s) against {} defender(s)",
+            c.ruleset.raw.name,
+            c.situation.attackers.len(),
+            c.situation.defenders.len()
+        ))
+    } else if top_level_name(&text) == "Ruleset" {
         let r = Ruleset::from_ron_str(path, &text)?;
         Ok(format!(
             "ruleset `{}` ({}): {} terrain types",

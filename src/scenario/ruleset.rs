@@ -2,6 +2,7 @@
 //! `Ruleset` the game runs on, and the five built-in rulesets embedded in the binary.
 
 use super::error::{LoadError, Source};
+use crate::combat::{CombatRules, RawCombat};
 use crate::rules::movement::{EdgeCrossing, MovementRules};
 use crate::rules::terrain::{EdgeFeature, Mobility, Mp, TerrainId};
 use crate::rules::units::{StackingMeasure, StackingRule, UnitClass, UnitSize};
@@ -29,16 +30,6 @@ pub const BUILTIN: [(&str, &str); 5] = [
 pub enum GridFamily {
     Hex,
     Square,
-}
-
-/// Which combat system resolves attacks (implemented by the combat issue).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CombatModel {
-    KillingGround,
-    Rommel,
-    WarAgainstRussia,
-    NextWar,
-    SmallGeneral,
 }
 
 /// One phase of a player turn. The turn sequence of a ruleset is a list of these, played by each
@@ -138,7 +129,6 @@ pub struct RawRuleset {
     #[serde(default)]
     pub notes: Vec<String>,
     pub grid: GridFamily,
-    pub combat_model: CombatModel,
     pub player_turn: Vec<PhaseKind>,
     /// Mobility by unit class where it differs from the class's default.
     #[serde(default)]
@@ -152,6 +142,8 @@ pub struct RawRuleset {
     pub zoc: ZocRule,
     pub enemy_cells: EnemyCells,
     pub stacking: RawStacking,
+    /// The combat system, its tables and terrain effects.
+    pub combat: RawCombat,
 }
 
 /// How a terrain looks.
@@ -171,6 +163,7 @@ pub struct Ruleset {
     pub looks: Vec<TerrainLook>,
     pub movement: MovementRules,
     pub stacking: StackingRule,
+    pub combat: CombatRules,
 }
 
 /// Parses `#rrggbb`.
@@ -275,7 +268,12 @@ impl Ruleset {
             limit: raw.stacking.limit,
             terrain_limits,
         };
+        let combat = raw.combat.validate(&crate::combat::rules::Context {
+            src,
+            terrain_ids: &terrain_ids,
+        })?;
         Ok(Ruleset {
+            combat,
             movement: MovementRules {
                 terrain: move_terrain,
                 edges,

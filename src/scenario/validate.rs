@@ -242,7 +242,36 @@ fn cell_on_map(src: &Source, grid: &Grid, field: String, label: &str) -> Result<
 }
 
 fn step_track(src: &Source, i: usize, u: &RawUnit) -> Result<StepTrack, LoadError> {
-    let f = |name: &str| format!("units[{i}].{name}");
+    build_track(
+        src,
+        &format!("units[{i}]"),
+        &UnitValues {
+            id: &u.id,
+            strength: u.strength,
+            attack: u.attack,
+            defense: u.defense,
+            steps: &u.steps,
+            chit: u.chit,
+            lost: u.lost,
+        },
+    )
+}
+
+/// The combat-value fields of a unit in a scenario or combat case.
+pub(crate) struct UnitValues<'a> {
+    pub id: &'a str,
+    pub strength: Option<u32>,
+    pub attack: Option<u32>,
+    pub defense: Option<u32>,
+    pub steps: &'a [StepValues],
+    pub chit: Option<super::file::RawChit>,
+    pub lost: usize,
+}
+
+/// A step track from exactly one of `strength`, `attack`+`defense`, `steps` or `chit`, with
+/// `lost` steps gone; errors name `prefix.field`.
+pub(crate) fn build_track(src: &Source, prefix: &str, u: &UnitValues) -> Result<StepTrack, LoadError> {
+    let f = |name: &str| format!("{prefix}.{name}");
     let given = [
         u.strength.is_some(),
         u.attack.is_some() || u.defense.is_some(),
@@ -265,7 +294,7 @@ fn step_track(src: &Source, i: usize, u: &RawUnit) -> Result<StepTrack, LoadErro
         StepTrack::strength_chit(c.full, c.reduced, c.cadre)
     } else if !u.steps.is_empty() {
         StepTrack {
-            values: u.steps.clone(),
+            values: u.steps.to_vec(),
             lost: 0,
             kind: crate::rules::units::StepKind::Printed,
         }

@@ -1,0 +1,158 @@
+//! Dice for combat: every roll a resolution makes goes through a `DiceSource`, so the same code
+//! resolves a real combat (the game's seeded RNG), a forced one (`--dice 5,3`) and every branch of
+//! the exact preview (which stops at each unrolled die and tries all its faces).
+
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// A die the rules roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Die {
+    /// Faces 1..=6.
+    D6,
+    /// Faces 0..=9 (Next War: 0 is zero, not ten).
+    D10,
+}
+
+impl Die {
+    pub const fn faces(self) -> std::ops::RangeInclusive<u8> {
+        match self {
+            Die::D6 => 1..=6,
+            Die::D10 => 0..=9,
+        }
+    }
+
+    pub const fn sides(self) -> u8 {
+        match self {
+            Die::D6 => 6,
+            Die::D10 => 10,
+        }
+    }
+
+    pub fn has_face(self, face: u8) -> bool {
+        self.faces().contains(&face)
+    }
+}
+
+/// One die rolled during a resolution, with why it was rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Roll {
+    pub die: Die,
+    pub face: u8,
+    pub purpose: &'static str,
+}
+
+/// The resolution asked for a die the preview has not chosen yet: the enumerator branches here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedDie(pub Die);
+
+/// Where a resolution's dice come from.
+pub trait DiceSource {
+    fn roll(&mut self, die: Die, purpose: &'static str) -> Result<u8, NeedDie>;
+    /// Whether the resolution should write its narrative (off while enumerating, for speed).
+    fn narrate(&self) -> bool;
+}
+
+/// Dice taken from a list first (`--dice`, tests, the enumerator's branch), then from a seeded
+/// RNG when there is one; without one, an exhausted list asks for a branch (`NeedDie`).
+pub struct Dice<'a> {
+    forced: &'a [u8],
+    next: usize,
+    rng: Option<&'a mut ChaCha8Rng>,
+    narrate: bool,
+    bad: Option<BadForcedDie>,
+    pub rolls: Vec<Roll>,
+}
+
+/// A forced face that the die cannot show.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("die {index} was forced to {face}, which a {die:?} cannot show (rolled for {purpose})")]
+pub struct BadForcedDie {
+    pub index: usize,
+    pub face: u8,
+    pub die: Die,
+    pub purpose: &'static str,
+}
+
+impl<'a> Dice<'a> {
+    /// Every roll from `rng` (a real combat).
+    pub fn seeded(rng: &'a mut ChaCha8Rng) -> Self {
+        Self::forced_then_seeded(&[], rng)
+    }
+
+    /// The listed faces first, then `rng`.
+    pub fn forced_then_seeded(forced: &'a [u8], rng: &'a mut ChaCha8Rng) -> Self {
+        Self {
+            forced,
+            next: 0,
+            rng: Some(rng),
+            narrate: true,
+            bad: None,
+            rolls: Vec::new(),
+        }
+    }
+
+    /// Only the listed faces; a further roll is `NeedDie`. Narration off.
+    pub fn branch(forced: &'a [u8]) -> Self {
+        Self {
+            forced,
+            next: 0,
+            rng: None,
+            narrate: false,
+            bad: None,
+            rolls: Vec::new(),
+        }
+    }
+
+    /// The listed faces only, with narration (tests and `--dice` without a seed fallback).
+    pub fn scripted(forced: &'a [u8]) -> Self {
+        Self {
+            narrate: true,
+            ..Self::branch(forced)
+        }
+    }
+
+    /// The first forced face its die could not show, if any (it was replaced by the lowest face
+    /// so the resolution could finish; callers report this instead of the result).
+    pub fn check(&self) -> Result<(), BadForcedDie> {
+        self.bad.clone().map_or(Ok(()), Err)
+    }
+
+    /// How many of the forced faces were used.
+    pub fn forced_used(&self) -> usize {
+        self.next.min(self.forced.len())
+    }
+}
+
+impl DiceSource for Dice<'_> {
+    fn roll(&mut self, die: Die, purpose: &'static str) -> Result<u8, NeedDie> {
+        let face = if let Some(&face) = self.forced.get(self.next) {
+            if die.has_face(face) {
+                face
+            } else {
+                self.bad.get_or_insert(BadForcedDie {
+                    index: self.next + 1,
+                    face,
+                    die,
+                    purpose,
+                });
+                *die.faces().start()
+            }
+        } else if let Some(rng) = self.rng.as_deref_mut() {
+            match die {
+                Die::D6 => rng.random_range(1..=6u8),
+                Die::D10 => rng.random_range(0..=9u8),
+            }
+        } else {
+            return Err(NeedDie(die));
+        };
+        self.next += 1;
+        self.rolls.push(Roll { die, face, purpose });
+        Ok(face)
+    }
+
+    fn narrate(&self) -> bool {
+        self.narrate
+    }
+}

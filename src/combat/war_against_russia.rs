@@ -1,0 +1,611 @@
+//! War Against Russia (Coatney): the 1:4..10:1 odds CRT with exchange, dispersal, terrain defense
+//! bonuses, river shifts, surrounded and overrun conversions and No Retreat! orders.
+
+use super::losses::eliminate;
+use super::rules::Context;
+use super::table::{RawTable, Table, odds_column, shifted};
+use super::{
+    AdvanceRight, Assessment, Choices, Chooser, City, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
+    Modifier, Refusal, ResultCode, RetreatDemand, Role, SideResult, Situation, TableCell, Weather,
+    dice::{DiceSource, Die, NeedDie},
+};
+use crate::rules::terrain::{EdgeFeature, TerrainId};
+use crate::rules::units::{UnitSize, UnitStatus};
+use crate::scenario::LoadError;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// A terrain's defensive effect (cumulative).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TerrainBonus {
+    /// Defense factors added to each infantry-type unit.
+    InfantryPlus(u32),
+    /// Added to each Russian infantry-type unit.
+    RussianInfantryPlus(u32),
+    /// Added to each Russian infantry-type unit while the ground is not frozen (swamp).
+    UnfrozenRussianInfantryPlus(u32),
+}
+
+/// The `WarAgainstRussia(...)` section of a ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Raw {
+    pub crt: RawTable,
+    /// Side or nation ids counted as German, as Axis allies and as Russian.
+    pub germans: Vec<String>,
+    pub axis_allies: Vec<String>,
+    pub russians: Vec<String>,
+    #[serde(default)]
+    pub terrain: BTreeMap<String, Vec<TerrainBonus>>,
+    /// Terrain that is a city of some kind (a case or scenario may also name the city itself).
+    #[serde(default)]
+    pub city_terrain: BTreeMap<String, City>,
+    /// Hexes retreated on `DR`, `DW` and `dw`.
+    pub retreat_dr: u32,
+    pub retreat_dw: u32,
+    pub retreat_small_dw: u32,
+    /// German optional exchange rates, by result (`DR`, `DW`, `dw`, `-`).
+    pub exchange_rates: BTreeMap<String, f64>,
+    /// Weather in which Germans may choose to exchange.
+    pub exchange_weather: Vec<Weather>,
+    /// Weather in which armor may overrun, and the extra weather for Soviet attackers.
+    pub overrun_weather: Vec<Weather>,
+    pub soviet_overrun_weather: Vec<Weather>,
+    /// Weather in which rivers, lakes and swamps are frozen.
+    pub frozen_in: Vec<Weather>,
+}
+
+/// A defender result before conversions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefenderResult {
+    NoEffect,
+    Dispersed,
+    SmallWithdraw,
+    Withdraw,
+    Retreat,
+    Eliminated,
+    Breakthrough,
+    Exchange,
+}
+
+/// One CRT entry: a defender result and whether the attackers are eliminated too (`AE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry {
+    pub defender: DefenderResult,
+    pub attacker_eliminated: bool,
+}
+
+fn parse_entry(text: &str) -> Result<Entry, String> {
+    let mut e = Entry {
+        defender: DefenderResult::NoEffect,
+        attacker_eliminated: false,
+    };
+    for part in text.split('/') {
+        match part.trim() {
+            "AE" => e.attacker_eliminated = true,
+            "-" => e.defender = DefenderResult::NoEffect,
+            "D" => e.defender = DefenderResult::Dispersed,
+            "dw" => e.defender = DefenderResult::SmallWithdraw,
+            "DW" => e.defender = DefenderResult::Withdraw,
+            "DR" => e.defender = DefenderResult::Retreat,
+            "DE" => e.defender = DefenderResult::Eliminated,
+            "BR" => e.defender = DefenderResult::Breakthrough,
+            "X" => e.defender = DefenderResult::Exchange,
+            other => {
+                return Err(format!(
+                    "`{other}` is not a War Against Russia result: use AE, D, dw, DW, DR, DE, BR, X, - or two joined by `/`"
+                ));
+            }
+        }
+    }
+    Ok(e)
+}
+
+/// Validated War Against Russia combat rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    pub raw: Raw,
+    pub crt: Table<Entry>,
+    pub terrain: HashMap<TerrainId, Vec<TerrainBonus>>,
+    pub city_terrain: HashMap<TerrainId, City>,
+}
+
+pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
+    let crt = Table::from_raw(cx.src, "combat.crt", &raw.crt, parse_entry)?;
+    for key in raw.exchange_rates.keys() {
+        if !["DR", "DW", "dw", "-"].contains(&key.as_str()) {
+            return Err(cx.src.error(
+                format!("combat.exchange_rates.{key}"),
+                "exchange rates are given for DR, DW, dw and - only",
+            ));
+        }
+    }
+    Ok(Rules {
+        terrain: cx.terrain_map("combat.terrain", &raw.terrain)?,
+        city_terrain: cx.terrain_map("combat.city_terrain", &raw.city_terrain)?,
+        crt,
+        raw: raw.clone(),
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Nation {
+    German,
+    AxisAlly,
+    Russian,
+    Other,
+}
+
+fn nation(r: &Rules, u: &Combatant) -> Nation {
+    let is = |list: &[String]| list.iter().any(|n| n.eq_ignore_ascii_case(&u.nation));
+    if is(&r.raw.germans) {
+        Nation::German
+    } else if is(&r.raw.axis_allies) {
+        Nation::AxisAlly
+    } else if is(&r.raw.russians) {
+        Nation::Russian
+    } else {
+        Nation::Other
+    }
+}
+
+/// Numbers worked out once per combat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    column: usize,
+    /// Modified defense, in half factors.
+    defense_halves: u64,
+    retreat_impossible: bool,
+    no_retreat: bool,
+    german_attack: bool,
+    exchange_weather: bool,
+}
+
+fn halves_text(h: u64) -> String {
+    if h.is_multiple_of(2) {
+        format!("{}", h / 2)
+    } else {
+        format!("{}.5", h / 2)
+    }
+}
+
+pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
+    let frozen = r.raw.frozen_in.contains(&s.weather);
+    let mut mods = Vec::new();
+    let modifier = |side: Role, source: &str, effect: Effect| Modifier {
+        side,
+        source: source.to_string(),
+        effect,
+    };
+    // Attack factors, in halves.
+    let mut attack_halves = 0u64;
+    for u in &s.attackers {
+        if u.statuses.has(UnitStatus::Dispersed) {
+            return Err(Refusal(format!(
+                "{} is dispersed: dispersed units may not attack",
+                u.name
+            )));
+        }
+        let lake = !frozen && u.crosses(EdgeFeature::Lake);
+        let strait = u.crosses(EdgeFeature::Strait) && !s.conditions.black_sea_control;
+        let mut halves = u64::from(u.value(Role::Attacker)) * 2;
+        if lake || strait {
+            if !u.is_infantry_type() {
+                return Err(Refusal(format!(
+                    "{} cannot attack across {}: only infantry may attack across it",
+                    u.name,
+                    if lake {
+                        "an unfrozen lake"
+                    } else {
+                        "the Kerch Strait without control of the Black Sea"
+                    }
+                )));
+            }
+            halves = halves.div_ceil(2);
+            mods.push(modifier(
+                Role::Attacker,
+                if lake {
+                    "across a lake: infantry at half strength"
+                } else {
+                    "across the Kerch Strait"
+                },
+                Effect::Halved { unit: u.name.clone() },
+            ));
+        }
+        attack_halves += halves;
+    }
+    // Defense factors with terrain bonuses, in halves.
+    let bonuses = r.terrain.get(&s.terrain).map(Vec::as_slice).unwrap_or(&[]);
+    let all_cross = |f: EdgeFeature| s.attackers.iter().all(|u| u.crosses(f));
+    let fortification = s.conditions.fortifications_active && all_cross(EdgeFeature::FortificationLine);
+    let city = s.conditions.city.or_else(|| r.city_terrain.get(&s.terrain).copied());
+    let mut defender_factors = Vec::new();
+    let mut has_advantage = false;
+    for u in &s.defenders {
+        let russian_inf = u.is_infantry_type() && nation(r, u) == Nation::Russian;
+        let mut plus = 0;
+        let mut add = |amount: u32, source: &str, mods: &mut Vec<Modifier>| {
+            plus += amount;
+            mods.push(modifier(
+                Role::Defender,
+                source,
+                Effect::DefensePlus {
+                    unit: u.name.clone(),
+                    amount,
+                },
+            ));
+        };
+        for b in bonuses {
+            match *b {
+                TerrainBonus::InfantryPlus(n) if u.is_infantry_type() => add(n, "terrain", &mut mods),
+                TerrainBonus::RussianInfantryPlus(n) if russian_inf => add(n, "terrain (Russian infantry)", &mut mods),
+                TerrainBonus::UnfrozenRussianInfantryPlus(n) if russian_inf && !frozen => {
+                    add(n, "unfrozen swamp (Russian infantry)", &mut mods)
+                }
+                _ => {}
+            }
+        }
+        if fortification && russian_inf {
+            add(1, "fortification line, not flanked", &mut mods);
+        }
+        match city {
+            Some(City::MajorCity | City::VictoryCity(_)) if u.is_infantry_type() => add(1, "major city", &mut mods),
+            Some(City::City) if u.is_infantry_type() && u.size >= UnitSize::Corps => {
+                add(1, "city (infantry army or corps)", &mut mods)
+            }
+            _ => {}
+        }
+        has_advantage |= plus > 0;
+        defender_factors.push(u64::from(u.value(Role::Defender) + plus) * 2);
+    }
+    let mut defense_halves: u64 = defender_factors.iter().sum();
+    if let Some(City::VictoryCity(intrinsic)) = city {
+        has_advantage = true;
+        defense_halves = defense_halves * 2 + u64::from(intrinsic) * 2;
+        for f in &mut defender_factors {
+            *f *= 2;
+        }
+        mods.push(modifier(Role::Defender, "victory city", Effect::DefenseTimes(2)));
+        if intrinsic > 0 {
+            mods.push(modifier(
+                Role::Defender,
+                "victory city's intrinsic defense",
+                Effect::DefensePlus {
+                    unit: String::new(),
+                    amount: intrinsic,
+                },
+            ));
+        }
+    }
+    // Column shifts.
+    let mut shift = 0;
+    let river = !frozen && (all_cross(EdgeFeature::River) || all_cross(EdgeFeature::MajorRiver));
+    if river {
+        has_advantage = true;
+        let germans = s.defenders.iter().any(|u| nation(r, u) == Nation::German);
+        let n = if germans { -2 } else { -1 };
+        shift += n;
+        mods.push(modifier(
+            Role::Defender,
+            if germans {
+                "across a river (stack with Germans)"
+            } else {
+                "across a river"
+            },
+            Effect::ColumnShift(n),
+        ));
+    }
+    if s.attackers.iter().all(|u| u.crosses(EdgeFeature::Strait)) && s.conditions.black_sea_control {
+        shift -= 1;
+        mods.push(modifier(
+            Role::Defender,
+            "across the Kerch Strait with control of the Black Sea",
+            Effect::ColumnShift(-1),
+        ));
+    }
+    if s.defenders.iter().any(|u| u.statuses.has(UnitStatus::Dispersed)) {
+        shift += 1;
+        mods.push(modifier(Role::Attacker, "dispersed defenders", Effect::ColumnShift(1)));
+    }
+    for x in s.attack.extra.iter().chain(&s.defense.extra) {
+        if let ExtraEffect::ColumnShift(n) = x.effect {
+            shift += n;
+            mods.push(modifier(Role::Attacker, &x.source, Effect::ColumnShift(n)));
+        }
+    }
+    let base = odds_column(&r.crt.odds, attack_halves, defense_halves);
+    let ratio = format!("{} : {}", halves_text(attack_halves), halves_text(defense_halves));
+    let lowest = &r.crt.labels[0];
+    let Some(base) = base else {
+        return Err(Refusal(format!(
+            "{ratio} is below {lowest}: attacks below {lowest} are not allowed"
+        )));
+    };
+    let unclamped = base as i64 + i64::from(shift);
+    if unclamped < 0 {
+        return Err(Refusal(format!(
+            "{ratio} is {} shifted {shift} column(s), below {lowest}: attacks below {lowest} are not allowed",
+            r.crt.labels[base]
+        )));
+    }
+    let column = shifted(base, shift, r.crt.labels.len());
+    // Overrun: armor more than twice the unsupported defending infantry, no defensive advantage.
+    let armor: u64 = s
+        .attackers
+        .iter()
+        .filter(|u| u.is_armor())
+        .map(|u| u64::from(u.value(Role::Attacker)))
+        .sum();
+    let infantry_only = s.defenders.iter().all(|u| !u.is_armor());
+    let defending_infantry: u64 = s
+        .defenders
+        .iter()
+        .filter(|u| u.is_infantry_type())
+        .map(|u| u64::from(u.value(Role::Defender)))
+        .sum();
+    let soviet_attack = s.attackers.iter().all(|u| nation(r, u) == Nation::Russian);
+    let overrun_weather = r.raw.overrun_weather.contains(&s.weather)
+        || (soviet_attack && r.raw.soviet_overrun_weather.contains(&s.weather));
+    let overrun = armor > 0 && infantry_only && !has_advantage && overrun_weather && armor > 2 * defending_infantry;
+    if overrun {
+        mods.push(modifier(
+            Role::Attacker,
+            "armor overrun: retreat impossible",
+            Effect::ResultChange("DR becomes DE, DE becomes BR".into()),
+        ));
+    }
+    if s.conditions.surrounded {
+        mods.push(modifier(
+            Role::Attacker,
+            "defenders surrounded: retreat impossible",
+            Effect::ResultChange("DR becomes DE, DE becomes BR".into()),
+        ));
+    }
+    let no_retreat = s.defense.no_retreat && !(overrun || s.conditions.surrounded);
+    if s.defense.no_retreat {
+        if s.defenders.iter().any(|u| nation(r, u) == Nation::AxisAlly) {
+            return Err(Refusal(
+                "No Retreat! orders may not be given to Hungarian, Italian or Romanian units".into(),
+            ));
+        }
+        mods.push(modifier(
+            Role::Defender,
+            "No Retreat! orders",
+            Effect::ResultChange("DE becomes BR, DR becomes DE, DW becomes D, dw becomes -".into()),
+        ));
+    }
+    let german_attack = s.attackers.iter().any(|u| nation(r, u) == Nation::German)
+        && s.attackers
+            .iter()
+            .all(|u| matches!(nation(r, u), Nation::German | Nation::AxisAlly));
+    Ok(Assessment {
+        attack_total: attack_halves as f64 / 2.0,
+        defense_total: defense_halves as f64 / 2.0,
+        ratio,
+        cell: Some(TableCell {
+            column: r.crt.labels[column].clone(),
+            column_index: column,
+            base_column: r.crt.labels[base].clone(),
+            base_index: base,
+            die_modifier: 0,
+        }),
+        modifiers: mods,
+        state: ModelState::WarAgainstRussia(Prepared {
+            column,
+            defense_halves,
+            retreat_impossible: overrun || s.conditions.surrounded,
+            no_retreat,
+            german_attack,
+            exchange_weather: r.raw.exchange_weather.contains(&s.weather),
+        }),
+    })
+}
+
+/// The attackers eliminated to lose at least `need_halves` factors: the smallest total that
+/// covers it (the owner's best choice), or `None` if the eligible units cannot cover it.
+fn exchange_losses(units: &[Combatant], eligible: &[bool], need_halves: u64) -> Option<Vec<usize>> {
+    let pool: Vec<usize> = (0..units.len()).filter(|&i| eligible[i]).collect();
+    let value = |i: usize| u64::from(units[i].value(Role::Attacker)) * 2;
+    if pool.iter().map(|&i| value(i)).sum::<u64>() < need_halves {
+        return None;
+    }
+    if pool.len() <= 16 {
+        let mut best: Option<(u64, u32)> = None;
+        for mask in 1u32..(1 << pool.len()) {
+            let total: u64 = (0..pool.len())
+                .filter(|b| mask & (1 << b) != 0)
+                .map(|b| value(pool[b]))
+                .sum();
+            if total >= need_halves && best.is_none_or(|(t, m)| (total, mask.count_ones()) < (t, m.count_ones())) {
+                best = Some((total, mask));
+            }
+        }
+        let (_, mask) = best?;
+        return Some(
+            (0..pool.len())
+                .filter(|b| mask & (1 << b) != 0)
+                .map(|b| pool[b])
+                .collect(),
+        );
+    }
+    // Large stacks: strongest first.
+    let mut sorted = pool;
+    sorted.sort_by_key(|&i| std::cmp::Reverse(value(i)));
+    let mut total = 0;
+    let mut picked = Vec::new();
+    for i in sorted {
+        if total >= need_halves {
+            break;
+        }
+        total += value(i);
+        picked.push(i);
+    }
+    Some(picked)
+}
+
+/// Attackers that may pay an exchange: in Axis attacks, never Hungarian, Italian or Romanian.
+fn exchangeable(r: &Rules, s: &Situation, p: &Prepared) -> Vec<bool> {
+    s.attackers
+        .iter()
+        .map(|u| !(p.german_attack && nation(r, u) == Nation::AxisAlly))
+        .collect()
+}
+
+pub(crate) fn resolve(
+    r: &Rules,
+    s: &Situation,
+    p: &Prepared,
+    choices: &Choices,
+    dice: &mut impl DiceSource,
+    log: &mut Log,
+) -> Result<CombatResult, NeedDie> {
+    let face = dice.roll(Die::D6, "combat")?;
+    let (entry, text) = r.crt.get(face, p.column);
+    let mut code = text.clone();
+    let mut entry = *entry;
+    log.say(|| format!("rolled {face} on the {} column: {text}", r.crt.labels[p.column]));
+    use DefenderResult as D;
+    if p.retreat_impossible {
+        entry.defender = match entry.defender {
+            D::Retreat => D::Eliminated,
+            D::Eliminated => D::Breakthrough,
+            d => d,
+        };
+    } else if p.no_retreat {
+        entry.defender = match entry.defender {
+            D::Eliminated => D::Breakthrough,
+            D::Retreat => D::Eliminated,
+            D::Withdraw => D::Dispersed,
+            D::SmallWithdraw => D::NoEffect,
+            d => d,
+        };
+    }
+    // German optional exchange.
+    let mut exchange_need = p.defense_halves;
+    if choices.german_exchange && p.german_attack && p.exchange_weather && !entry.attacker_eliminated {
+        let key = match entry.defender {
+            D::Retreat => Some("DR"),
+            D::Withdraw => Some("DW"),
+            D::SmallWithdraw => Some("dw"),
+            D::NoEffect => Some("-"),
+            _ => None,
+        };
+        if let Some(rate) = key.and_then(|k| r.raw.exchange_rates.get(k)) {
+            let need = (p.defense_halves as f64 * rate).ceil() as u64;
+            // Chosen after the roll, so only when the Germans can pay it.
+            if exchange_losses(&s.attackers, &exchangeable(r, s, p), need).is_some() {
+                exchange_need = need;
+                entry.defender = D::Exchange;
+                log.say(|| format!("the Germans choose to exchange at {rate}x the defense"));
+            }
+        }
+    }
+    if entry != *r.crt.get(face, p.column).0 {
+        code = std::sync::Arc::from(format!("{text} -> {}", entry_text(entry)));
+    }
+    let mut attacker = SideResult::new(s.attackers.len());
+    let mut defender = SideResult::new(s.defenders.len());
+    let everyone = vec![true; s.attackers.len()];
+    let mut attacker_elim = entry.attacker_eliminated;
+    if entry.defender == D::Exchange {
+        match exchange_losses(&s.attackers, &exchangeable(r, s, p), exchange_need) {
+            Some(lost) => {
+                for i in lost {
+                    attacker.steps_lost += eliminate(&s.attackers, &mut attacker.units, i);
+                }
+                for i in 0..s.defenders.len() {
+                    defender.steps_lost += eliminate(&s.defenders, &mut defender.units, i);
+                }
+                attacker.advance = Some(AdvanceRight {
+                    cells: 1,
+                    mandatory: false,
+                    attack_again: false,
+                });
+                log.say(|| "exchange: the defenders are eliminated and the attackers pay their factors".into());
+            }
+            None => {
+                attacker_elim = true;
+                entry.defender = D::NoEffect;
+                code = std::sync::Arc::from(format!("{text} -> AE (the attackers cannot pay the exchange)"));
+            }
+        }
+    }
+    if attacker_elim {
+        let need = p.defense_halves;
+        let lost = exchange_losses(&s.attackers, &everyone, need).unwrap_or_else(|| (0..s.attackers.len()).collect());
+        for i in lost {
+            attacker.steps_lost += eliminate(&s.attackers, &mut attacker.units, i);
+        }
+    }
+    let retreat = |cells: u32| RetreatDemand {
+        cells,
+        chooser: Chooser::Opponent,
+        optional: false,
+        er_check_in_ezoc: false,
+    };
+    let advance = |attack_again: bool| AdvanceRight {
+        cells: 1,
+        mandatory: false,
+        attack_again,
+    };
+    match entry.defender {
+        D::NoEffect | D::Exchange => {}
+        D::Dispersed => {
+            for u in &mut defender.units {
+                u.gained.insert(UnitStatus::Dispersed);
+            }
+            defender.retreat = Some(RetreatDemand {
+                optional: true,
+                chooser: Chooser::Owner,
+                ..retreat(1)
+            });
+        }
+        D::SmallWithdraw | D::Withdraw | D::Retreat => {
+            let cells = match entry.defender {
+                D::SmallWithdraw => r.raw.retreat_small_dw,
+                D::Withdraw => r.raw.retreat_dw,
+                _ => r.raw.retreat_dr,
+            };
+            for u in &mut defender.units {
+                u.retreats = true;
+                if entry.defender == D::Retreat {
+                    u.gained.insert(UnitStatus::Dispersed);
+                }
+            }
+            defender.retreat = Some(retreat(cells));
+            attacker.advance = Some(advance(false));
+        }
+        D::Eliminated | D::Breakthrough => {
+            for i in 0..s.defenders.len() {
+                defender.steps_lost += eliminate(&s.defenders, &mut defender.units, i);
+            }
+            attacker.advance = Some(advance(entry.defender == D::Breakthrough));
+        }
+    }
+    if attacker.units.iter().all(|u| u.eliminated) {
+        attacker.advance = None;
+    }
+    let cell_taken = defender.units.iter().all(|u| u.eliminated || u.retreats);
+    Ok(CombatResult {
+        code: ResultCode::Table(code),
+        attacker,
+        defender,
+        cell_taken,
+    })
+}
+
+fn entry_text(e: Entry) -> &'static str {
+    use DefenderResult as D;
+    match (e.defender, e.attacker_eliminated) {
+        (D::NoEffect, true) => "AE",
+        (D::Dispersed, true) => "D/AE",
+        (D::NoEffect, false) => "-",
+        (D::Dispersed, false) => "D",
+        (D::SmallWithdraw, _) => "dw",
+        (D::Withdraw, _) => "DW",
+        (D::Retreat, _) => "DR",
+        (D::Eliminated, _) => "DE",
+        (D::Breakthrough, _) => "BR",
+        (D::Exchange, _) => "X",
+    }
+}
