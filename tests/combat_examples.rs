@@ -31,8 +31,8 @@ fn rommel_grid_is_the_published_grid() {
     ];
     let r = rommel();
     for (k, row) in rows.iter().enumerate() {
-        for die in 0..6 {
-            assert_eq!(r.grid[die][k], row[die], "die {}, {} hits", die + 1, 6 - k);
+        for (die, &value) in row.iter().enumerate() {
+            assert_eq!(r.grid[die][k], value, "die {}, {} hits", die + 1, 6 - k);
         }
     }
     // White boxes: the most that scores nothing.

@@ -1,6 +1,7 @@
 //! Bevy plugins that turn the rules into a game: the ECS model, phases as states, and the
 //! systems that carry out orders. All of it runs without rendering.
 
+pub mod combat;
 pub mod components;
 pub mod movement;
 pub mod phase;
@@ -12,7 +13,7 @@ use bevy::prelude::*;
 /// `configure_sets` call in `plugin`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameSystems {
-    /// Carry out orders (messages) from players, the AI and tests: moves, later attacks.
+    /// Carry out orders (messages) from players, the AI and tests: moves, then attacks.
     Orders,
     /// End phases and turns, after this frame's orders.
     TurnFlow,
@@ -26,7 +27,7 @@ pub fn plugin(app: &mut App) {
         Update,
         (GameSystems::Orders, GameSystems::TurnFlow, GameSystems::Bookkeeping).chain(),
     )
-    .add_plugins((phase::plugin, movement::plugin));
+    .add_plugins((phase::plugin, movement::plugin, combat::plugin));
 }
 
 /// A headless app for tests and command-line tools: `MinimalPlugins` + states + the game, with

@@ -232,7 +232,7 @@ pub fn movers_and_others(
     Ok((movers, others))
 }
 
-fn execute_move_orders(
+pub(super) fn execute_move_orders(
     mut orders: MessageReader<MoveOrder>,
     map: Res<GameMap>,
     turn: Res<TurnState>,

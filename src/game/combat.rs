@@ -1,0 +1,401 @@
+//! Combat in the game: a `DeclareAttack` order in the combat phase is checked, turned into a
+//! `Situation` from the world, resolved through `combat::fight` with the game's seeded RNG, and
+//! applied (steps, statuses, experience, eliminations). The retreats and advances a result
+//! demands wait in `PendingRetreats` / `PendingAdvances` for the retreat-pathing systems.
+
+use super::GameSystems;
+use super::components::{
+    Armor, Effectiveness, Experience, Formation, GameLog, GameMap, GameRng, MapIndex, Position, Side, Sides, Statuses,
+    Steps, Unit,
+};
+use super::movement::OrderRefused;
+use super::phase::{GameState, Phase, TurnState};
+use crate::combat::{
+    self, AdvanceRight, ArmorValue, Battery, Choices, CombatResult, Combatant, Conditions, Dice, RetreatDemand, Role,
+    Situation, Support, Tactic, Weather, report,
+};
+use crate::rules::grid::Cell;
+use crate::rules::terrain::{EdgeFeatures, TerrainId};
+use crate::rules::units::UnitStatus;
+use crate::scenario::ruleset::EnemyCells;
+use bevy::prelude::*;
+
+/// Attack the units in `target` with `attackers` (and the support named here).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct DeclareAttack {
+    pub attackers: Vec<Entity>,
+    pub target: Cell,
+    /// Rommel: artillery called to barrage.
+    pub barrage: Vec<Entity>,
+    pub attack_tactics: Vec<Tactic>,
+    pub defense_tactics: Vec<Tactic>,
+    /// Killing Ground: the unit making an Accelerated Effort.
+    pub accelerated_effort: Option<Entity>,
+    pub flanking: bool,
+    pub choices: Choices,
+}
+
+/// A combat was fought.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct CombatResolved {
+    pub target: Cell,
+    pub attackers: Vec<Entity>,
+    pub defenders: Vec<Entity>,
+    pub result: CombatResult,
+    /// The result in words, as logged.
+    pub summary: String,
+}
+
+/// Marks a unit that has attacked in this combat phase.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attacked;
+
+/// A unit the last combat obliges to retreat from `from`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingRetreat {
+    pub unit: Entity,
+    pub from: Cell,
+    pub demand: RetreatDemand,
+}
+
+/// Retreats waiting to be carried out (by the retreat-pathing systems).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PendingRetreats(pub Vec<PendingRetreat>);
+
+/// Advances after combat the attackers may or must make into `into`.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PendingAdvances(pub Vec<(Vec<Entity>, Cell, AdvanceRight)>);
+
+/// The weather of the current turn (scenarios may set it; clear by default).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CurrentWeather(pub Weather);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<DeclareAttack>()
+        .add_message::<CombatResolved>()
+        .init_resource::<PendingRetreats>()
+        .init_resource::<PendingAdvances>()
+        .init_resource::<CurrentWeather>()
+        .add_systems(
+            Update,
+            resolve_declared_attacks
+                .in_set(GameSystems::Orders)
+                .after(super::movement::execute_move_orders)
+                .run_if(in_state(GameState::Playing)),
+        )
+        .add_systems(OnExit(Phase::Combat), clear_attacked);
+}
+
+/// What the combat rules need from one unit's components.
+pub type UnitData<'a> = (
+    Entity,
+    &'a Unit,
+    &'a Side,
+    &'a Position,
+    &'a Steps,
+    &'a Statuses,
+    Option<&'a Armor>,
+    Option<&'a Effectiveness>,
+    Option<&'a Formation>,
+    Option<&'a Experience>,
+    Has<Attacked>,
+);
+
+/// One row of `UnitData`.
+pub type UnitRow<'a> = (
+    Entity,
+    &'a Unit,
+    &'a Side,
+    &'a Position,
+    &'a Steps,
+    &'a Statuses,
+    Option<&'a Armor>,
+    Option<&'a Effectiveness>,
+    Option<&'a Formation>,
+    Option<&'a Experience>,
+    bool,
+);
+
+/// A unit as the combat rules see it; `crossing` is the edge it attacks across.
+pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combatant {
+    let (_, unit, _, _, steps, statuses, armor, er, formation, xp, _) = data;
+    Combatant {
+        id: unit.id.clone(),
+        name: unit.name.clone(),
+        class: unit.class,
+        size: unit.size,
+        mobility: unit.mobility,
+        traits: unit.traits.clone(),
+        steps: steps.0.clone(),
+        armor: armor.map(|a| ArmorValue {
+            attack: a.0,
+            defense: a.0,
+        }),
+        er: er.map(|e| e.0),
+        element: formation.and_then(|f| f.element.clone()),
+        parent: formation.and_then(|f| f.parent.clone()),
+        statuses: statuses.0.iter().copied().collect(),
+        experience: xp.map_or(0, |x| x.0),
+        nation: nation.to_string(),
+        crossing,
+        participating: true,
+    }
+}
+
+/// Authored: artillery range in cells for Rommel barrages (scenarios do not give ranges yet).
+pub const DEFAULT_BARRAGE_RANGE: u32 = 3;
+
+/// Checks an attack order and builds its situation: who attacks, who defends, and the entities
+/// in the situation's order. Pure over the world's data, so previews can call it too.
+pub fn build_situation(
+    order: &DeclareAttack,
+    map: &GameMap,
+    sides: &Sides,
+    active: Side,
+    index: &MapIndex,
+    weather: Weather,
+    units: &Query<UnitData>,
+) -> Result<(Situation, Vec<Entity>, Vec<Entity>), String> {
+    let grid = &map.board.grid;
+    let target = order.target;
+    let terrain: TerrainId = map
+        .board
+        .terrain(target)
+        .ok_or_else(|| format!("{target} is not on the map"))?;
+    if order.attackers.is_empty() {
+        return Err("no attacking units selected".into());
+    }
+    let nation = |side: &Side| sides.0.get(side.0).map_or("", |s| s.id.as_str()).to_string();
+    let contest = map.ruleset.raw.enemy_cells == EnemyCells::Contest;
+    let mut attackers = Vec::new();
+    for &e in &order.attackers {
+        let data = units
+            .get(e)
+            .map_err(|_| "an attacking unit no longer exists".to_string())?;
+        let (_, unit, side, pos, ..) = &data;
+        if **side != active {
+            return Err(format!("{} belongs to the side not attacking now", unit.name));
+        }
+        if data.10 {
+            return Err(format!("{} has already attacked in this combat phase", unit.name));
+        }
+        let crossing = if contest {
+            if pos.0 != target {
+                return Err(format!(
+                    "{} is not in the contested square {target}: Rommel combats are fought inside the square",
+                    unit.name
+                ));
+            }
+            EdgeFeatures::NONE
+        } else {
+            if grid.distance(pos.0, target) != 1 {
+                return Err(format!("{} at {} is not next to {target}", unit.name, pos.0));
+            }
+            map.board.edge(pos.0, target)
+        };
+        attackers.push(combatant(&data, &nation(side), crossing));
+    }
+    let mut defenders = Vec::new();
+    let mut defender_entities = Vec::new();
+    for &e in index.stack(target) {
+        if let Ok(data) = units.get(e)
+            && *data.2 != active
+        {
+            defenders.push(combatant(&data, &nation(data.2), EdgeFeatures::NONE));
+            defender_entities.push(e);
+        }
+    }
+    if defenders.is_empty() {
+        return Err(format!("there are no enemy units at {target} to attack"));
+    }
+    let mut barrage = Vec::new();
+    for &e in &order.barrage {
+        let data = units
+            .get(e)
+            .map_err(|_| "a barraging unit no longer exists".to_string())?;
+        let (_, unit, side, pos, steps, ..) = &data;
+        if **side != active {
+            return Err(format!("{} belongs to the other side", unit.name));
+        }
+        if !unit.class.is_artillery() {
+            return Err(format!("{} is not artillery and cannot barrage", unit.name));
+        }
+        barrage.push(Battery {
+            unit: combatant(&data, &nation(side), EdgeFeatures::NONE),
+            barrage: steps.values().attack,
+            range: DEFAULT_BARRAGE_RANGE,
+            distance: grid.distance(pos.0, target),
+            terrain: map.board.terrain(pos.0).unwrap_or(terrain),
+            contested: index
+                .stack(pos.0)
+                .iter()
+                .any(|o| units.get(*o).is_ok_and(|d| *d.2 != active)),
+            rocket: unit.class == crate::rules::units::UnitClass::Rocket,
+        });
+    }
+    let accelerated_effort = match order.accelerated_effort {
+        Some(e) => Some(
+            units
+                .get(e)
+                .map(|d| d.1.id.clone())
+                .map_err(|_| "the unit named for Accelerated Effort no longer exists".to_string())?,
+        ),
+        None => None,
+    };
+    let situation = Situation {
+        terrain,
+        weather,
+        attackers,
+        defenders,
+        attack: Support {
+            tactics: order.attack_tactics.clone(),
+            barrage,
+            accelerated_effort,
+            flanking: order.flanking,
+            ..Support::default()
+        },
+        defense: Support {
+            tactics: order.defense_tactics.clone(),
+            ..Support::default()
+        },
+        conditions: Conditions::default(),
+        choices: order.choices.clone(),
+    };
+    Ok((situation, order.attackers.clone(), defender_entities))
+}
+
+fn resolve_declared_attacks(
+    mut orders: MessageReader<DeclareAttack>,
+    map: Res<GameMap>,
+    sides: Res<Sides>,
+    turn: Res<TurnState>,
+    phase: Res<State<Phase>>,
+    weather: Res<CurrentWeather>,
+    mut index: ResMut<MapIndex>,
+    mut rng: ResMut<GameRng>,
+    mut log: ResMut<GameLog>,
+    mut retreats: ResMut<PendingRetreats>,
+    mut advances: ResMut<PendingAdvances>,
+    mut resolved: MessageWriter<CombatResolved>,
+    mut refused: MessageWriter<OrderRefused>,
+    mut commands: Commands,
+    mut queries: ParamSet<(
+        Query<UnitData>,
+        Query<(&mut Steps, &mut Statuses, Option<&mut Experience>, &Position)>,
+    )>,
+) {
+    for order in orders.read() {
+        let built = if *phase.get() != Phase::Combat {
+            Err(format!(
+                "attacks are made in a combat phase; this is the {:?} phase",
+                phase.get()
+            ))
+        } else {
+            build_situation(order, &map, &sides, turn.active, &index, weather.0, &queries.p0())
+        };
+        let fought = built.and_then(|(s, att, def)| {
+            let mut dice = Dice::seeded(&mut rng.rng);
+            combat::fight(&map.ruleset.combat, &s, &mut dice)
+                .map(|(_, outcome)| (s, att, def, outcome))
+                .map_err(|r| r.0)
+        });
+        let (s, att, def, outcome) = match fought {
+            Ok(x) => x,
+            Err(reason) => {
+                log.push(format!("Attack refused: {reason}."));
+                refused.write(OrderRefused { reason });
+                continue;
+            }
+        };
+        let r = &outcome.result;
+        let dice: Vec<String> = outcome.rolls.iter().map(|d| d.face.to_string()).collect();
+        let summary = format!(
+            "{} | {} | {}",
+            r.code,
+            report::side_text(&s.attackers, &r.attacker, Role::Attacker),
+            report::side_text(&s.defenders, &r.defender, Role::Defender)
+        );
+        log.push(format!(
+            "Combat at {} (dice {}): {summary}",
+            order.target,
+            dice.join(",")
+        ));
+        for line in &outcome.log {
+            log.push(format!("  {line}"));
+        }
+        let mut apply = queries.p1();
+        for (entities, side) in [(&att, &r.attacker), (&def, &r.defender)] {
+            for (e, u) in entities.iter().zip(&side.units) {
+                let Ok((mut steps, mut statuses, xp, pos)) = apply.get_mut(*e) else {
+                    continue;
+                };
+                steps.0.lose(u.steps_lost as usize);
+                for st in u.gained.iter() {
+                    statuses.0.insert(st);
+                }
+                for st in u.cleared.iter() {
+                    statuses.0.remove(&st);
+                }
+                if u.experience > 0 {
+                    match xp {
+                        Some(mut x) => x.0 += u.experience,
+                        None => {
+                            commands.entity(*e).insert(Experience(u.experience));
+                        }
+                    }
+                }
+                if u.eliminated {
+                    index.remove(*e, pos.0);
+                } else if u.retreats
+                    && let Some(demand) = side.retreat
+                {
+                    retreats.0.push(PendingRetreat {
+                        unit: *e,
+                        from: order.target,
+                        demand,
+                    });
+                }
+            }
+        }
+        // Eliminated units leave the map.
+        for (entities, side) in [(&att, &r.attacker), (&def, &r.defender)] {
+            for (e, u) in entities.iter().zip(&side.units) {
+                if u.eliminated {
+                    commands.entity(*e).despawn();
+                }
+            }
+        }
+        for &e in &att {
+            commands.entity(e).insert(Attacked);
+        }
+        if r.attacker.batteries_tipped > 0 {
+            for &e in &order.barrage {
+                if let Ok((_, mut statuses, _, _)) = apply.get_mut(e) {
+                    statuses.0.insert(UnitStatus::Tipped);
+                }
+            }
+        }
+        if let Some(adv) = r.attacker.advance {
+            let survivors: Vec<Entity> = att
+                .iter()
+                .zip(&r.attacker.units)
+                .filter(|(_, u)| !u.eliminated && !u.retreats)
+                .map(|(e, _)| *e)
+                .collect();
+            advances.0.push((survivors, order.target, adv));
+        }
+        resolved.write(CombatResolved {
+            target: order.target,
+            attackers: att.clone(),
+            defenders: def.clone(),
+            result: outcome.result.clone(),
+            summary,
+        });
+    }
+}
+
+fn clear_attacked(mut commands: Commands, attacked: Query<Entity, With<Attacked>>) {
+    for e in &attacked {
+        commands.entity(e).remove::<Attacked>();
+    }
+}

@@ -1,0 +1,193 @@
+//! Combat as ECS systems, headless: `DeclareAttack` in the combat phase is refused with the rule
+//! it breaks or resolved with the game's seeded RNG exactly as `combat::fight` resolves it, and
+//! its result applied to the world: steps, statuses, eliminations, pending retreats and advances.
+
+use bevy::prelude::*;
+use hexfront::combat::{self, Choices, Dice};
+use hexfront::game::combat::{Attacked, CombatResolved, DeclareAttack, PendingAdvances, PendingRetreats};
+use hexfront::game::components::*;
+use hexfront::game::headless_app;
+use hexfront::game::movement::OrderRefused;
+use hexfront::game::phase::{EndPhase, Phase};
+use hexfront::rules::grid::parse_label;
+use hexfront::scenario::Scenario;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use std::path::Path;
+
+fn fixture() -> Scenario {
+    Scenario::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/skirmish.ron")).unwrap()
+}
+
+fn unit(app: &mut App, id: &str) -> Option<Entity> {
+    let mut q = app.world_mut().query::<(Entity, &Unit)>();
+    q.iter(app.world()).find(|(_, u)| u.id == id).map(|(e, _)| e)
+}
+
+fn end_phase(app: &mut App) {
+    app.world_mut().write_message(EndPhase);
+    app.update();
+    app.update();
+}
+
+fn in_combat(seed: u64) -> App {
+    let mut app = headless_app(&fixture(), seed);
+    end_phase(&mut app);
+    end_phase(&mut app);
+    assert_eq!(*app.world().resource::<State<Phase>>().get(), Phase::Combat);
+    app
+}
+
+/// Declares an attack and returns (refusal, resolution).
+fn attack(app: &mut App, ids: &[&str], target: &str) -> (Option<String>, Option<CombatResolved>) {
+    let attackers = ids.iter().map(|id| unit(app, id).unwrap()).collect();
+    app.world_mut().resource_mut::<Messages<OrderRefused>>().clear();
+    app.world_mut().resource_mut::<Messages<CombatResolved>>().clear();
+    app.world_mut().write_message(DeclareAttack {
+        attackers,
+        target: parse_label(target).unwrap(),
+        barrage: vec![],
+        attack_tactics: vec![],
+        defense_tactics: vec![],
+        accelerated_effort: None,
+        flanking: false,
+        choices: Choices::default(),
+    });
+    app.update();
+    let refused = {
+        let m = app.world().resource::<Messages<OrderRefused>>();
+        m.get_cursor().read(m).last().map(|r| r.reason.clone())
+    };
+    let resolved = {
+        let m = app.world().resource::<Messages<CombatResolved>>();
+        m.get_cursor().read(m).last().cloned()
+    };
+    (refused, resolved)
+}
+
+#[test]
+fn attacks_are_refused_with_the_rule_broken() {
+    let mut app = headless_app(&fixture(), 1);
+    let (refused, _) = attack(&mut app, &["inf"], "0301");
+    assert!(
+        refused
+            .unwrap()
+            .contains("attacks are made in a combat phase; this is the Reinforcement phase")
+    );
+    let mut app = in_combat(1);
+    let (refused, _) = attack(&mut app, &["far"], "0301");
+    assert!(refused.unwrap().contains("Far away at 0603 is not next to 0301"));
+    let (refused, _) = attack(&mut app, &["inf"], "0202");
+    assert!(refused.unwrap().contains("no enemy units at 0202"));
+    let (refused, _) = attack(&mut app, &["gren"], "0201");
+    assert!(
+        refused
+            .unwrap()
+            .contains("Grenadiers belongs to the side not attacking now")
+    );
+}
+
+#[test]
+fn a_combat_in_the_game_is_the_pure_resolution_applied() {
+    let mut seen_retreat = false;
+    let mut seen_elimination = false;
+    for seed in 1..40 {
+        let mut app = in_combat(seed);
+        let inf = unit(&mut app, "inf").unwrap();
+        let before_inf = app.world().get::<Steps>(inf).unwrap().0.remaining();
+        let (refused, resolved) = attack(&mut app, &["inf", "tank"], "0301");
+        assert_eq!(refused, None);
+        let resolved = resolved.expect("the combat is reported");
+        // The same situation through the pure function with the same seed gives the same result.
+        let scenario = fixture();
+        let rules = &scenario.ruleset.combat;
+        let s = situation_of(&scenario);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (_, expected) = combat::fight(rules, &s, &mut Dice::seeded(&mut rng)).unwrap();
+        assert_eq!(resolved.result, expected.result, "seed {seed}");
+        let r = &resolved.result;
+        // Steps applied to the world.
+        if r.attacker.units[0].eliminated {
+            assert!(unit(&mut app, "inf").is_none());
+        } else {
+            let after = app.world().get::<Steps>(inf).unwrap().0.remaining();
+            assert_eq!(
+                before_inf - after,
+                r.attacker.units[0].steps_lost as usize,
+                "seed {seed}"
+            );
+            assert!(app.world().get::<Attacked>(inf).is_some());
+        }
+        for (i, id) in ["gren", "pio"].iter().enumerate() {
+            let gone = unit(&mut app, id).is_none();
+            assert_eq!(gone, r.defender.units[i].eliminated, "seed {seed}: {id}");
+            seen_elimination |= gone;
+        }
+        let index = app.world().resource::<MapIndex>();
+        let listed: usize = index.occupied().map(|(_, s)| s.len()).sum();
+        let mut q = app.world_mut().query::<&Unit>();
+        assert_eq!(
+            listed,
+            q.iter(app.world()).count(),
+            "the map index drops eliminated units"
+        );
+        // Retreats and advances wait for the retreat-pathing systems.
+        let pending = app.world().resource::<PendingRetreats>().0.clone();
+        let retreating = r.defender.units.iter().filter(|u| u.retreats && !u.eliminated).count()
+            + r.attacker.units.iter().filter(|u| u.retreats && !u.eliminated).count();
+        assert_eq!(pending.len(), retreating, "seed {seed}");
+        seen_retreat |= retreating > 0;
+        assert_eq!(
+            app.world().resource::<PendingAdvances>().0.len(),
+            usize::from(r.attacker.advance.is_some())
+        );
+        let log = app.world().resource::<GameLog>();
+        assert!(
+            log.0.iter().any(|l| l.starts_with("Combat at 0301 (dice ")),
+            "{:?}",
+            log.0
+        );
+        // A unit attacks once per combat phase.
+        if unit(&mut app, "gren").is_some() || unit(&mut app, "pio").is_some() {
+            let (refused, _) = attack(&mut app, &["inf"], "0301");
+            if app.world().get::<Steps>(inf).is_some() && !r.attacker.units[0].retreats {
+                assert!(refused.unwrap().contains("already attacked in this combat phase"));
+            }
+        }
+    }
+    assert!(
+        seen_retreat && seen_elimination,
+        "39 seeds show both a retreat and an elimination"
+    );
+}
+
+/// The fixture's attack as a pure situation.
+fn situation_of(scenario: &Scenario) -> combat::Situation {
+    let mut app = in_combat(1);
+    let inf = unit(&mut app, "inf").unwrap();
+    let tank = unit(&mut app, "tank").unwrap();
+    let world = app.world_mut();
+    let mut q = world.query::<hexfront::game::combat::UnitData>();
+    let rows: Vec<_> = q.iter(world).collect();
+    let row = |e: Entity| rows.iter().find(|r| r.0 == e).unwrap();
+    let nation = |r: &hexfront::game::combat::UnitRow| scenario.sides[r.2.0].id.clone();
+    let attackers = [inf, tank]
+        .iter()
+        .map(|&e| hexfront::game::combat::combatant(row(e), &nation(row(e)), Default::default()))
+        .collect();
+    let defenders = rows
+        .iter()
+        .filter(|r| r.3.0 == parse_label("0301").unwrap())
+        .map(|r| hexfront::game::combat::combatant(r, &nation(r), Default::default()))
+        .collect();
+    combat::Situation {
+        terrain: scenario.board.terrain(parse_label("0301").unwrap()).unwrap(),
+        weather: combat::Weather::Clear,
+        attackers,
+        defenders,
+        attack: Default::default(),
+        defense: Default::default(),
+        conditions: Default::default(),
+        choices: Choices::default(),
+    }
+}
