@@ -93,7 +93,8 @@ impl<'a> Dice<'a> {
         }
     }
 
-    /// Only the listed faces; a further roll is `NeedDie`. Narration off.
+    /// Only the listed faces; a further roll is `NeedDie`. Narration and the roll record off
+    /// (the preview's branches, where speed matters).
     pub fn branch(forced: &'a [u8]) -> Self {
         Self {
             forced,
@@ -148,7 +149,9 @@ impl DiceSource for Dice<'_> {
             return Err(NeedDie(die));
         };
         self.next += 1;
-        self.rolls.push(Roll { die, face, purpose });
+        if self.narrate || self.rng.is_some() {
+            self.rolls.push(Roll { die, face, purpose });
+        }
         Ok(face)
     }
 

@@ -509,12 +509,15 @@ pub struct UnitResult {
     pub retreats: bool,
 }
 
+/// Per-unit results, inline for up to four units.
+pub type UnitResults = smallvec::SmallVec<[UnitResult; 4]>;
+
 /// What happened to one side.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct SideResult {
     pub steps_lost: u32,
     /// One per unit, in the situation's order.
-    pub units: Vec<UnitResult>,
+    pub units: UnitResults,
     pub retreat: Option<RetreatDemand>,
     pub advance: Option<AdvanceRight>,
     /// Rommel: prepared positions removed.
@@ -528,7 +531,7 @@ pub struct SideResult {
 impl SideResult {
     fn new(n: usize) -> Self {
         Self {
-            units: vec![UnitResult::default(); n],
+            units: smallvec::smallvec![UnitResult::default(); n],
             ..Self::default()
         }
     }

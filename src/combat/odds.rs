@@ -6,7 +6,6 @@
 use super::{
     Assessment, Choices, CombatResult, CombatRules, Dice, NeedDie, Refusal, RetreatOrSteps, Situation, assess, resolve,
 };
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::fmt;
 
@@ -93,65 +92,135 @@ pub struct Odds {
     pub branches: Vec<Branch>,
 }
 
+/// The most dice one resolution may roll (the deepest rule sequence rolls four).
+const MAX_DICE: usize = 16;
+
+/// A group's probability as `num / den` over a denominator that every leaf's divides (leaf
+/// weights are `1 / product of die sides`), reduced once at the end: no big divisions per leaf.
+#[derive(Clone, Copy)]
+struct Tally {
+    num: u64,
+    den: u64,
+}
+
+impl Tally {
+    fn add_leaf(&mut self, leaf_den: u64) {
+        if self.den.is_multiple_of(leaf_den) {
+            self.num += self.den / leaf_den;
+        } else {
+            let l = self.den / gcd(u128::from(self.den), u128::from(leaf_den)) as u64 * leaf_den;
+            self.num = self.num * (l / self.den) + l / leaf_den;
+            self.den = l;
+        }
+    }
+}
+
+/// Equal results, checking the cheap fields first (most results differ there).
+fn same(a: &CombatResult, b: &CombatResult) -> bool {
+    a.attacker.steps_lost == b.attacker.steps_lost
+        && a.defender.steps_lost == b.defender.steps_lost
+        && a.cell_taken == b.cell_taken
+        && a.attacker.units == b.attacker.units
+        && a == b
+}
+
 /// Every result of the combat with the given choices, with exact probabilities.
 pub fn enumerate(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Vec<OutcomeOdds> {
-    let mut groups: FxHashMap<CombatResult, usize> = FxHashMap::default();
-    let mut out: Vec<OutcomeOdds> = Vec::new();
-    let mut stack: Vec<(Vec<u8>, Fraction)> = vec![(Vec::new(), Fraction::ONE)];
-    while let Some((prefix, p)) = stack.pop() {
-        let mut dice = Dice::branch(&prefix);
+    let mut out: Vec<(OutcomeOdds, Tally)> = Vec::new();
+    // Depth-first over dice: (faces so far, how many, product of their sides).
+    let mut stack: Vec<([u8; MAX_DICE], usize, u64)> = vec![([0; MAX_DICE], 0, 1)];
+    while let Some((faces, len, den)) = stack.pop() {
+        let mut dice = Dice::branch(&faces[..len]);
         match resolve(rules, s, a, choices, &mut dice) {
-            Ok((result, _)) => match groups.get(&result) {
-                Some(&i) => out[i].exact = out[i].exact.plus(p),
-                None => {
-                    groups.insert(result.clone(), out.len());
-                    out.push(OutcomeOdds {
+            Ok((result, _)) => match out.iter_mut().find(|(o, _)| same(&o.result, &result)) {
+                Some((_, tally)) => tally.add_leaf(den),
+                None => out.push((
+                    OutcomeOdds {
                         result,
                         probability: 0.0,
-                        exact: p,
-                        example_dice: prefix,
-                    });
-                }
+                        exact: Fraction::ZERO,
+                        example_dice: faces[..len].to_vec(),
+                    },
+                    Tally { num: 1, den },
+                )),
             },
             Err(NeedDie(die)) => {
-                let sides = u128::from(die.sides());
+                assert!(len < MAX_DICE, "a combat rolled more than {MAX_DICE} dice");
                 for face in die.faces().rev() {
-                    let mut next = Vec::with_capacity(prefix.len() + 1);
-                    next.extend_from_slice(&prefix);
-                    next.push(face);
-                    stack.push((next, p.divided_by(sides)));
+                    let mut next = faces;
+                    next[len] = face;
+                    stack.push((next, len + 1, den * u64::from(die.sides())));
                 }
             }
         }
     }
-    for o in &mut out {
-        o.probability = o.exact.as_f64();
-    }
+    let mut out: Vec<OutcomeOdds> = out
+        .into_iter()
+        .map(|(mut o, t)| {
+            o.exact = Fraction::new(u128::from(t.num), u128::from(t.den));
+            o.probability = o.exact.as_f64();
+            o
+        })
+        .collect();
     out.sort_by(|x, y| {
-        y.exact
-            .as_f64()
-            .total_cmp(&x.exact.as_f64())
+        y.probability
+            .total_cmp(&x.probability)
             .then_with(|| x.example_dice.cmp(&y.example_dice))
     });
     out
+}
+
+impl Summary {
+    fn add(&mut self, p: f64, r: &CombatResult) {
+        self.expected_attacker_steps += p * f64::from(r.attacker.steps_lost);
+        self.expected_defender_steps += p * f64::from(r.defender.steps_lost);
+        if r.defender_eliminated() {
+            self.p_defender_eliminated += p;
+        }
+        if r.attacker.units.iter().all(|u| u.eliminated) {
+            self.p_attacker_eliminated += p;
+        }
+        if r.cell_taken {
+            self.p_cell_taken += p;
+        }
+    }
+
+    fn nearly_equals(&self, o: &Summary) -> bool {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        close(self.expected_attacker_steps, o.expected_attacker_steps)
+            && close(self.expected_defender_steps, o.expected_defender_steps)
+            && close(self.p_defender_eliminated, o.p_defender_eliminated)
+            && close(self.p_attacker_eliminated, o.p_attacker_eliminated)
+            && close(self.p_cell_taken, o.p_cell_taken)
+    }
+}
+
+/// The summary of a combat straight from its leaves, without grouping equal results.
+pub fn summarize_leaves(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Summary {
+    let mut summary = Summary::default();
+    let mut stack: Vec<([u8; MAX_DICE], usize, u64)> = vec![([0; MAX_DICE], 0, 1)];
+    while let Some((faces, len, den)) = stack.pop() {
+        let mut dice = Dice::branch(&faces[..len]);
+        match resolve(rules, s, a, choices, &mut dice) {
+            Ok((result, _)) => summary.add(1.0 / den as f64, &result),
+            Err(NeedDie(die)) => {
+                assert!(len < MAX_DICE, "a combat rolled more than {MAX_DICE} dice");
+                for face in die.faces().rev() {
+                    let mut next = faces;
+                    next[len] = face;
+                    stack.push((next, len + 1, den * u64::from(die.sides())));
+                }
+            }
+        }
+    }
+    summary
 }
 
 /// Expected losses and chances over a set of outcomes.
 pub fn summarize(outcomes: &[OutcomeOdds]) -> Summary {
     let mut s = Summary::default();
     for o in outcomes {
-        let p = o.probability;
-        s.expected_attacker_steps += p * f64::from(o.result.attacker.steps_lost);
-        s.expected_defender_steps += p * f64::from(o.result.defender.steps_lost);
-        if o.result.defender_eliminated() {
-            s.p_defender_eliminated += p;
-        }
-        if o.result.attacker.units.iter().all(|u| u.eliminated) {
-            s.p_attacker_eliminated += p;
-        }
-        if o.result.cell_taken {
-            s.p_cell_taken += p;
-        }
+        s.add(o.probability, &o.result);
     }
     s
 }
@@ -167,6 +236,7 @@ fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
             alts.push((label.to_string(), c));
         }
     };
+    // Only choices the situation can use: each one costs a full enumeration.
     match rules {
         CombatRules::KillingGround(_) => {
             alt("defender retreats", &|c| c.defender_retreat = RetreatOrSteps::Retreat);
@@ -179,18 +249,28 @@ fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
             });
         }
         CombatRules::Rommel(_) => {
-            alt("mobile defenders evade their last hit", &|c| c.evade = true);
-            alt("mobile defenders do not evade", &|c| c.evade = false);
+            if s.defenders
+                .iter()
+                .any(|u| u.has_trait(crate::rules::units::UnitTrait::Mobile))
+            {
+                alt("mobile defenders evade their last hit", &|c| c.evade = true);
+                alt("mobile defenders do not evade", &|c| c.evade = false);
+            }
             alt("surviving defenders retreat", &|c| c.defender_withdraws = true);
             alt("surviving defenders hold", &|c| c.defender_withdraws = false);
         }
-        CombatRules::WarAgainstRussia(_) => {
-            alt("Germans exchange", &|c| c.german_exchange = true);
-            alt("Germans do not exchange", &|c| c.german_exchange = false);
+        CombatRules::WarAgainstRussia(r) => {
+            let german = |u: &super::Combatant| r.raw.germans.iter().any(|g| g.eq_ignore_ascii_case(&u.nation));
+            if r.raw.exchange_weather.contains(&s.weather) && s.attackers.iter().any(german) {
+                alt("Germans exchange", &|c| c.german_exchange = true);
+                alt("Germans do not exchange", &|c| c.german_exchange = false);
+            }
         }
-        CombatRules::NextWar(_) => {
-            alt("defenders try to ignore the retreat", &|c| c.ignore_retreat = true);
-            alt("defenders retreat", &|c| c.ignore_retreat = false);
+        CombatRules::NextWar(r) => {
+            if s.conditions.fortified || s.conditions.city.is_some() || r.hold_terrain.contains(&s.terrain) {
+                alt("defenders try to ignore the retreat", &|c| c.ignore_retreat = true);
+                alt("defenders retreat", &|c| c.ignore_retreat = false);
+            }
         }
         CombatRules::SmallGeneral(_) => {}
     }
@@ -202,19 +282,16 @@ pub fn odds(rules: &CombatRules, s: &Situation) -> Result<Odds, Refusal> {
     let assessment = assess(rules, s)?;
     let outcomes = enumerate(rules, s, &assessment, &s.choices);
     let summary = summarize(&outcomes);
-    // Only choices that change something are worth showing.
+    // Only choices that change something are worth showing; a branch needs only its summary,
+    // so its leaves are summed without grouping.
     let branches = alternatives(rules, s)
         .into_iter()
         .filter_map(|(choice, choices)| {
-            let other = enumerate(rules, s, &assessment, &choices);
-            let same = other.len() == outcomes.len()
-                && other
-                    .iter()
-                    .all(|o| outcomes.iter().any(|b| b.result == o.result && b.exact == o.exact));
-            (!same).then(|| Branch {
+            let other = summarize_leaves(rules, s, &assessment, &choices);
+            (!other.nearly_equals(&summary)).then_some(Branch {
                 choice,
                 choices,
-                summary: summarize(&other),
+                summary: other,
             })
         })
         .collect();

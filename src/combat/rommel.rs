@@ -626,7 +626,8 @@ fn take_hits(
     let role = shooter.other();
     let units = s.units(role);
     let res = &mut target.units;
-    let mut taken = vec![0u32; units.len()];
+    // At most three units a side (checked when the combat is assessed).
+    let mut taken = [0u32; 3];
     let alive = |res: &[UnitResult], i: usize| !res[i].eliminated && !res[i].retreats;
     let hit = |res: &mut [UnitResult], i: usize, taken: &mut [u32], steps: &mut u32| {
         res[i].steps_lost += 1;
@@ -655,19 +656,17 @@ fn take_hits(
         log.say(|| "a prepared position absorbs the first hit and is removed".into());
     }
     let may_evade = role == Role::Defender && choices.evade && hits < p.evasion_below;
+    let n = units.len();
+    let fresh = |res: &[UnitResult], i: usize| units[i].steps.lost + res[i].steps_lost as usize == 0;
     for _ in 0..grid_hits {
-        let candidates: Vec<usize> = (0..units.len()).filter(|&i| alive(res, i)).collect();
-        let Some(&fewest) = candidates.iter().map(|&i| &taken[i]).min() else {
+        // Fewest hits this combat first; among those, fresh before worn; then the owner's pick.
+        let Some(fewest) = (0..n).filter(|&i| alive(res, i)).map(|i| taken[i]).min() else {
             break;
         };
-        let level: Vec<usize> = candidates.into_iter().filter(|&i| taken[i] == fewest).collect();
-        let fresh: Vec<usize> = level
-            .iter()
-            .copied()
-            .filter(|&i| units[i].steps.lost + res[i].steps_lost as usize == 0)
-            .collect();
-        let pool = if fresh.is_empty() { level } else { fresh };
-        let Some(i) = super::losses::cheapest(units, res, role, pool.into_iter()) else {
+        let level = |res: &[UnitResult], i: usize| alive(res, i) && taken[i] == fewest;
+        let any_fresh = (0..n).any(|i| level(res, i) && fresh(res, i));
+        let pool = (0..n).filter(|&i| level(res, i) && (!any_fresh || fresh(res, i)));
+        let Some(i) = super::losses::cheapest(units, res, role, pool) else {
             break;
         };
         if may_evade && units[i].has_trait(UnitTrait::Mobile) && remaining(&units[i], &res[i]) == 1 {
