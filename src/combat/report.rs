@@ -75,6 +75,47 @@ pub fn side_text(units: &[Combatant], side: &SideResult, role: Role) -> String {
     }
 }
 
+/// A few words on one side for a preview row: `-1 step, retreat 1`, `eliminated`, `no loss`.
+fn side_brief(side: &SideResult) -> String {
+    if !side.units.is_empty() && side.units.iter().all(|u| u.eliminated) {
+        return "eliminated".into();
+    }
+    let mut bits = Vec::new();
+    if side.steps_lost > 0 {
+        bits.push(format!(
+            "-{} step{}",
+            side.steps_lost,
+            if side.steps_lost == 1 { "" } else { "s" }
+        ));
+    }
+    let states: std::collections::BTreeSet<String> = side
+        .units
+        .iter()
+        .flat_map(|u| u.gained.iter())
+        .filter(|s| *s != crate::rules::units::UnitStatus::Tipped)
+        .map(|s| format!("{s:?}").to_lowercase())
+        .collect();
+    bits.extend(states);
+    if let Some(r) = side.retreat {
+        bits.push(format!("{}retreat {}", if r.optional { "may " } else { "" }, r.cells));
+    }
+    if bits.is_empty() {
+        "no loss".into()
+    } else {
+        bits.join(", ")
+    }
+}
+
+/// One line for a preview row: `you -1 step · enemy -1 step, retreat 2 · cell taken`.
+pub fn brief(r: &CombatResult) -> String {
+    format!(
+        "you {} · enemy {}{}",
+        side_brief(&r.attacker),
+        side_brief(&r.defender),
+        if r.cell_taken { " · cell taken" } else { "" }
+    )
+}
+
 /// Both sides, one line each.
 pub fn result_text(s: &Situation, r: &CombatResult) -> String {
     format!(

@@ -315,14 +315,15 @@ fn resolve_declared_attacks(
             report::side_text(&s.attackers, &r.attacker, Role::Attacker),
             report::side_text(&s.defenders, &r.defender, Role::Defender)
         );
+        // The narrative first, the result last: the status bar shows the newest line.
+        for line in &outcome.log {
+            log.push(format!("  {line}"));
+        }
         log.push(format!(
             "Combat at {} (dice {}): {summary}",
             order.target,
             dice.join(",")
         ));
-        for line in &outcome.log {
-            log.push(format!("  {line}"));
-        }
         let mut apply = queries.p1();
         for (entities, side) in [(&att, &r.attacker), (&def, &r.defender)] {
             for (e, u) in entities.iter().zip(&side.units) {

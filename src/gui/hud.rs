@@ -36,6 +36,10 @@ pub struct LastRefusal(pub Option<String>);
 #[derive(Resource, Default)]
 struct ShowHelp(bool);
 
+/// The board-input systems of the HUD (hover, clicks, keys, reach), for ordering others after.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HudSystems;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>()
         .init_resource::<Selection>()
@@ -52,6 +56,7 @@ pub(super) fn plugin(app: &mut App) {
                 draw_selection,
             )
                 .chain()
+                .in_set(HudSystems)
                 .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
         )
         .add_systems(EguiPrimaryContextPass, draw_hud.run_if(resource_exists::<TurnState>));
@@ -79,6 +84,7 @@ fn handle_clicks(
     hovered: Res<Hovered>,
     index: Res<MapIndex>,
     turn: Res<TurnState>,
+    phase: Res<State<Phase>>,
     sides: Query<&Side>,
     mut selection: ResMut<Selection>,
     mut orders: MessageWriter<MoveOrder>,
@@ -88,6 +94,13 @@ fn handle_clicks(
         return;
     }
     let Some(cell) = hovered.0 else { return };
+    let enemies = index
+        .stack(cell)
+        .iter()
+        .any(|e| sides.get(*e).is_ok_and(|s| *s != turn.active));
+    if *phase.get() == Phase::Combat && !selection.units.is_empty() && enemies {
+        return; // an attack: the attack plugin declares it
+    }
     refusal.0 = None;
     let own: Vec<Entity> = index
         .stack(cell)
@@ -263,8 +276,12 @@ fn draw_hud(
     });
     egui::Panel::bottom("status").show(&mut root, |ui| {
         ui.horizontal(|ui| {
+            let combat_hint = *phase.get() == Phase::Combat && !selection.units.is_empty();
             match (&refusal.0, &selection.cannot_move) {
                 (Some(r), _) => ui.colored_label(egui::Color32::from_rgb(220, 60, 40), format!("Refused: {r}")),
+                (None, _) if combat_hint => {
+                    ui.label("Combat phase: hover an enemy next to the selection for the odds, click it to attack.")
+                }
                 (None, Some(why)) => {
                     ui.colored_label(egui::Color32::from_rgb(220, 140, 40), format!("Cannot move: {why}"))
                 }
@@ -273,7 +290,7 @@ fn draw_hud(
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 ui.label(
                     egui::RichText::new(
-                        "F1 help · left-click select/move · right-drag pan · wheel zoom · F fit · C labels",
+                        "F1 help · left-click select/move/attack · right-drag pan · wheel zoom · F fit · C labels",
                     )
                     .weak(),
                 );
@@ -347,6 +364,7 @@ fn draw_hud(
             egui::Grid::new("keys").striped(true).show(ui, |ui| {
                 for (k, what) in [
                     ("Left click", "select your stack in a cell / move the selection to a highlighted cell"),
+                    ("Left click on an enemy", "in a combat phase, attack it with the selection (the preview shows the odds first)"),
                     ("Esc", "clear the selection"),
                     ("Enter, E", "end the phase"),
                     ("Right or middle drag, WASD, arrows", "pan"),

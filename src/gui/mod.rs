@@ -1,6 +1,7 @@
 //! The desktop client (feature `gui`): a window with the board, counters and egui panels. It
 //! reads the world and sends orders as messages; it never changes game state itself.
 
+pub mod attack;
 pub mod board;
 pub mod camera;
 pub mod counters;
@@ -28,6 +29,7 @@ pub fn plugin(app: &mut App) {
         board::plugin,
         counters::plugin,
         hud::plugin,
+        attack::plugin,
     ));
 }
 
