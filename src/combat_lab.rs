@@ -15,6 +15,19 @@ fn load(path: &Path) -> Result<CombatCase, ExitCode> {
     })
 }
 
+fn print_json(value: &impl Serialize) -> ExitCode {
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write JSON: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn ids(units: &[combat::Combatant]) -> Vec<&str> {
     units.iter().map(|u| u.id.as_str()).collect()
 }
@@ -50,13 +63,7 @@ pub fn odds(path: &Path, json: bool) -> ExitCode {
             defenders: ids(&s.defenders),
             odds: &odds,
         };
-        match serde_json::to_string_pretty(&out) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("error: cannot write JSON: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+        return print_json(&out);
     } else {
         println!("{} — {}", case.ruleset.raw.name, path.display());
         if !case.raw.description.is_empty() {
@@ -106,13 +113,7 @@ pub fn resolve(path: &Path, seed: u64, forced: &[u8], json: bool) -> ExitCode {
             assessment: &assessment,
             outcome: &outcome,
         };
-        match serde_json::to_string_pretty(&out) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("error: cannot write JSON: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+        return print_json(&out);
     } else {
         println!("{} — {} (seed {seed})", case.ruleset.raw.name, path.display());
         print!("{}", report::outcome_text(s, &assessment, &outcome));

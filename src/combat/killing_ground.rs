@@ -6,8 +6,8 @@ use super::losses::{cheapest, lose_step, remaining, take_cheapest};
 use super::rules::Context;
 use super::table::{RawTable, Table, odds_column, ratio_text, shifted};
 use super::{
-    AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
-    Modifier, Refusal, ResultCode, RetreatDemand, RetreatOrSteps, Role, SideResult, Situation, TableCell,
+    AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, Log, ModelState, Modifier, Refusal,
+    ResultCode, RetreatDemand, RetreatOrSteps, Role, SideResult, Situation,
     dice::{DiceSource, Die, NeedDie},
 };
 use crate::rules::terrain::{EdgeFeature, TerrainId};
@@ -176,16 +176,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
             });
         }
     }
-    for x in s.attack.extra.iter().chain(&s.defense.extra) {
-        if let ExtraEffect::ColumnShift(n) = x.effect {
-            shift += n;
-            mods.push(Modifier {
-                side: Role::Attacker,
-                source: x.source.clone(),
-                effect: Effect::ColumnShift(n),
-            });
-        }
-    }
+    shift += super::extra_column_shifts(s, &mut mods);
     let ratio = ratio_text(attack as f64, defense as f64);
     let lowest = &r.crt.labels[0];
     let base = odds_column(&r.crt.odds, attack, defense).ok_or_else(|| {
@@ -239,13 +230,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
         attack_total: attack as f64,
         defense_total: defense as f64,
         ratio,
-        cell: Some(TableCell {
-            column: r.crt.labels[column].clone(),
-            column_index: column,
-            base_column: r.crt.labels[base].clone(),
-            base_index: base,
-            die_modifier: 0,
-        }),
+        cell: Some(r.crt.cell(base, column, 0)),
         modifiers: mods,
         state: ModelState::KillingGround(Prepared {
             column,

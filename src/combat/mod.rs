@@ -608,6 +608,22 @@ impl Log {
     }
 }
 
+/// Column shifts a designer or event gave either side (`extra`), added to `mods`; their sum.
+fn extra_column_shifts(s: &Situation, mods: &mut Vec<Modifier>) -> i32 {
+    let mut shift = 0;
+    for x in s.attack.extra.iter().chain(&s.defense.extra) {
+        if let ExtraEffect::ColumnShift(n) = x.effect {
+            shift += n;
+            mods.push(Modifier {
+                side: Role::Attacker,
+                source: x.source.clone(),
+                effect: Effect::ColumnShift(n),
+            });
+        }
+    }
+    shift
+}
+
 /// Assesses a combat: refuses illegal attacks, lists every modifier and finds the table cell.
 pub fn assess(rules: &CombatRules, s: &Situation) -> Result<Assessment, Refusal> {
     if s.attackers.is_empty() {

@@ -7,7 +7,7 @@ use super::rules::Context;
 use super::table::{RawTable, Table, odds_column, ratio_text, shifted};
 use super::{
     AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
-    Modifier, Refusal, ResultCode, RetreatDemand, Role, SideResult, Situation, TableCell, Weather,
+    Modifier, Refusal, ResultCode, RetreatDemand, Role, SideResult, Situation, Weather,
     dice::{DiceSource, Die, NeedDie},
 };
 use crate::rules::terrain::{EdgeFeature, Mobility, TerrainId};
@@ -204,13 +204,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
         attack_total: attack as f64,
         defense_total: defense as f64,
         ratio,
-        cell: Some(TableCell {
-            column: r.crt.labels[column].clone(),
-            column_index: column,
-            base_column: r.crt.labels[base].clone(),
-            base_index: base,
-            die_modifier: drm,
-        }),
+        cell: Some(r.crt.cell(base, column, drm)),
         modifiers: mods,
         state: ModelState::NextWar(Prepared {
             column,

@@ -124,26 +124,21 @@ fn same(a: &CombatResult, b: &CombatResult) -> bool {
         && a == b
 }
 
-/// Every result of the combat with the given choices, with exact probabilities.
-pub fn enumerate(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Vec<OutcomeOdds> {
-    let mut out: Vec<(OutcomeOdds, Tally)> = Vec::new();
-    // Depth-first over dice: (faces so far, how many, product of their sides).
+/// Calls `leaf` with every distinct dice sequence the resolution can roll, the product of those
+/// dice's sides (the leaf's weight is its inverse) and the result: a depth-first walk that stops
+/// at each die the resolution asks for and tries all its faces.
+fn for_each_leaf(
+    rules: &CombatRules,
+    s: &Situation,
+    a: &Assessment,
+    choices: &Choices,
+    mut leaf: impl FnMut(&[u8], u64, CombatResult),
+) {
     let mut stack: Vec<([u8; MAX_DICE], usize, u64)> = vec![([0; MAX_DICE], 0, 1)];
     while let Some((faces, len, den)) = stack.pop() {
         let mut dice = Dice::branch(&faces[..len]);
         match resolve(rules, s, a, choices, &mut dice) {
-            Ok((result, _)) => match out.iter_mut().find(|(o, _)| same(&o.result, &result)) {
-                Some((_, tally)) => tally.add_leaf(den),
-                None => out.push((
-                    OutcomeOdds {
-                        result,
-                        probability: 0.0,
-                        exact: Fraction::ZERO,
-                        example_dice: faces[..len].to_vec(),
-                    },
-                    Tally { num: 1, den },
-                )),
-            },
+            Ok((result, _)) => leaf(&faces[..len], den, result),
             Err(NeedDie(die)) => {
                 assert!(len < MAX_DICE, "a combat rolled more than {MAX_DICE} dice");
                 for face in die.faces().rev() {
@@ -154,6 +149,25 @@ pub fn enumerate(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &C
             }
         }
     }
+}
+
+/// Every result of the combat with the given choices, with exact probabilities.
+pub fn enumerate(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Vec<OutcomeOdds> {
+    let mut out: Vec<(OutcomeOdds, Tally)> = Vec::new();
+    for_each_leaf(rules, s, a, choices, |faces, den, result| {
+        match out.iter_mut().find(|(o, _)| same(&o.result, &result)) {
+            Some((_, tally)) => tally.add_leaf(den),
+            None => out.push((
+                OutcomeOdds {
+                    result,
+                    probability: 0.0,
+                    exact: Fraction::ZERO,
+                    example_dice: faces.to_vec(),
+                },
+                Tally { num: 1, den },
+            )),
+        }
+    });
     let mut out: Vec<OutcomeOdds> = out
         .into_iter()
         .map(|(mut o, t)| {
@@ -198,21 +212,9 @@ impl Summary {
 /// The summary of a combat straight from its leaves, without grouping equal results.
 pub fn summarize_leaves(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Summary {
     let mut summary = Summary::default();
-    let mut stack: Vec<([u8; MAX_DICE], usize, u64)> = vec![([0; MAX_DICE], 0, 1)];
-    while let Some((faces, len, den)) = stack.pop() {
-        let mut dice = Dice::branch(&faces[..len]);
-        match resolve(rules, s, a, choices, &mut dice) {
-            Ok((result, _)) => summary.add(1.0 / den as f64, &result),
-            Err(NeedDie(die)) => {
-                assert!(len < MAX_DICE, "a combat rolled more than {MAX_DICE} dice");
-                for face in die.faces().rev() {
-                    let mut next = faces;
-                    next[len] = face;
-                    stack.push((next, len + 1, den * u64::from(die.sides())));
-                }
-            }
-        }
-    }
+    for_each_leaf(rules, s, a, choices, |_, den, result| {
+        summary.add(1.0 / den as f64, &result)
+    });
     summary
 }
 

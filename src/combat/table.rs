@@ -93,6 +93,17 @@ pub struct Table<R> {
 }
 
 impl<R> Table<R> {
+    /// Where a combat lands on this table: the shifted column and the one before shifts.
+    pub fn cell(&self, base: usize, column: usize, die_modifier: i32) -> super::TableCell {
+        super::TableCell {
+            column: self.labels[column].clone(),
+            column_index: column,
+            base_column: self.labels[base].clone(),
+            base_index: base,
+            die_modifier,
+        }
+    }
+
     pub fn get(&self, face: u8, column: usize) -> (&R, &std::sync::Arc<str>) {
         let row = (face - self.lowest_face) as usize;
         (&self.cells[row][column], &self.texts[row][column])

@@ -5,8 +5,8 @@ use super::losses::eliminate;
 use super::rules::Context;
 use super::table::{RawTable, Table, odds_column, shifted};
 use super::{
-    AdvanceRight, Assessment, Choices, Chooser, City, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
-    Modifier, Refusal, ResultCode, RetreatDemand, Role, SideResult, Situation, TableCell, Weather,
+    AdvanceRight, Assessment, Choices, Chooser, City, CombatResult, Combatant, Effect, Log, ModelState, Modifier,
+    Refusal, ResultCode, RetreatDemand, Role, SideResult, Situation, Weather,
     dice::{DiceSource, Die, NeedDie},
 };
 use crate::rules::terrain::{EdgeFeature, TerrainId};
@@ -307,12 +307,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
         shift += 1;
         mods.push(modifier(Role::Attacker, "dispersed defenders", Effect::ColumnShift(1)));
     }
-    for x in s.attack.extra.iter().chain(&s.defense.extra) {
-        if let ExtraEffect::ColumnShift(n) = x.effect {
-            shift += n;
-            mods.push(modifier(Role::Attacker, &x.source, Effect::ColumnShift(n)));
-        }
-    }
+    shift += super::extra_column_shifts(s, &mut mods);
     let base = odds_column(&r.crt.odds, attack_halves, defense_halves);
     let ratio = format!("{} : {}", halves_text(attack_halves), halves_text(defense_halves));
     let lowest = &r.crt.labels[0];
@@ -382,13 +377,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
         attack_total: attack_halves as f64 / 2.0,
         defense_total: defense_halves as f64 / 2.0,
         ratio,
-        cell: Some(TableCell {
-            column: r.crt.labels[column].clone(),
-            column_index: column,
-            base_column: r.crt.labels[base].clone(),
-            base_index: base,
-            die_modifier: 0,
-        }),
+        cell: Some(r.crt.cell(base, column, 0)),
         modifiers: mods,
         state: ModelState::WarAgainstRussia(Prepared {
             column,
