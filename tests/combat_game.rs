@@ -191,3 +191,26 @@ fn situation_of(scenario: &Scenario) -> combat::Situation {
         choices: Choices::default(),
     }
 }
+
+#[test]
+fn rommel_combat_takes_every_unit_in_the_contested_square() {
+    let scenario = Scenario::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/contested.ron")).unwrap();
+    let mut app = headless_app(&scenario, 3);
+    end_phase(&mut app); // Movement -> Combat
+    assert_eq!(*app.world().resource::<State<Phase>>().get(), Phase::Combat);
+    let (refused, _) = attack(&mut app, &["wait"], "0201");
+    assert!(refused.unwrap().contains("is not in the contested square 0201"));
+    let (refused, resolved) = attack(&mut app, &["pz"], "0201");
+    assert_eq!(refused, None);
+    let r = resolved.unwrap().result;
+    assert_eq!(r.attacker.units.len(), 2, "both German companies in the square fight");
+    assert!(matches!(r.code, combat::ResultCode::Hits { .. }));
+    // Whoever fails to hold leaves: the defenders were shattered or retreat, or the attackers retreat.
+    let pending = app.world().resource::<PendingRetreats>().0.len();
+    if r.cell_taken {
+        assert!(r.defender.units[0].eliminated || pending == 1);
+    } else {
+        let alive = r.attacker.units.iter().filter(|u| !u.eliminated).count();
+        assert_eq!(pending, alive, "the attackers retreat");
+    }
+}

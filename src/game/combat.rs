@@ -167,8 +167,17 @@ pub fn build_situation(
     }
     let nation = |side: &Side| sides.0.get(side.0).map_or("", |s| s.id.as_str()).to_string();
     let contest = map.ruleset.raw.enemy_cells == EnemyCells::Contest;
+    // Rommel: every unit of the attacking side in the contested square takes part.
+    let mut attacker_entities = order.attackers.clone();
+    if contest {
+        for &e in index.stack(target) {
+            if !attacker_entities.contains(&e) && units.get(e).is_ok_and(|d| *d.2 == active) {
+                attacker_entities.push(e);
+            }
+        }
+    }
     let mut attackers = Vec::new();
-    for &e in &order.attackers {
+    for &e in &attacker_entities {
         let data = units
             .get(e)
             .map_err(|_| "an attacking unit no longer exists".to_string())?;
@@ -261,7 +270,7 @@ pub fn build_situation(
         conditions: Conditions::default(),
         choices: order.choices.clone(),
     };
-    Ok((situation, order.attackers.clone(), defender_entities))
+    Ok((situation, attacker_entities, defender_entities))
 }
 
 fn resolve_declared_attacks(
