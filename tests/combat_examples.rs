@@ -510,6 +510,33 @@ fn killing_ground_8_93_reading_of_1d_1r2() {
 }
 
 #[test]
+fn killing_ground_attritional_loss_as_a_retreat_in_a_town() {
+    let rs = kg();
+    let town = terrain(&rs, "town");
+    // 4 vs 12 = 1:3, town -2 stays at 1:3; roll 4 is 1r1/-: the attacker takes its retreat as a
+    // step (2 steps), then rolls 3 <= ER 4: the defender owes an attritional step ...
+    let mut s = situation(
+        town,
+        vec![track("a", UnitClass::Infantry, &[4, 3, 2]).er(4)],
+        vec![unit("d", UnitClass::Infantry, 12, 12).nation("german")],
+    );
+    s.choices.attacker_retreat = RetreatOrSteps::Steps;
+    let (r, _, _) = resolve_with(&rs.combat, &s, &[4, 3]);
+    assert_eq!((r.attacker.steps_lost, r.defender.steps_lost), (2, 1));
+    assert!(r.defender.units[0].eliminated && r.cell_taken);
+    // ... which a defender in a town may take as a one-hex retreat instead (8.10.3).
+    s.choices.attrition_as_retreat = true;
+    let (r, log, _) = resolve_with(&rs.combat, &s, &[4, 3]);
+    assert_eq!(r.defender.steps_lost, 0, "{log:?}");
+    assert_eq!(r.defender.retreat.map(|d| d.cells), Some(1));
+    assert!(r.cell_taken);
+    // Not in the open.
+    s.terrain = terrain(&rs, "clear");
+    let (r, _, _) = resolve_with(&rs.combat, &s, &[4, 3]);
+    assert_eq!(r.defender.steps_lost, 1);
+}
+
+#[test]
 fn killing_ground_strength_chits_flip_to_cadre_then_go() {
     use hexfront::rules::units::StepTrack;
     let three = StepTrack::strength_chit(4, 2, 1);

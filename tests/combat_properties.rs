@@ -238,6 +238,7 @@ fn random_situation(rng: &mut ChaCha8Rng, rs: &Ruleset, max_per_side: usize) -> 
         defender_withdraws: rng.random_bool(0.2),
         german_exchange: rng.random_bool(0.5),
         ignore_retreat: false,
+        attrition_as_retreat: rng.random_bool(0.5),
     };
     match rs.combat {
         CombatRules::Rommel(_) => {

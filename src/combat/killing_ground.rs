@@ -29,6 +29,15 @@ pub struct Raw {
     /// Column shifts when every attacker attacks across this edge feature.
     #[serde(default)]
     pub edge_shifts: BTreeMap<EdgeFeature, i32>,
+    /// 8.10.3: defenders here may take an attritional loss as a one-hex retreat instead.
+    #[serde(default)]
+    pub city_terrain: Vec<String>,
+    /// 8.10.3: German defenders here may do the same (bocage / hedgerow).
+    #[serde(default)]
+    pub hedgerow_terrain: Vec<String>,
+    /// Nation ids counted as German.
+    #[serde(default)]
+    pub germans: Vec<String>,
 }
 
 /// One side of a result: mandatory steps, retreat hexes, disorganization.
@@ -94,6 +103,18 @@ pub struct Rules {
     pub crt: Table<Entry>,
     pub terrain_shifts: HashMap<TerrainId, i32>,
     pub edge_shifts: BTreeMap<EdgeFeature, i32>,
+    pub city_terrain: Vec<TerrainId>,
+    pub hedgerow_terrain: Vec<TerrainId>,
+    pub germans: Vec<String>,
+}
+
+impl Rules {
+    /// 8.10.3: whether these defenders may take an attritional loss as a one-hex retreat.
+    pub fn attrition_may_retreat(&self, s: &Situation) -> bool {
+        let german = |u: &Combatant| self.germans.iter().any(|g| g.eq_ignore_ascii_case(&u.nation));
+        self.city_terrain.contains(&s.terrain)
+            || (self.hedgerow_terrain.contains(&s.terrain) && s.defenders.iter().all(german))
+    }
 }
 
 pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
@@ -101,6 +122,9 @@ pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
         crt: Table::from_raw(cx.src, "combat.crt", &raw.crt, parse_entry)?,
         terrain_shifts: cx.terrain_map("combat.terrain_shifts", &raw.terrain_shifts)?,
         edge_shifts: raw.edge_shifts.clone(),
+        city_terrain: cx.terrain_list("combat.city_terrain", &raw.city_terrain)?,
+        hedgerow_terrain: cx.terrain_list("combat.hedgerow_terrain", &raw.hedgerow_terrain)?,
+        germans: raw.germans.clone(),
     })
 }
 
@@ -353,7 +377,8 @@ pub(crate) fn resolve(
         names_type,
     );
     // 8.10.1 attritional loss: a side that took its whole retreat as steps rolls against its best
-    // effectiveness; the winner loses a step of its choosing.
+    // effectiveness; the winner loses a step of its choosing (8.10.3: or retreats a hex).
+    let mut defender_extra_retreat = 0;
     for (role, entry_side, conv) in [
         (Role::Attacker, entry.attacker, a_conv),
         (Role::Defender, entry.defender, d_conv),
@@ -369,23 +394,34 @@ pub(crate) fn resolve(
                 Role::Attacker => (&s.defenders, &mut defender),
                 Role::Defender => (&s.attackers, &mut attacker),
             };
-            let lost = take_cheapest(winners, &mut winner.units, role.other(), 1);
-            winner.steps_lost += lost;
-            log.say(|| {
-                format!(
-                    "attritional loss: {role} rolls {face} <= {best}: the {} loses a step",
-                    role.other()
-                )
-            });
+            if role == Role::Attacker && choices.attrition_as_retreat && r.attrition_may_retreat(s) {
+                defender_extra_retreat = 1;
+                log.say(|| format!("attritional loss: attacker rolls {face} <= {best}: the defender retreats one hex instead (8.10.3)"));
+            } else {
+                let lost = take_cheapest(winners, &mut winner.units, role.other(), 1);
+                winner.steps_lost += lost;
+                log.say(|| {
+                    format!(
+                        "attritional loss: {role} rolls {face} <= {best}: the {} loses a step",
+                        role.other()
+                    )
+                });
+            }
         } else {
             log.say(|| format!("attritional loss: {role} rolls {face} > {best}: no loss"));
         }
     }
-    for (units, side, entry_side, conv) in [
-        (&s.attackers, &mut attacker, entry.attacker, a_conv),
-        (&s.defenders, &mut defender, entry.defender, d_conv),
+    for (units, side, entry_side, conv, extra) in [
+        (&s.attackers, &mut attacker, entry.attacker, a_conv, 0),
+        (
+            &s.defenders,
+            &mut defender,
+            entry.defender,
+            d_conv,
+            defender_extra_retreat,
+        ),
     ] {
-        let cells = entry_side.retreat - conv;
+        let cells = entry_side.retreat - conv + extra;
         for (u, res) in units.iter().zip(side.units.iter_mut()) {
             if res.eliminated || !u.participating {
                 continue;

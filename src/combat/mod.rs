@@ -308,6 +308,9 @@ pub struct Choices {
     pub german_exchange: bool,
     /// Next War: defenders in strong terrain try to ignore a retreat (ER check).
     pub ignore_retreat: bool,
+    /// Killing Ground 8.10.3: defenders in a city (Germans in bocage) take an attritional loss
+    /// as a one-hex retreat.
+    pub attrition_as_retreat: bool,
 }
 
 impl Default for Choices {
@@ -319,6 +322,7 @@ impl Default for Choices {
             defender_withdraws: false,
             german_exchange: false,
             ignore_retreat: false,
+            attrition_as_retreat: false,
         }
     }
 }

@@ -240,7 +240,15 @@ fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
     };
     // Only choices the situation can use: each one costs a full enumeration.
     match rules {
-        CombatRules::KillingGround(_) => {
+        CombatRules::KillingGround(r) => {
+            if r.attrition_may_retreat(s) {
+                alt("defender retreats a hex instead of an attritional loss", &|c| {
+                    c.attrition_as_retreat = true
+                });
+                alt("defender takes its attritional losses", &|c| {
+                    c.attrition_as_retreat = false
+                });
+            }
             alt("defender retreats", &|c| c.defender_retreat = RetreatOrSteps::Retreat);
             alt("defender takes steps instead of retreating", &|c| {
                 c.defender_retreat = RetreatOrSteps::Steps
