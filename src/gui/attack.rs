@@ -24,7 +24,9 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<AttackPreview>()
         .add_systems(
             Update,
-            (update_preview, declare_on_click)
+            // A click attacks only what the preview already showed: the click that selects a
+            // stack inside a contested square must not also attack with it.
+            (declare_on_click, update_preview)
                 .chain()
                 .after(super::hud::HudSystems)
                 .run_if(in_state(Phase::Combat).and_then(in_state(GameState::Playing))),
