@@ -49,6 +49,8 @@ fn attack(app: &mut App, ids: &[&str], target: &str) -> (Option<String>, Option<
         barrage: vec![],
         attack_tactics: vec![],
         defense_tactics: vec![],
+        defense_barrage: vec![],
+        no_retreat: false,
         accelerated_effort: None,
         flanking: false,
         choices: Choices::default(),
@@ -213,4 +215,23 @@ fn rommel_combat_takes_every_unit_in_the_contested_square() {
         let alive = r.attacker.units.iter().filter(|u| !u.eliminated).count();
         assert_eq!(pending, alive, "the attackers retreat");
     }
+}
+
+#[test]
+fn the_scenario_sets_the_weather_combat_reads() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/skirmish.ron")).unwrap();
+    let muddy = text.replace("    turns: 3,", "    turns: 3,\n    weather: Mud,");
+    let scenario = Scenario::from_ron_str("muddy.ron", &muddy).unwrap();
+    let app = headless_app(&scenario, 1);
+    let weather = app.world().resource::<hexfront::game::combat::CurrentWeather>().0;
+    assert_eq!(weather, combat::Weather::Mud);
+    let app = headless_app(&fixture(), 1);
+    assert_eq!(
+        app.world().resource::<hexfront::game::combat::CurrentWeather>().0,
+        combat::Weather::Clear
+    );
+    let bad = text.replace("    turns: 3,", "    turns: 3,\n    weather: Drizzle,");
+    let e = Scenario::from_ron_str("bad.ron", &bad).unwrap_err().to_string();
+    assert!(e.contains("bad.ron:") && e.contains("Drizzle"), "{e}");
 }

@@ -29,6 +29,10 @@ pub struct DeclareAttack {
     pub barrage: Vec<Entity>,
     pub attack_tactics: Vec<Tactic>,
     pub defense_tactics: Vec<Tactic>,
+    /// Rommel: artillery the defender calls to barrage.
+    pub defense_barrage: Vec<Entity>,
+    /// War Against Russia: the defenders are under No Retreat! orders.
+    pub no_retreat: bool,
     /// Killing Ground: the unit making an Accelerated Effort.
     pub accelerated_effort: Option<Entity>,
     pub flanking: bool,
@@ -217,19 +221,21 @@ pub fn build_situation(
     if defenders.is_empty() {
         return Err(format!("there are no enemy units at {target} to attack"));
     }
-    let mut barrage = Vec::new();
-    for &e in &order.barrage {
+    let battery = |e: Entity, side_wanted: Side| -> Result<Battery, String> {
         let data = units
             .get(e)
             .map_err(|_| "a barraging unit no longer exists".to_string())?;
         let (_, unit, side, pos, steps, ..) = &data;
-        if **side != active {
-            return Err(format!("{} belongs to the other side", unit.name));
+        if **side != side_wanted {
+            return Err(format!(
+                "{} belongs to the other side and cannot barrage for this one",
+                unit.name
+            ));
         }
         if !unit.class.is_artillery() {
             return Err(format!("{} is not artillery and cannot barrage", unit.name));
         }
-        barrage.push(Battery {
+        Ok(Battery {
             unit: combatant(&data, &nation(side), EdgeFeatures::NONE),
             barrage: steps.values().attack,
             range: DEFAULT_BARRAGE_RANGE,
@@ -238,10 +244,21 @@ pub fn build_situation(
             contested: index
                 .stack(pos.0)
                 .iter()
-                .any(|o| units.get(*o).is_ok_and(|d| *d.2 != active)),
+                .any(|o| units.get(*o).is_ok_and(|d| *d.2 != **side)),
             rocket: unit.class == crate::rules::units::UnitClass::Rocket,
-        });
-    }
+        })
+    };
+    let barrage = order
+        .barrage
+        .iter()
+        .map(|&e| battery(e, active))
+        .collect::<Result<Vec<_>, _>>()?;
+    let defending_side = units.get(defender_entities[0]).map(|d| *d.2).unwrap_or(active);
+    let defense_barrage = order
+        .defense_barrage
+        .iter()
+        .map(|&e| battery(e, defending_side))
+        .collect::<Result<Vec<_>, _>>()?;
     let accelerated_effort = match order.accelerated_effort {
         Some(e) => Some(
             units
@@ -265,6 +282,8 @@ pub fn build_situation(
         },
         defense: Support {
             tactics: order.defense_tactics.clone(),
+            barrage: defense_barrage,
+            no_retreat: order.no_retreat,
             ..Support::default()
         },
         conditions: Conditions::default(),
@@ -378,10 +397,13 @@ fn resolve_declared_attacks(
         for &e in &att {
             commands.entity(e).insert(Attacked);
         }
-        if r.attacker.batteries_tipped > 0 {
-            for &e in &order.barrage {
-                if let Ok((_, mut statuses, _, _)) = apply.get_mut(e) {
-                    statuses.0.insert(UnitStatus::Tipped);
+        // Rommel: every battery that barraged is tipped.
+        for (batteries, side) in [(&order.barrage, &r.attacker), (&order.defense_barrage, &r.defender)] {
+            if side.batteries_tipped > 0 {
+                for &e in batteries {
+                    if let Ok((_, mut statuses, _, _)) = apply.get_mut(e) {
+                        statuses.0.insert(UnitStatus::Tipped);
+                    }
                 }
             }
         }

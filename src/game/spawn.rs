@@ -68,6 +68,7 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
     world.insert_resource(Sides(scenario.sides.clone()));
     world.insert_resource(ScenarioSource(scenario.raw.clone()));
     world.insert_resource(GameRng::new(seed));
+    world.insert_resource(super::combat::CurrentWeather(scenario.raw.weather));
     world.insert_resource(TurnState {
         turn,
         last_turn: scenario.raw.turns,

@@ -80,6 +80,8 @@ fn attack_order(attackers: Vec<Entity>, target: Cell) -> DeclareAttack {
         barrage: Vec::new(),
         attack_tactics: Vec::new(),
         defense_tactics: Vec::new(),
+        defense_barrage: Vec::new(),
+        no_retreat: false,
         accelerated_effort: None,
         flanking: false,
         choices: Default::default(),

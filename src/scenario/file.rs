@@ -127,6 +127,10 @@ pub struct RawUnit {
     pub stacking_points: Option<u32>,
 }
 
+fn is_clear(w: &crate::combat::Weather) -> bool {
+    *w == crate::combat::Weather::Clear
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }
@@ -163,6 +167,9 @@ pub struct RawScenario {
     /// How the game is won, in words.
     pub victory: String,
     pub units: Vec<RawUnit>,
+    /// The weather (combat systems read it: frozen rivers, airpower, exchange, overrun).
+    #[serde(default, skip_serializing_if = "is_clear")]
+    pub weather: crate::combat::Weather,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress: Option<RawProgress>,
 }
