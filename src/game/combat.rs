@@ -324,10 +324,10 @@ fn resolve_declared_attacks(
         let fought = built.and_then(|(s, att, def)| {
             let mut dice = Dice::seeded(&mut rng.rng);
             combat::fight(&map.ruleset.combat, &s, &mut dice)
-                .map(|(_, outcome)| (s, att, def, outcome))
+                .map(|(assessment, outcome)| (s, att, def, assessment, outcome))
                 .map_err(|r| r.0)
         });
-        let (s, att, def, outcome) = match fought {
+        let (s, att, def, assessment, outcome) = match fought {
             Ok(x) => x,
             Err(reason) => {
                 log.push(format!("Attack refused: {reason}."));
@@ -343,7 +343,26 @@ fn resolve_declared_attacks(
             report::side_text(&s.attackers, &r.attacker, Role::Attacker),
             report::side_text(&s.defenders, &r.defender, Role::Defender)
         );
-        // The narrative first, the result last: the status bar shows the newest line.
+        // Odds and modifiers, the narrative, then the result last: the status bar shows the newest line.
+        let modifiers: Vec<String> = assessment
+            .modifiers
+            .iter()
+            .map(|m| format!("{} ({})", m.effect, m.source))
+            .collect();
+        log.push(format!(
+            "  {}{}; {}",
+            assessment.ratio,
+            assessment
+                .cell
+                .as_ref()
+                .map(|c| format!(", column {}", c.column))
+                .unwrap_or_default(),
+            if modifiers.is_empty() {
+                "no modifiers".to_string()
+            } else {
+                modifiers.join("; ")
+            }
+        ));
         for line in &outcome.log {
             log.push(format!("  {line}"));
         }
