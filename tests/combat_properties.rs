@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use hexfront::combat::odds::{Fraction, OutcomeOdds, enumerate};
+use hexfront::combat::odds::{Fraction, OutcomeOdds, enumerate, enumerate_every_face};
 use hexfront::combat::{
     Choices, City, CombatResult, CombatRules, Combatant, Dice, ExtraEffect, ExtraModifier, RetreatOrSteps, Situation,
     Tactic, Weather, assess, fight, odds, resolve,
@@ -34,6 +34,17 @@ fn check(rules: &CombatRules, s: &Situation) -> bool {
     assert_eq!(exact, Fraction::ONE, "{s:?}");
     let sum: f64 = outcomes.iter().map(|o| o.probability).sum();
     assert!((sum - 1.0).abs() < 1e-12, "{sum}");
+    // The faces the rules group (a column bonus, pass/fail, a hit count) give the same results
+    // as branching on every face.
+    let every = enumerate_every_face(rules, s, &a, &s.choices);
+    assert_eq!(every.len(), outcomes.len(), "{s:?}");
+    for o in &every {
+        let g = outcomes
+            .iter()
+            .find(|x| x.result == o.result)
+            .expect("the same results");
+        assert_eq!(g.exact, o.exact, "{:?}", o.result.code);
+    }
     for o in &outcomes {
         let mut dice = Dice::scripted(&o.example_dice);
         let (replayed, _) = resolve(rules, s, &a, &s.choices, &mut dice).expect("the branch's dice suffice");

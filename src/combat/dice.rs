@@ -44,12 +44,25 @@ pub struct Roll {
 }
 
 /// The resolution asked for a die the preview has not chosen yet: the enumerator branches here.
+/// `classes[i]` groups the die's `i`-th face with the faces that lead to the same result, so the
+/// enumerator follows one face per group, weighted by the group's size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NeedDie(pub Die);
+pub struct NeedDie {
+    pub die: Die,
+    pub classes: [u8; 10],
+}
 
 /// Where a resolution's dice come from.
 pub trait DiceSource {
-    fn roll(&mut self, die: Die, purpose: &'static str) -> Result<u8, NeedDie>;
+    /// Rolls `die`. `class` maps each face to what the rules read from it (a column bonus, pass
+    /// or fail, a hit count); faces of one class must lead to the same result.
+    fn roll_classed(&mut self, die: Die, purpose: &'static str, class: &dyn Fn(u8) -> u8) -> Result<u8, NeedDie>;
+
+    /// Rolls `die` when every face matters.
+    fn roll(&mut self, die: Die, purpose: &'static str) -> Result<u8, NeedDie> {
+        self.roll_classed(die, purpose, &|face| face)
+    }
+
     /// Whether the resolution should write its narrative (off while enumerating, for speed).
     fn narrate(&self) -> bool;
 }
@@ -61,6 +74,8 @@ pub struct Dice<'a> {
     next: usize,
     rng: Option<&'a mut ChaCha8Rng>,
     narrate: bool,
+    /// Branch on every face, ignoring the rules' face classes (to check them).
+    every_face: bool,
     bad: Option<BadForcedDie>,
     pub rolls: Vec<Roll>,
 }
@@ -88,6 +103,7 @@ impl<'a> Dice<'a> {
             next: 0,
             rng: Some(rng),
             narrate: true,
+            every_face: false,
             bad: None,
             rolls: Vec::new(),
         }
@@ -101,8 +117,17 @@ impl<'a> Dice<'a> {
             next: 0,
             rng: None,
             narrate: false,
+            every_face: false,
             bad: None,
             rolls: Vec::new(),
+        }
+    }
+
+    /// Like `branch`, but asks for a branch on every face of the next die.
+    pub fn branch_every_face(forced: &'a [u8]) -> Self {
+        Self {
+            every_face: true,
+            ..Self::branch(forced)
         }
     }
 
@@ -127,7 +152,7 @@ impl<'a> Dice<'a> {
 }
 
 impl DiceSource for Dice<'_> {
-    fn roll(&mut self, die: Die, purpose: &'static str) -> Result<u8, NeedDie> {
+    fn roll_classed(&mut self, die: Die, purpose: &'static str, class: &dyn Fn(u8) -> u8) -> Result<u8, NeedDie> {
         let face = if let Some(&face) = self.forced.get(self.next) {
             if die.has_face(face) {
                 face
@@ -146,7 +171,11 @@ impl DiceSource for Dice<'_> {
                 Die::D10 => rng.random_range(0..=9u8),
             }
         } else {
-            return Err(NeedDie(die));
+            let mut classes = [u8::MAX; 10];
+            for (i, face) in die.faces().enumerate() {
+                classes[i] = if self.every_face { face } else { class(face) };
+            }
+            return Err(NeedDie { die, classes });
         };
         self.next += 1;
         if self.narrate || self.rng.is_some() {

@@ -343,14 +343,17 @@ pub(crate) fn resolve(
         lose_step(&s.attackers, &mut attacker.units, i);
         attacker.steps_lost += 1;
         let er = s.attackers[i].er.unwrap_or(0);
-        let face = dice.roll(Die::D6, "accelerated effort")?;
-        let bonus = if u32::from(face) <= er {
-            2
-        } else if u32::from(face) >= er + 3 {
-            0
-        } else {
-            1
+        let bonus_of = |face: u8| {
+            if u32::from(face) <= er {
+                2
+            } else if u32::from(face) >= er + 3 {
+                0
+            } else {
+                1
+            }
         };
+        let face = dice.roll_classed(Die::D6, "accelerated effort", &|f| bonus_of(f) as u8)?;
+        let bonus = bonus_of(face);
         column = shifted(column, bonus, r.crt.labels.len());
         log.say(|| {
             format!(
@@ -388,7 +391,7 @@ pub(crate) fn resolve(
         }
         let units = s.units(role);
         let best = units.iter().map(attrition_er).max().unwrap_or(0);
-        let face = dice.roll(Die::D6, "attritional loss")?;
+        let face = dice.roll_classed(Die::D6, "attritional loss", &|f| u8::from(u32::from(f) <= best))?;
         if u32::from(face) <= best {
             let (winners, winner) = match role {
                 Role::Attacker => (&s.defenders, &mut defender),

@@ -680,8 +680,12 @@ pub fn resolve(
 /// Assesses and resolves in one call with a full dice source (game and `hexfront resolve`).
 pub fn fight(rules: &CombatRules, s: &Situation, dice: &mut Dice<'_>) -> Result<(Assessment, Outcome), Refusal> {
     let a = assess(rules, s)?;
-    let (result, log) = resolve(rules, s, &a, &s.choices, dice)
-        .map_err(|NeedDie(die)| Refusal(format!("the resolution needs another {die:?} and none was given")))?;
+    let (result, log) = resolve(rules, s, &a, &s.choices, dice).map_err(|need| {
+        Refusal(format!(
+            "the resolution needs another {:?} and none was given",
+            need.die
+        ))
+    })?;
     dice.check().map_err(|e| Refusal(e.to_string()))?;
     Ok((
         a,

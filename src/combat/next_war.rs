@@ -244,7 +244,7 @@ fn take_losses(units: &[Combatant], res: &mut SideResult, lead: usize, n: u32, r
 
 /// The authored ER check: pass on a d10 (0 = zero) below the ER, so ER 7 passes 70%.
 fn er_check(er: u32, dice: &mut impl DiceSource) -> Result<(bool, u8), NeedDie> {
-    let face = dice.roll(Die::D10, "ER check")?;
+    let face = dice.roll_classed(Die::D10, "ER check", &|f| u8::from(u32::from(f) < er))?;
     Ok((u32::from(face) < er, face))
 }
 
@@ -256,7 +256,7 @@ pub(crate) fn resolve(
     dice: &mut impl DiceSource,
     log: &mut Log,
 ) -> Result<CombatResult, NeedDie> {
-    let face = dice.roll(Die::D10, "combat")?;
+    let face = dice.roll_classed(Die::D10, "combat", &|f| (i32::from(f) + p.drm).clamp(0, 9) as u8)?;
     let roll = (i32::from(face) + p.drm).clamp(0, 9) as u8;
     let (entry, text) = r.crt.get(roll, p.column);
     log.say(|| {

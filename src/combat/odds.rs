@@ -104,12 +104,12 @@ struct Tally {
 }
 
 impl Tally {
-    fn add_leaf(&mut self, leaf_den: u64) {
-        if self.den.is_multiple_of(leaf_den) {
-            self.num += self.den / leaf_den;
+    fn add_leaf(&mut self, num: u64, den: u64) {
+        if self.den.is_multiple_of(den) {
+            self.num += num * (self.den / den);
         } else {
-            let l = self.den / gcd(u128::from(self.den), u128::from(leaf_den)) as u64 * leaf_den;
-            self.num = self.num * (l / self.den) + l / leaf_den;
+            let l = self.den / gcd(u128::from(self.den), u128::from(den)) as u64 * den;
+            self.num = self.num * (l / self.den) + num * (l / den);
             self.den = l;
         }
     }
@@ -124,27 +124,39 @@ fn same(a: &CombatResult, b: &CombatResult) -> bool {
         && a == b
 }
 
-/// Calls `leaf` with every distinct dice sequence the resolution can roll, the product of those
-/// dice's sides (the leaf's weight is its inverse) and the result: a depth-first walk that stops
-/// at each die the resolution asks for and tries all its faces.
+/// Calls `leaf` with every distinct dice sequence the resolution can roll (one face for each
+/// group of faces that lead to the same result), its weight `num / den`, and the result: a
+/// depth-first walk that stops at each die the resolution asks for and tries each group.
 fn for_each_leaf(
     rules: &CombatRules,
     s: &Situation,
     a: &Assessment,
     choices: &Choices,
-    mut leaf: impl FnMut(&[u8], u64, CombatResult),
+    every_face: bool,
+    mut leaf: impl FnMut(&[u8], u64, u64, CombatResult),
 ) {
-    let mut stack: Vec<([u8; MAX_DICE], usize, u64)> = vec![([0; MAX_DICE], 0, 1)];
-    while let Some((faces, len, den)) = stack.pop() {
-        let mut dice = Dice::branch(&faces[..len]);
+    let mut stack: Vec<([u8; MAX_DICE], usize, u64, u64)> = vec![([0; MAX_DICE], 0, 1, 1)];
+    while let Some((faces, len, num, den)) = stack.pop() {
+        let mut dice = if every_face {
+            Dice::branch_every_face(&faces[..len])
+        } else {
+            Dice::branch(&faces[..len])
+        };
         match resolve(rules, s, a, choices, &mut dice) {
-            Ok((result, _)) => leaf(&faces[..len], den, result),
-            Err(NeedDie(die)) => {
+            Ok((result, _)) => leaf(&faces[..len], num, den, result),
+            Err(NeedDie { die, classes }) => {
                 assert!(len < MAX_DICE, "a combat rolled more than {MAX_DICE} dice");
-                for face in die.faces().rev() {
+                let sides = usize::from(die.sides());
+                let lowest = *die.faces().start();
+                for i in (0..sides).rev() {
+                    // One branch per class, from its first face.
+                    if classes[..i].contains(&classes[i]) {
+                        continue;
+                    }
+                    let count = classes[..sides].iter().filter(|&&c| c == classes[i]).count() as u64;
                     let mut next = faces;
-                    next[len] = face;
-                    stack.push((next, len + 1, den * u64::from(die.sides())));
+                    next[len] = lowest + i as u8;
+                    stack.push((next, len + 1, num * count, den * sides as u64));
                 }
             }
         }
@@ -153,10 +165,26 @@ fn for_each_leaf(
 
 /// Every result of the combat with the given choices, with exact probabilities.
 pub fn enumerate(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Vec<OutcomeOdds> {
+    grouped(rules, s, a, choices, false)
+}
+
+/// The same as `enumerate`, branching on every face of every die (3d6: all 216) instead of one
+/// face per group the rules declare equivalent; tests check the two agree.
+pub fn enumerate_every_face(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Vec<OutcomeOdds> {
+    grouped(rules, s, a, choices, true)
+}
+
+fn grouped(
+    rules: &CombatRules,
+    s: &Situation,
+    a: &Assessment,
+    choices: &Choices,
+    every_face: bool,
+) -> Vec<OutcomeOdds> {
     let mut out: Vec<(OutcomeOdds, Tally)> = Vec::new();
-    for_each_leaf(rules, s, a, choices, |faces, den, result| {
+    for_each_leaf(rules, s, a, choices, every_face, |faces, num, den, result| {
         match out.iter_mut().find(|(o, _)| same(&o.result, &result)) {
-            Some((_, tally)) => tally.add_leaf(den),
+            Some((_, tally)) => tally.add_leaf(num, den),
             None => out.push((
                 OutcomeOdds {
                     result,
@@ -164,7 +192,7 @@ pub fn enumerate(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &C
                     exact: Fraction::ZERO,
                     example_dice: faces.to_vec(),
                 },
-                Tally { num: 1, den },
+                Tally { num, den },
             )),
         }
     });
@@ -212,8 +240,8 @@ impl Summary {
 /// The summary of a combat straight from its leaves, without grouping equal results.
 pub fn summarize_leaves(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Summary {
     let mut summary = Summary::default();
-    for_each_leaf(rules, s, a, choices, |_, den, result| {
-        summary.add(1.0 / den as f64, &result)
+    for_each_leaf(rules, s, a, choices, false, |_, num, den, result| {
+        summary.add(num as f64 / den as f64, &result)
     });
     summary
 }

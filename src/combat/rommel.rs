@@ -591,14 +591,12 @@ fn shoot(
         return Ok(0);
     }
     let value = total(p, s, role, res);
-    let face = dice.roll(
-        Die::D6,
-        if role == Role::Attacker {
-            "attacker's grid"
-        } else {
-            "defender's grid"
-        },
-    )?;
+    let purpose = if role == Role::Attacker {
+        "attacker's grid"
+    } else {
+        "defender's grid"
+    };
+    let face = dice.roll_classed(Die::D6, purpose, &|f| r.grid_hits(f, value) as u8)?;
     let base = r.grid_hits(face, value);
     let setup = &p.sides[ix(role)];
     let hits = shift_hits(base, setup.ups, setup.downs);
