@@ -109,6 +109,12 @@ fn take_hits(
         }
         hit(res, i, &mut taken, &mut steps);
     }
+    for (i, &n) in taken.iter().enumerate().take(units.len()) {
+        if n > 0 {
+            let shattered = if res[i].eliminated { " and is shattered" } else { "" };
+            log.say(|| format!("{} takes {n} hit(s){shattered}", units[i].name));
+        }
+    }
     target.steps_lost += steps;
 }
 
