@@ -1,7 +1,7 @@
 //! What a combat did: per unit and per side, with the retreats and advances it demands as data.
 
 use super::dice::Roll;
-use super::situation::{Role, StatusSet};
+use super::situation::StatusSet;
 use serde::Serialize;
 use std::fmt;
 
@@ -76,9 +76,6 @@ impl SideResult {
             ..Self::default()
         }
     }
-    pub fn eliminated(&self) -> usize {
-        self.units.iter().filter(|u| u.eliminated).count()
-    }
 }
 
 /// The table result, as printed.
@@ -113,12 +110,6 @@ pub struct CombatResult {
 }
 
 impl CombatResult {
-    pub fn side(&self, role: Role) -> &SideResult {
-        match role {
-            Role::Attacker => &self.attacker,
-            Role::Defender => &self.defender,
-        }
-    }
     pub fn defender_eliminated(&self) -> bool {
         self.defender.units.iter().all(|u| u.eliminated)
     }
