@@ -111,9 +111,8 @@ pub struct Rules {
 impl Rules {
     /// 8.10.3: whether these defenders may take an attritional loss as a one-hex retreat.
     pub fn attrition_may_retreat(&self, s: &Situation) -> bool {
-        let german = |u: &Combatant| self.germans.iter().any(|g| g.eq_ignore_ascii_case(&u.nation));
         self.city_terrain.contains(&s.terrain)
-            || (self.hedgerow_terrain.contains(&s.terrain) && s.defenders.iter().all(german))
+            || (self.hedgerow_terrain.contains(&s.terrain) && s.defenders.iter().all(|u| u.is_one_of(&self.germans)))
     }
 }
 

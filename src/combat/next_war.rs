@@ -91,6 +91,18 @@ pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
     })
 }
 
+/// A city or fortification in the defender's hex.
+fn strong_place(s: &Situation) -> bool {
+    s.conditions.fortified || s.conditions.city.is_some()
+}
+
+impl Rules {
+    /// Whether the defenders may try to ignore a retreat with an ER check.
+    pub fn may_hold(&self, s: &Situation) -> bool {
+        strong_place(s) || self.hold_terrain.contains(&s.terrain)
+    }
+}
+
 /// Numbers worked out once per combat.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prepared {
@@ -192,13 +204,13 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
     }
     // Odds columns reach the tenth column at most; shifts may carry on into 11-13.
     let column = shifted(base.min(odds_columns - 1), shift, r.crt.labels.len());
-    let strong_place = s.conditions.fortified || s.conditions.city.is_some();
+    let strong_place = strong_place(s);
     let retreat_cells = if r.retreat_two.contains(&s.terrain) && !strong_place {
         2
     } else {
         1
     };
-    let may_hold = strong_place || r.hold_terrain.contains(&s.terrain);
+    let may_hold = r.may_hold(s);
     let second_hex_allowed = s.weather != Weather::Storm && !strong_place && !r.no_second_hex_from.contains(&s.terrain);
     Ok(Assessment {
         attack_total: attack as f64,

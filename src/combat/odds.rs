@@ -298,14 +298,13 @@ fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
             alt("surviving defenders hold", &|c| c.defender_withdraws = false);
         }
         CombatRules::WarAgainstRussia(r) => {
-            let german = |u: &super::Combatant| r.raw.germans.iter().any(|g| g.eq_ignore_ascii_case(&u.nation));
-            if r.raw.exchange_weather.contains(&s.weather) && s.attackers.iter().any(german) {
+            if r.german_exchange_possible(s) {
                 alt("Germans exchange", &|c| c.german_exchange = true);
                 alt("Germans do not exchange", &|c| c.german_exchange = false);
             }
         }
         CombatRules::NextWar(r) => {
-            if s.conditions.fortified || s.conditions.city.is_some() || r.hold_terrain.contains(&s.terrain) {
+            if r.may_hold(s) {
                 alt("defenders try to ignore the retreat", &|c| c.ignore_retreat = true);
                 alt("defenders retreat", &|c| c.ignore_retreat = false);
             }

@@ -158,6 +158,11 @@ impl Combatant {
     pub fn is_infantry_type(&self) -> bool {
         self.class.is_infantry_type()
     }
+    /// Whether the unit's nation is one of `nations` (ids compared without case).
+    pub fn is_one_of(&self, nations: &[String]) -> bool {
+        nations.iter().any(|n| n.eq_ignore_ascii_case(&self.nation))
+    }
+
     pub fn crosses(&self, feature: EdgeFeature) -> bool {
         self.crossing.contains(feature)
     }

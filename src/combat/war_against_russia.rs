@@ -137,15 +137,29 @@ enum Nation {
 }
 
 fn nation(r: &Rules, u: &Combatant) -> Nation {
-    let is = |list: &[String]| list.iter().any(|n| n.eq_ignore_ascii_case(&u.nation));
-    if is(&r.raw.germans) {
+    if u.is_one_of(&r.raw.germans) {
         Nation::German
-    } else if is(&r.raw.axis_allies) {
+    } else if u.is_one_of(&r.raw.axis_allies) {
         Nation::AxisAlly
-    } else if is(&r.raw.russians) {
+    } else if u.is_one_of(&r.raw.russians) {
         Nation::Russian
     } else {
         Nation::Other
+    }
+}
+
+/// An Axis attack led by Germans: at least one German, the rest German or Axis allies.
+fn german_attack(r: &Rules, s: &Situation) -> bool {
+    s.attackers.iter().any(|u| nation(r, u) == Nation::German)
+        && s.attackers
+            .iter()
+            .all(|u| matches!(nation(r, u), Nation::German | Nation::AxisAlly))
+}
+
+impl Rules {
+    /// Whether the Germans may choose the optional exchange in this combat (attackers and weather).
+    pub fn german_exchange_possible(&self, s: &Situation) -> bool {
+        german_attack(self, s) && self.raw.exchange_weather.contains(&s.weather)
     }
 }
 
@@ -369,10 +383,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
             Effect::ResultChange("DE becomes BR, DR becomes DE, DW becomes D, dw becomes -".into()),
         ));
     }
-    let german_attack = s.attackers.iter().any(|u| nation(r, u) == Nation::German)
-        && s.attackers
-            .iter()
-            .all(|u| matches!(nation(r, u), Nation::German | Nation::AxisAlly));
+    let german_attack = german_attack(r, s);
     Ok(Assessment {
         attack_total: attack_halves as f64 / 2.0,
         defense_total: defense_halves as f64 / 2.0,

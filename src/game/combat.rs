@@ -106,19 +106,7 @@ pub type UnitData<'a> = (
 );
 
 /// One row of `UnitData`.
-pub type UnitRow<'a> = (
-    Entity,
-    &'a Unit,
-    &'a Side,
-    &'a Position,
-    &'a Steps,
-    &'a Statuses,
-    Option<&'a Armor>,
-    Option<&'a Effectiveness>,
-    Option<&'a Formation>,
-    Option<&'a Experience>,
-    bool,
-);
+pub type UnitRow<'a> = bevy::ecs::query::QueryItem<'a, 'a, UnitData<'static>>;
 
 /// A unit as the combat rules see it; `crossing` is the edge it attacks across.
 pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combatant {
