@@ -149,6 +149,23 @@ fn a_combat_in_the_game_is_the_pure_resolution_applied() {
             "{:?}",
             log.0
         );
+        // The retreat and advance steps then carry out what the result demands.
+        for _ in 0..4 {
+            app.update();
+        }
+        assert!(app.world().resource::<PendingRetreats>().0.is_empty());
+        assert!(app.world().resource::<PendingAdvances>().0.is_empty());
+        for (i, id) in ["gren", "pio"].iter().enumerate() {
+            if r.defender.units[i].retreats
+                && let Some(e) = unit(&mut app, id)
+            {
+                assert_ne!(
+                    app.world().get::<Position>(e).unwrap().0.to_string(),
+                    "0301",
+                    "seed {seed}: {id} retreated"
+                );
+            }
+        }
         // A unit attacks once per combat phase.
         if unit(&mut app, "gren").is_some() || unit(&mut app, "pio").is_some() {
             let (refused, _) = attack(&mut app, &["inf"], "0301");

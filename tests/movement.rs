@@ -284,6 +284,7 @@ fn units_move_in_every_shipped_scenario() {
             let (_, u, side, pos, mp, sp, st) = uq.get(app.world(), e).unwrap();
             let mover = hexfront::game::movement::Mover {
                 name: u.name.clone(),
+                class: u.class,
                 side: *side,
                 cell: pos.0,
                 mobility: u.mobility,
@@ -297,8 +298,10 @@ fn units_move_in_every_shipped_scenario() {
                     others.entry(p.0).or_default().push((*s, sp.0));
                 }
             }
+            let zoc = app.world().resource::<hexfront::game::zoc::Zoc>().0.clone();
             let search = hexfront::game::movement::search_moves(
                 &map,
+                &zoc,
                 Phase::Movement,
                 active,
                 std::slice::from_ref(&mover),
@@ -311,7 +314,7 @@ fn units_move_in_every_shipped_scenario() {
                 .filter(|(c, _)| **c != from)
                 .filter(|(c, _)| {
                     search
-                        .plan(&map, active, std::slice::from_ref(&mover), &others, **c)
+                        .plan(&map, &zoc, active, std::slice::from_ref(&mover), &others, **c)
                         .is_ok()
                 })
                 .max_by_key(|(c, r)| (r.spent, **c));

@@ -255,7 +255,7 @@ fn take_losses(units: &[Combatant], res: &mut SideResult, lead: usize, n: u32, r
 }
 
 /// The authored ER check: pass on a d10 (0 = zero) below the ER, so ER 7 passes 70%.
-fn er_check(er: u32, dice: &mut impl DiceSource) -> Result<(bool, u8), NeedDie> {
+pub fn er_check(er: u32, dice: &mut impl DiceSource) -> Result<(bool, u8), NeedDie> {
     let face = dice.roll_classed(Die::D10, "ER check", &|f| u8::from(u32::from(f) < er))?;
     Ok((u32::from(face) < er, face))
 }

@@ -5,18 +5,21 @@
 
 use super::GameSystems;
 use super::components::{
-    Armor, Effectiveness, Experience, Formation, GameLog, GameMap, GameRng, MapIndex, Position, Side, Sides, Statuses,
-    Steps, Unit,
+    Armor, CameFrom, Effectiveness, Experience, Formation, GameLog, GameMap, GameRng, MapIndex, MovePoints, Position,
+    Side, Sides, StackingPoints, Statuses, Steps, Unit,
 };
 use super::movement::OrderRefused;
-use super::phase::{GameState, Phase, TurnState};
+use super::phase::{CombatStep, GameState, Phase, TurnState};
+use super::retreat::RetreatedThisPhase;
+use super::zoc::Zoc;
 use crate::combat::{
-    self, AdvanceRight, ArmorValue, Battery, Choices, CombatResult, Combatant, Conditions, Dice, RetreatDemand, Role,
+    self, AdvanceRight, ArmorValue, Battery, Choices, CombatResult, Combatant, Conditions, RetreatDemand, Role,
     Situation, Support, Tactic, Weather, report,
 };
 use crate::rules::grid::Cell;
 use crate::rules::terrain::{EdgeFeatures, TerrainId};
 use crate::rules::units::UnitStatus;
+use crate::rules::zoc::ZocMap;
 use crate::scenario::ruleset::EnemyCells;
 use bevy::prelude::*;
 
@@ -60,15 +63,30 @@ pub struct PendingRetreat {
     pub unit: Entity,
     pub from: Cell,
     pub demand: RetreatDemand,
+    /// The other side's units in the combat (retreats keep away from them).
+    pub opponents: Vec<Entity>,
+    /// Next War: a unit that retreated into the cell earlier makes an ER check before going on.
+    pub check_first: bool,
 }
 
 /// Retreats waiting to be carried out (by the retreat-pathing systems).
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct PendingRetreats(pub Vec<PendingRetreat>);
 
-/// Advances after combat the attackers may or must make into `into`.
+/// An advance after combat the attackers may (or must) make into the defender's cell `into`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingAdvance {
+    /// Surviving attackers that did not retreat.
+    pub attackers: Vec<Entity>,
+    /// Next War: zero-attack units stacked with an attacker, which may follow it.
+    pub followers: Vec<Entity>,
+    pub into: Cell,
+    pub right: AdvanceRight,
+}
+
+/// Advances waiting for the attacker's choice (carried out after the retreats).
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct PendingAdvances(pub Vec<(Vec<Entity>, Cell, AdvanceRight)>);
+pub struct PendingAdvances(pub Vec<PendingAdvance>);
 
 /// The weather of the current turn (scenarios may set it; clear by default).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,6 +121,9 @@ pub type UnitData<'a> = (
     Option<&'a Formation>,
     Option<&'a Experience>,
     Has<Attacked>,
+    Option<&'a CameFrom>,
+    &'a StackingPoints,
+    Has<RetreatedThisPhase>,
 );
 
 /// One row of `UnitData`.
@@ -110,7 +131,7 @@ pub type UnitRow<'a> = bevy::ecs::query::QueryItem<'a, 'a, UnitData<'static>>;
 
 /// A unit as the combat rules see it; `crossing` is the edge it attacks across.
 pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combatant {
-    let (_, unit, _, _, steps, statuses, armor, er, formation, xp, _) = data;
+    let (_, unit, _, _, steps, statuses, armor, er, formation, xp, ..) = data;
     Combatant {
         id: unit.id.clone(),
         name: unit.name.clone(),
@@ -139,9 +160,11 @@ pub const DEFAULT_BARRAGE_RANGE: u32 = 3;
 
 /// Checks an attack order and builds its situation: who attacks, who defends, and the entities
 /// in the situation's order. Pure over the world's data, so previews can call it too.
+#[allow(clippy::too_many_arguments)]
 pub fn build_situation(
     order: &DeclareAttack,
     map: &GameMap,
+    zoc: &ZocMap,
     sides: &Sides,
     active: Side,
     index: &MapIndex,
@@ -198,9 +221,16 @@ pub fn build_situation(
     }
     let mut defenders = Vec::new();
     let mut defender_entities = Vec::new();
+    // Next War: units that retreated here earlier in this phase add nothing to the defense.
+    let skip_retreated = map.ruleset.retreat.retreated_units_do_not_defend
+        && index
+            .stack(target)
+            .iter()
+            .any(|e| units.get(*e).is_ok_and(|d| *d.2 != active && !d.13));
     for &e in index.stack(target) {
         if let Ok(data) = units.get(e)
             && *data.2 != active
+            && !(skip_retreated && data.13)
         {
             defenders.push(combatant(&data, &nation(data.2), EdgeFeatures::NONE));
             defender_entities.push(e);
@@ -209,6 +239,39 @@ pub fn build_situation(
     if defenders.is_empty() {
         return Err(format!("there are no enemy units at {target} to attack"));
     }
+    // Next War: an over-stacked hex's units lose 1 ER per stacking point over the limit.
+    if map.ruleset.retreat.may_overstack {
+        let limit = |cell: Cell| {
+            map.board
+                .terrain(cell)
+                .map_or(u32::MAX, |t| map.ruleset.stacking.limit_in(t))
+        };
+        let points = |cell: Cell, side: Side| -> u32 {
+            index
+                .stack(cell)
+                .iter()
+                .filter_map(|e| units.get(*e).ok())
+                .filter(|d| *d.2 == side)
+                .map(|d| d.12.0)
+                .sum()
+        };
+        let defending = *units.get(defender_entities[0]).map_err(|_| "a defender vanished")?.2;
+        let excess = points(target, defending).saturating_sub(limit(target));
+        for d in &mut defenders {
+            d.er = d.er.map(|er| er.saturating_sub(excess));
+        }
+        for (c, e) in attackers.iter_mut().zip(&attacker_entities) {
+            if let Ok(d) = units.get(*e) {
+                let excess = points(d.3.0, active).saturating_sub(limit(d.3.0));
+                c.er = c.er.map(|er| er.saturating_sub(excess));
+            }
+        }
+    }
+    // Surrounded: no defender has a legal first retreat step (War Against Russia converts results).
+    let surrounded = defender_entities.iter().all(|&e| {
+        super::retreat::retreat_options(map, zoc, sides, index, units, e, target, 1, &attacker_entities)
+            .is_ok_and(|(_, o)| o.legal.is_empty())
+    });
     let battery = |e: Entity, side_wanted: Side| -> Result<Battery, String> {
         let data = units
             .get(e)
@@ -274,7 +337,10 @@ pub fn build_situation(
             no_retreat: order.no_retreat,
             ..Support::default()
         },
-        conditions: Conditions::default(),
+        conditions: Conditions {
+            surrounded,
+            ..Conditions::default()
+        },
         choices: order.choices.clone(),
     };
     Ok((situation, attacker_entities, defender_entities))
@@ -290,14 +356,24 @@ fn resolve_declared_attacks(
     mut index: ResMut<MapIndex>,
     mut rng: ResMut<GameRng>,
     mut log: ResMut<GameLog>,
-    mut retreats: ResMut<PendingRetreats>,
-    mut advances: ResMut<PendingAdvances>,
+    (zoc, mut retreats, mut advances, mut next_step): (
+        Res<Zoc>,
+        ResMut<PendingRetreats>,
+        ResMut<PendingAdvances>,
+        ResMut<NextState<CombatStep>>,
+    ),
     mut resolved: MessageWriter<CombatResolved>,
     mut refused: MessageWriter<OrderRefused>,
     mut commands: Commands,
     mut queries: ParamSet<(
         Query<UnitData>,
-        Query<(&mut Steps, &mut Statuses, Option<&mut Experience>, &Position)>,
+        Query<(
+            &mut Steps,
+            &mut Statuses,
+            Option<&mut Experience>,
+            &Position,
+            &mut MovePoints,
+        )>,
     )>,
 ) {
     for order in orders.read() {
@@ -306,12 +382,22 @@ fn resolve_declared_attacks(
                 "attacks are made in a combat phase; this is the {:?} phase",
                 phase.get()
             ))
+        } else if !retreats.0.is_empty() || !advances.0.is_empty() {
+            Err("the last combat's retreats and advances come first".to_string())
         } else {
-            build_situation(order, &map, &sides, turn.active, &index, weather.0, &queries.p0())
+            build_situation(
+                order,
+                &map,
+                &zoc.0,
+                &sides,
+                turn.active,
+                &index,
+                weather.0,
+                &queries.p0(),
+            )
         };
         let fought = built.and_then(|(s, att, def)| {
-            let mut dice = Dice::seeded(&mut rng.rng);
-            combat::fight(&map.ruleset.combat, &s, &mut dice)
+            rng.with_dice(|dice| combat::fight(&map.ruleset.combat, &s, dice))
                 .map(|(assessment, outcome)| (s, att, def, assessment, outcome))
                 .map_err(|r| r.0)
         });
@@ -324,6 +410,33 @@ fn resolve_declared_attacks(
             }
         };
         let r = &outcome.result;
+        // Next War: units that retreated here earlier and sat the combat out.
+        let bystanders: Vec<Entity> = index
+            .stack(order.target)
+            .iter()
+            .copied()
+            .filter(|e| !def.contains(e) && queries.p0().get(*e).is_ok_and(|d| *d.2 != turn.active))
+            .collect();
+        // Next War: zero-attack units stacked with an attacker may follow its advance.
+        let followers: Vec<Entity> = if map.ruleset.advance.zero_attack_followers {
+            let cells: Vec<Cell> = att
+                .iter()
+                .filter_map(|e| queries.p0().get(*e).ok().map(|d| d.3.0))
+                .collect();
+            cells
+                .iter()
+                .flat_map(|c| index.stack(*c).iter().copied())
+                .filter(|e| {
+                    !att.contains(e)
+                        && queries
+                            .p0()
+                            .get(*e)
+                            .is_ok_and(|d| *d.2 == turn.active && d.4.values().attack == 0)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let dice: Vec<String> = outcome.rolls.iter().map(|d| d.face.to_string()).collect();
         let summary = format!(
             "{} | {} | {}",
@@ -360,9 +473,9 @@ fn resolve_declared_attacks(
             dice.join(",")
         ));
         let mut apply = queries.p1();
-        for (entities, side) in [(&att, &r.attacker), (&def, &r.defender)] {
+        for (entities, opponents, side) in [(&att, &def, &r.attacker), (&def, &att, &r.defender)] {
             for (e, u) in entities.iter().zip(&side.units) {
-                let Ok((mut steps, mut statuses, xp, pos)) = apply.get_mut(*e) else {
+                let Ok((mut steps, mut statuses, xp, pos, _)) = apply.get_mut(*e) else {
                     continue;
                 };
                 steps.0.lose(u.steps_lost as usize);
@@ -389,6 +502,8 @@ fn resolve_declared_attacks(
                         unit: *e,
                         from: order.target,
                         demand,
+                        opponents: opponents.clone(),
+                        check_first: false,
                     });
                 }
             }
@@ -408,20 +523,56 @@ fn resolve_declared_attacks(
         for (batteries, side) in [(&order.barrage, &r.attacker), (&order.defense_barrage, &r.defender)] {
             if side.batteries_tipped > 0 {
                 for &e in batteries {
-                    if let Ok((_, mut statuses, _, _)) = apply.get_mut(e) {
+                    if let Ok((_, mut statuses, ..)) = apply.get_mut(e) {
                         statuses.0.insert(UnitStatus::Tipped);
                     }
                 }
             }
         }
-        if let Some(adv) = r.attacker.advance {
+        if r.cell_taken && !bystanders.is_empty() {
+            let demand = r.defender.retreat.unwrap_or(RetreatDemand {
+                cells: 1,
+                chooser: combat::Chooser::Owner,
+                optional: false,
+                er_check_in_ezoc: true,
+            });
+            for &e in &bystanders {
+                retreats.0.push(PendingRetreat {
+                    unit: e,
+                    from: order.target,
+                    demand,
+                    opponents: att.clone(),
+                    check_first: true,
+                });
+            }
+        }
+        if map.ruleset.advance.fought_units_lose_movement {
+            for e in &att {
+                if let Ok((.., mut mp)) = apply.get_mut(*e) {
+                    mp.spent = mp.allowance;
+                }
+            }
+        }
+        if let Some(right) = r.attacker.advance {
             let survivors: Vec<Entity> = att
                 .iter()
                 .zip(&r.attacker.units)
                 .filter(|(_, u)| !u.eliminated && !u.retreats)
                 .map(|(e, _)| *e)
                 .collect();
-            advances.0.push((survivors, order.target, adv));
+            if !survivors.is_empty() {
+                advances.0.push(PendingAdvance {
+                    attackers: survivors,
+                    followers: followers.clone(),
+                    into: order.target,
+                    right,
+                });
+            }
+        }
+        if !retreats.0.is_empty() {
+            next_step.set(CombatStep::Retreat);
+        } else if !advances.0.is_empty() {
+            next_step.set(CombatStep::Advance);
         }
         resolved.write(CombatResolved {
             target: order.target,

@@ -60,6 +60,11 @@ impl MovePoints {
     }
 }
 
+/// The cell a unit entered its current cell from on its last move (Rommel: defenders never
+/// retreat into a square the attackers came from; attackers fall back there).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CameFrom(pub Cell);
+
 /// Effectiveness rating (ER).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effectiveness(pub u32);
@@ -162,10 +167,12 @@ impl MapIndex {
 }
 
 /// The one source of randomness: every die roll goes through it, so a seed replays a game.
+/// `forced` faces come first (tests, `--dice`), then the seeded generator.
 #[derive(Resource, Debug)]
 pub struct GameRng {
     pub seed: u64,
     pub rng: ChaCha8Rng,
+    pub forced: Vec<u8>,
 }
 
 impl GameRng {
@@ -173,13 +180,33 @@ impl GameRng {
         Self {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            forced: Vec::new(),
         }
     }
 
-    /// Rolls one die with `sides` faces: 1..=sides.
+    /// Rolls one die with `sides` faces: 1..=sides (a forced face when one is waiting and fits).
     pub fn roll(&mut self, sides: u32) -> u32 {
         use rand::RngExt;
+        if let Some(&face) = self.forced.first()
+            && (1..=sides).contains(&u32::from(face))
+        {
+            self.forced.remove(0);
+            return u32::from(face);
+        }
         self.rng.random_range(1..=sides)
+    }
+
+    /// Runs `f` with combat dice: the forced faces first, then the seeded generator; forced faces
+    /// it used are consumed.
+    pub fn with_dice<T>(&mut self, f: impl FnOnce(&mut crate::combat::Dice) -> T) -> T {
+        let forced = std::mem::take(&mut self.forced);
+        let (out, used) = {
+            let mut dice = crate::combat::Dice::forced_then_seeded(&forced, &mut self.rng);
+            let out = f(&mut dice);
+            (out, dice.forced_used())
+        };
+        self.forced = forced[used..].to_vec();
+        out
     }
 }
 

@@ -1,11 +1,14 @@
 //! Bevy plugins that turn the rules into a game: the ECS model, phases as states, and the
 //! systems that carry out orders. All of it runs without rendering.
 
+pub mod advance;
 pub mod combat;
 pub mod components;
 pub mod movement;
 pub mod phase;
+pub mod retreat;
 pub mod spawn;
+pub mod zoc;
 
 use bevy::prelude::*;
 
@@ -13,8 +16,12 @@ use bevy::prelude::*;
 /// `configure_sets` call in `plugin`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameSystems {
+    /// Bring derived maps (zones of control) up to date before orders read them.
+    Zones,
     /// Carry out orders (messages) from players, the AI and tests: moves, then attacks.
     Orders,
+    /// Carry out what combat demands: retreats, then advances (combat sub-steps).
+    AfterCombat,
     /// End phases and turns, after this frame's orders.
     TurnFlow,
     /// Keep derived state (the phase sub-state, fresh movement points) in step with the turn.
@@ -25,9 +32,23 @@ pub enum GameSystems {
 pub fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
-        (GameSystems::Orders, GameSystems::TurnFlow, GameSystems::Bookkeeping).chain(),
+        (
+            GameSystems::Zones,
+            GameSystems::Orders,
+            GameSystems::AfterCombat,
+            GameSystems::TurnFlow,
+            GameSystems::Bookkeeping,
+        )
+            .chain(),
     )
-    .add_plugins((phase::plugin, movement::plugin, combat::plugin));
+    .add_plugins((
+        phase::plugin,
+        zoc::plugin,
+        movement::plugin,
+        combat::plugin,
+        retreat::plugin,
+        advance::plugin,
+    ));
 }
 
 /// A headless app for tests and command-line tools: `MinimalPlugins` + states + the game, with

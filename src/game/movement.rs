@@ -3,15 +3,19 @@
 //! (`plan_move`), shared by the systems, the GUI's reachable-cells preview and tests.
 
 use super::GameSystems;
-use super::components::{GameLog, GameMap, MapIndex, MovePoints, Position, Side, StackingPoints, Statuses, Unit};
+use super::components::{
+    CameFrom, GameLog, GameMap, MapIndex, MovePoints, Position, Side, StackingPoints, Statuses, Unit,
+};
 use super::phase::{GameState, Phase, TurnState};
 use crate::rules::grid::Cell;
 use crate::rules::movement::{self, Blocked, Reach, StepCost};
 use crate::rules::terrain::{Mobility, Mp};
+use crate::rules::units::UnitClass;
 use crate::rules::units::{StackingMeasure, UnitStatus};
-use crate::scenario::ruleset::{EnemyCells, ZocRule};
+use crate::rules::zoc::{EzocToEzoc, ZocEffect, ZocMap};
+use crate::scenario::ruleset::EnemyCells;
 use bevy::prelude::*;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// Move these units (one stack, or part of it) to `to`.
@@ -51,6 +55,7 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Clone, Debug)]
 pub struct Mover {
     pub name: String,
+    pub class: UnitClass,
     pub side: Side,
     pub cell: Cell,
     pub mobility: Mobility,
@@ -72,6 +77,7 @@ pub struct MoveSearch {
 /// Checks who may move at all in this phase, then searches every reachable cell.
 pub fn search_moves(
     map: &GameMap,
+    zoc: &ZocMap,
     phase: Phase,
     active: Side,
     movers: &[Mover],
@@ -108,7 +114,7 @@ pub fn search_moves(
     }
     let budget = movers.iter().map(|m| m.move_points.left()).min().unwrap_or_default();
     let fresh = movers.iter().all(|m| m.move_points.spent == Mp::ZERO);
-    let (cost, stop) = step_rules(map, active, movers, others);
+    let (cost, stop) = step_rules(map, zoc, active, movers, others);
     let reach = movement::reachable(&map.board.grid, first.cell, budget, fresh, cost, stop);
     Ok(MoveSearch {
         start: first.cell,
@@ -118,9 +124,11 @@ pub fn search_moves(
 }
 
 /// The cost and must-stop closures for a group: the slowest unit prices each step; enemy units
-/// block or (Rommel) contest; the zone of control ends a move where the ruleset says so.
+/// block or (Rommel) contest; enemy zones of control end a move and may cost extra points to enter
+/// or leave (Next War), except for light infantry moving alone where the ruleset says so.
 fn step_rules<'a>(
     map: &'a GameMap,
+    zoc: &'a ZocMap,
     active: Side,
     movers: &'a [Mover],
     others: &'a Occupancy,
@@ -129,15 +137,15 @@ fn step_rules<'a>(
     impl Fn(Cell) -> bool + 'a,
 ) {
     let rules = &map.ruleset;
+    let zr = &rules.zoc;
+    let side = active.0 as u8;
     let has_enemy = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s != active));
-    let enemy_cells: Vec<Cell> = others
-        .iter()
-        .filter(|(_, v)| v.iter().any(|(s, _)| *s != active))
-        .map(|(c, _)| *c)
-        .collect();
-    let zoc: FxHashSet<Cell> = match rules.raw.zoc {
-        ZocRule::StopOnEntry => movement::adjacent_zoc(&map.board.grid, enemy_cells),
-        ZocRule::None => FxHashSet::default(),
+    let has_friend = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s == active));
+    let light_infantry = !movers.is_empty() && movers.iter().all(|m| m.class == UnitClass::LightInfantry);
+    let ezoc = move |c: Cell| {
+        zr.effect == ZocEffect::StopOnEntry
+            && zoc.in_enemy_zoc(c, side)
+            && !(light_infantry && zr.light_infantry_ignores(&map.board, c))
     };
     let contest = rules.raw.enemy_cells == EnemyCells::Contest;
     let cost = move |from: Cell, to: Cell| -> Result<StepCost, Blocked> {
@@ -155,9 +163,23 @@ fn step_rules<'a>(
                 }
             }
         }
+        let (leaving, entering) = (ezoc(from), ezoc(to));
+        if leaving && entering && zr.ezoc_to_ezoc == EzocToEzoc::WholeAllowance {
+            return Ok(StepCost::WholeAllowance);
+        }
+        if let StepCost::Points(p) = worst {
+            let mut extra = Mp::ZERO;
+            if entering && !has_friend(to) {
+                extra = extra + zr.enter_cost;
+            }
+            if leaving && !has_friend(from) {
+                extra = extra + zr.leave_cost;
+            }
+            worst = StepCost::Points(p + extra);
+        }
         Ok(worst)
     };
-    let stop = move |c: Cell| zoc.contains(&c) || (contest && has_enemy(c));
+    let stop = move |c: Cell| ezoc(c) || (contest && has_enemy(c));
     (cost, stop)
 }
 
@@ -167,6 +189,7 @@ impl MoveSearch {
     pub fn plan(
         &self,
         map: &GameMap,
+        zoc: &ZocMap,
         active: Side,
         movers: &[Mover],
         others: &Occupancy,
@@ -176,7 +199,7 @@ impl MoveSearch {
             return Err(format!("the units are already in {to}"));
         }
         let Some(r) = self.reach.get(&to) else {
-            let (cost, stop) = step_rules(map, active, movers, others);
+            let (cost, stop) = step_rules(map, zoc, active, movers, others);
             return Err(movement::explain_unreachable(
                 &map.board.grid,
                 self.start,
@@ -215,6 +238,7 @@ pub fn movers_and_others(
             .map_err(|_| "a selected unit no longer exists".to_string())?;
         movers.push(Mover {
             name: unit.name.clone(),
+            class: unit.class,
             side: *side,
             cell: pos.0,
             mobility: unit.mobility,
@@ -237,10 +261,12 @@ pub(super) fn execute_move_orders(
     map: Res<GameMap>,
     turn: Res<TurnState>,
     phase: Res<State<Phase>>,
+    zoc: Res<super::zoc::Zoc>,
     mut index: ResMut<MapIndex>,
     mut log: ResMut<GameLog>,
     mut moved: MessageWriter<Moved>,
     mut refused: MessageWriter<OrderRefused>,
+    mut commands: Commands,
     mut queries: ParamSet<(
         Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
         Query<(&mut Position, &mut MovePoints)>,
@@ -248,10 +274,10 @@ pub(super) fn execute_move_orders(
 ) {
     for order in orders.read() {
         let plan = movers_and_others(&order.units, &queries.p0()).and_then(|(movers, others)| {
-            let search = search_moves(&map, *phase.get(), turn.active, &movers, &others)?;
+            let search = search_moves(&map, &zoc.0, *phase.get(), turn.active, &movers, &others)?;
             let who = movers.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
             search
-                .plan(&map, turn.active, &movers, &others, order.to)
+                .plan(&map, &zoc.0, turn.active, &movers, &others, order.to)
                 .map(|plan| (who, plan))
         });
         match plan {
@@ -261,7 +287,9 @@ pub(super) fn execute_move_orders(
             }
             Ok((who, (path, spent, must_stop))) => {
                 let mut apply = queries.p1();
+                let came_from = CameFrom(path[path.len().saturating_sub(2)]);
                 for e in &order.units {
+                    commands.entity(*e).insert(came_from);
                     if let Ok((mut pos, mut mp)) = apply.get_mut(*e) {
                         index.remove(*e, pos.0);
                         index.place(*e, order.to);

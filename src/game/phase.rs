@@ -2,8 +2,9 @@
 //! ruleset's player turn and the `TurnState` resource, advanced by `EndPhase` messages.
 
 use super::GameSystems;
-use super::components::{GameLog, GameMap, MovePoints, Side, Sides, Unit};
+use super::components::{GameLog, GameMap, MovePoints, Side, Sides, Statuses, Unit};
 use crate::rules::terrain::Mobility;
+use crate::rules::units::UnitStatus;
 use crate::scenario::ruleset::PhaseKind;
 use bevy::prelude::*;
 
@@ -30,6 +31,17 @@ pub enum Phase {
     /// A second movement phase for mechanized and motorized units only.
     Exploitation,
     Supply,
+}
+
+/// Where the combat phase stands: attacks are declared and resolved, then the retreats the last
+/// result demands are carried out, then the attackers' advance after combat.
+#[derive(SubStates, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[source(Phase = Phase::Combat)]
+pub enum CombatStep {
+    #[default]
+    Declare,
+    Retreat,
+    Advance,
 }
 
 impl From<PhaseKind> for Phase {
@@ -74,6 +86,7 @@ pub struct EndPhase;
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<GameState>()
         .add_sub_state::<Phase>()
+        .add_sub_state::<CombatStep>()
         .add_message::<EndPhase>()
         .add_systems(
             Update,
@@ -99,8 +112,14 @@ fn advance_phase(
     sides: Res<Sides>,
     mut log: ResMut<GameLog>,
     mut next_game: ResMut<NextState<GameState>>,
+    retreats: Res<super::combat::PendingRetreats>,
+    advances: Res<super::combat::PendingAdvances>,
 ) {
     for _ in ends.read() {
+        if !retreats.0.is_empty() || !advances.0.is_empty() {
+            log.push("The phase cannot end yet: finish the retreats and advances of the last combat first.");
+            continue;
+        }
         let phases = map.ruleset.raw.player_turn.len();
         let ended = current_phase(&turn, &map);
         turn.phase_index += 1;
@@ -132,7 +151,7 @@ fn sync_phase_with_turn(
     map: Res<GameMap>,
     phase: Res<State<Phase>>,
     mut next_phase: ResMut<NextState<Phase>>,
-    mut units: Query<(&Side, &Unit, &mut MovePoints)>,
+    mut units: Query<(&Side, &Unit, &mut MovePoints, &mut Statuses)>,
 ) {
     if !turn.is_changed() {
         return;
@@ -141,9 +160,13 @@ fn sync_phase_with_turn(
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
-    for (side, unit, mut mp) in &mut units {
+    for (side, unit, mut mp, mut statuses) in &mut units {
         if *side == turn.active && wanted.allows_movement(unit.mobility) {
             mp.spent = Default::default();
+        }
+        // Next War (choice): Clearing markers come off at the start of the owner's movement.
+        if *side == turn.active && wanted == Phase::Movement && statuses.has(UnitStatus::Clearing) {
+            statuses.0.remove(&UnitStatus::Clearing);
         }
     }
 }

@@ -59,6 +59,7 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         None => (1, scenario.first_side, 0, seed),
     };
     world.insert_resource(index);
+    world.insert_resource(super::zoc::Zoc(crate::rules::zoc::ZocMap::empty(scenario.board.grid)));
     world.insert_resource(GameMap {
         board: scenario.board.clone(),
         ruleset: scenario.ruleset.clone(),

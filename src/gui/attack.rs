@@ -8,6 +8,7 @@ use crate::combat::{self, Odds, Role, Situation};
 use crate::game::combat::{CurrentWeather, DeclareAttack, UnitData, build_situation};
 use crate::game::components::{GameMap, MapIndex, Side, Sides};
 use crate::game::phase::{GameState, Phase, TurnState};
+use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -52,6 +53,7 @@ fn update_preview(
     turn: Res<TurnState>,
     index: Res<MapIndex>,
     weather: Res<CurrentWeather>,
+    zoc: Res<Zoc>,
     side_of: Query<&Side>,
     units: Query<UnitData>,
     mut preview: ResMut<AttackPreview>,
@@ -67,7 +69,8 @@ fn update_preview(
     preview.target = target;
     preview.result = target.map(|cell| {
         let order = attack_order(selection.units.clone(), cell);
-        let (situation, _, _) = build_situation(&order, &map, &all_sides, turn.active, &index, weather.0, &units)?;
+        let (situation, _, _) =
+            build_situation(&order, &map, &zoc.0, &all_sides, turn.active, &index, weather.0, &units)?;
         let odds = combat::odds(&map.ruleset.combat, &situation).map_err(|r| r.0)?;
         Ok((situation, odds))
     });

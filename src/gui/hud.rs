@@ -9,6 +9,7 @@ use super::layout::Layout;
 use crate::game::components::*;
 use crate::game::movement::{MoveOrder, OrderRefused, movers_and_others, search_moves};
 use crate::game::phase::{EndPhase, GameState, Phase, TurnState};
+use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use crate::rules::movement::Reach;
 use bevy::prelude::*;
@@ -153,17 +154,18 @@ fn refresh_reach(
     turn: Res<TurnState>,
     phase: Res<State<Phase>>,
     map: Res<GameMap>,
+    zoc: Res<Zoc>,
     units: Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
 ) {
     // The phase follows TurnState a frame later, so a phase change also triggers a refresh.
-    if !(selection.is_changed() || index.is_changed() || turn.is_changed() || phase.is_changed())
+    if !(selection.is_changed() || index.is_changed() || turn.is_changed() || phase.is_changed() || zoc.is_changed())
         || selection.units.is_empty()
     {
         return;
     }
     selection.units.retain(|e| units.contains(*e));
     let result = movers_and_others(&selection.units, &units)
-        .and_then(|(movers, others)| search_moves(&map, *phase.get(), turn.active, &movers, &others));
+        .and_then(|(movers, others)| search_moves(&map, &zoc.0, *phase.get(), turn.active, &movers, &others));
     let sel = selection.bypass_change_detection();
     match result {
         Ok(search) => {

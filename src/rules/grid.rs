@@ -66,6 +66,15 @@ pub struct Direction(pub u8);
 const SQUARE4: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 const SQUARE8: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
 
+/// A side's friendly map edge, toward which its units retreat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MapEdge {
+    North,
+    East,
+    South,
+    West,
+}
+
 /// A rectangular board of `width` × `height` cells of one kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Grid {
@@ -154,6 +163,17 @@ impl Grid {
             GridKind::Hex { top } => Self::to_hex(top, a).unsigned_distance_to(Self::to_hex(top, b)),
             GridKind::Square { diagonals: false } => a.col.abs_diff(b.col) + a.row.abs_diff(b.row),
             GridKind::Square { diagonals: true } => a.col.abs_diff(b.col).max(a.row.abs_diff(b.row)),
+        }
+    }
+
+    /// Rows or columns between `cell` and a map edge: retreats "toward the friendly edge" make
+    /// this smaller.
+    pub fn cells_from_edge(&self, cell: Cell, edge: MapEdge) -> i32 {
+        match edge {
+            MapEdge::North => cell.row,
+            MapEdge::South => self.height as i32 - 1 - cell.row,
+            MapEdge::West => cell.col,
+            MapEdge::East => self.width as i32 - 1 - cell.col,
         }
     }
 

@@ -133,6 +133,11 @@ impl EdgeFeatures {
         self.0 == 0
     }
 
+    /// Whether the two sets share a feature.
+    pub fn intersects(self, other: EdgeFeatures) -> bool {
+        self.0 & other.0 != 0
+    }
+
     pub fn iter(self) -> impl Iterator<Item = EdgeFeature> {
         EdgeFeature::ALL.into_iter().filter(move |f| self.contains(*f))
     }

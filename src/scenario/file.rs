@@ -7,14 +7,7 @@ use crate::rules::units::{StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A side's friendly map edge, toward which its units retreat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MapEdge {
-    North,
-    East,
-    South,
-    West,
-}
+pub use crate::rules::grid::MapEdge;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

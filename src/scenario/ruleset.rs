@@ -3,9 +3,12 @@
 
 use super::error::{LoadError, Source};
 use crate::combat::{CombatRules, RawCombat};
+use crate::rules::advance::{AdvanceRules, RawAdvanceRules};
 use crate::rules::movement::{EdgeCrossing, MovementRules};
+use crate::rules::retreat::RetreatRules;
 use crate::rules::terrain::{EdgeFeature, Mobility, Mp, TerrainId};
-use crate::rules::units::{StackingMeasure, StackingRule, UnitClass, UnitSize};
+use crate::rules::units::{StackingMeasure, StackingRule, UnitClass, UnitSize, UnitStatus};
+use crate::rules::zoc::{EzocToEzoc, ZocEffect, ZocRules};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -43,13 +46,34 @@ pub enum PhaseKind {
     Supply,
 }
 
-/// Zone-of-control effect on movement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ZocRule {
-    /// A unit entering a cell next to an enemy unit ends its move.
-    StopOnEntry,
-    /// No zones of control.
-    None,
+/// Zones of control as written in a ruleset file; everything but `effect` may be left out (the
+/// classic rule: every unit projects into every neighbour).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawZoc {
+    pub effect: ZocEffect,
+    #[serde(default)]
+    pub min_stacking_points: u32,
+    #[serde(default)]
+    pub min_attack: u32,
+    /// Terrain ids a ZOC does not extend into.
+    #[serde(default)]
+    pub not_into: Vec<String>,
+    /// Edge features a ZOC does not extend across, bridged or not.
+    #[serde(default)]
+    pub not_across: Vec<EdgeFeature>,
+    /// Statuses that take a unit's ZOC away.
+    #[serde(default)]
+    pub none_with: Vec<UnitStatus>,
+    #[serde(default)]
+    pub enter_cost: f32,
+    #[serde(default)]
+    pub leave_cost: f32,
+    #[serde(default)]
+    pub ezoc_to_ezoc: EzocToEzoc,
+    /// Light infantry moving alone ignores EZOCs except in these terrain ids.
+    #[serde(default)]
+    pub light_infantry_bound_in: Option<Vec<String>>,
 }
 
 /// Whether a moving unit may enter a cell holding enemy units.
@@ -139,11 +163,16 @@ pub struct RawRuleset {
     pub edges: BTreeMap<EdgeFeature, RawCrossing>,
     /// Cost of a road step per mobility.
     pub road: RawCosts,
-    pub zoc: ZocRule,
+    pub zoc: RawZoc,
     pub enemy_cells: EnemyCells,
     pub stacking: RawStacking,
     /// The combat system, its tables and terrain effects.
     pub combat: RawCombat,
+    /// Where units go after combat: retreats (paths, EZOCs, blocked units).
+    pub retreat: RetreatRules,
+    /// Advance after combat.
+    #[serde(default)]
+    pub advance: RawAdvanceRules,
 }
 
 /// How a terrain looks.
@@ -164,6 +193,9 @@ pub struct Ruleset {
     pub movement: MovementRules,
     pub stacking: StackingRule,
     pub combat: CombatRules,
+    pub zoc: ZocRules,
+    pub retreat: RetreatRules,
+    pub advance: AdvanceRules,
 }
 
 /// Parses `#rrggbb`.
@@ -272,8 +304,47 @@ impl Ruleset {
             src,
             terrain_ids: &terrain_ids,
         })?;
+        let flags = |field: &str, names: &[String]| terrain_flags(src, field, names, &terrain_ids);
+        let mp = |field: &str, x: f32| {
+            Mp::from_f32(x).ok_or_else(|| {
+                src.error(
+                    field,
+                    format!("{x} is not a movement cost: use a non-negative multiple of 1/6"),
+                )
+            })
+        };
+        let z = &raw.zoc;
+        let zoc = ZocRules {
+            effect: z.effect,
+            min_stacking_points: z.min_stacking_points,
+            min_attack: z.min_attack,
+            not_into: flags("zoc.not_into", &z.not_into)?,
+            not_across: z.not_across.iter().copied().collect(),
+            none_with: z.none_with.clone(),
+            enter_cost: mp("zoc.enter_cost", z.enter_cost)?,
+            leave_cost: mp("zoc.leave_cost", z.leave_cost)?,
+            ezoc_to_ezoc: z.ezoc_to_ezoc,
+            light_infantry_bound_in: z
+                .light_infantry_bound_in
+                .as_ref()
+                .map(|names| flags("zoc.light_infantry_bound_in", names))
+                .transpose()?,
+        };
+        let a = &raw.advance;
+        let advance = AdvanceRules {
+            zero_attack_followers: a.zero_attack_followers,
+            automatic: a.automatic,
+            fought_units_lose_movement: a.fought_units_lose_movement,
+            second_cell_not_into: flags("advance.second_cell_not_into", &a.second_cell_not_into)?,
+            second_cell_by_road_into: flags("advance.second_cell_by_road_into", &a.second_cell_by_road_into)?,
+            clearing_in: flags("advance.clearing_in", &a.clearing_in)?,
+            may_overstack: a.may_overstack,
+        };
         Ok(Ruleset {
             combat,
+            zoc,
+            retreat: raw.retreat,
+            advance,
             movement: MovementRules {
                 terrain: move_terrain,
                 edges,
@@ -301,6 +372,29 @@ impl Ruleset {
     pub fn terrain_look(&self, id: TerrainId) -> &TerrainLook {
         &self.looks[id.0 as usize]
     }
+}
+
+/// A per-terrain flag list from terrain ids, with a located error for an unknown id.
+fn terrain_flags(
+    src: &Source,
+    field: &str,
+    names: &[String],
+    terrain_ids: &HashMap<String, TerrainId>,
+) -> Result<Vec<bool>, LoadError> {
+    let mut flags = vec![false; terrain_ids.len()];
+    for (i, name) in names.iter().enumerate() {
+        let t = terrain_ids.get(name).ok_or_else(|| {
+            src.error(
+                format!("{field}[{i}]"),
+                format!(
+                    "unknown terrain `{name}`: this ruleset defines {}",
+                    list(terrain_ids.keys())
+                ),
+            )
+        })?;
+        flags[t.0 as usize] = true;
+    }
+    Ok(flags)
 }
 
 /// `a`, `b`, `c` sorted, for "expected one of" messages.
