@@ -1,6 +1,8 @@
 //! Builders shared by the combat tests: units, situations and the built-in combat rules.
 #![allow(dead_code)]
 
+pub mod board;
+
 use hexfront::combat::{
     ArmorValue, Choices, CombatResult, CombatRules, Combatant, Conditions, Dice, Situation, Support, Weather, assess,
     resolve,

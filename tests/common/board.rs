@@ -1,0 +1,193 @@
+//! Small fixture scenarios written inline (a few rows of terrain, a few units) and helpers that
+//! drive them through the headless game: phases, forced dice, attacks, retreat options.
+
+use bevy::ecs::system::SystemState;
+use bevy::prelude::*;
+use hexfront::game::combat::{CombatResolved, DeclareAttack, UnitData};
+use hexfront::game::components::*;
+use hexfront::game::headless_app;
+use hexfront::game::movement::OrderRefused;
+use hexfront::game::phase::{EndPhase, Phase};
+use hexfront::game::retreat::retreat_options;
+use hexfront::game::zoc::Zoc;
+use hexfront::rules::grid::{Cell, parse_label};
+use hexfront::rules::retreat::RetreatOptions;
+use hexfront::rules::zoc::ZocMap;
+use hexfront::scenario::Scenario;
+
+/// A unit line for `fixture`: `unit("a", "blue", "Infantry", "Brigade", "0203", "strength: 2")`.
+pub fn unit(id: &str, side: &str, class: &str, size: &str, cell: &str, values: &str) -> String {
+    format!(
+        "(id: \"{id}\", name: \"{id}\", side: \"{side}\", class: {class}, size: {size}, cell: \"{cell}\", movement: 6, {values}),"
+    )
+}
+
+/// A scenario of `ruleset` on `grid` (`Square(diagonals: false)`, `Hex(top: Flat)`): `rows` of
+/// `legend` characters, `map_extra` (edges, roads), two sides (blue: home edge West, moves first;
+/// red: home edge East) and `units`.
+pub fn fixture(ruleset: &str, grid: &str, legend: &str, rows: &[&str], map_extra: &str, units: &[String]) -> Scenario {
+    let text = format!(
+        r##"Scenario(
+    name: "Test", setting: "Test fixture", description: "Inline test fixture.", ruleset: "{ruleset}",
+    map: (grid: {grid}, width: {w}, height: {h}, legend: {{{legend}}}, rows: [{rows}], {map_extra}),
+    sides: [
+        (id: "blue", name: "Blue", color: "#3050c0", home_edge: West),
+        (id: "red", name: "Red", color: "#c03030", home_edge: East),
+    ],
+    first_side: "blue", turns: 3, victory: "None.",
+    units: [{units}],
+)"##,
+        w = rows[0].len(),
+        h = rows.len(),
+        rows = rows.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(", "),
+        units = units.join("\n"),
+    );
+    Scenario::from_ron_str("inline-fixture.ron", &text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+pub fn start(scenario: &Scenario) -> App {
+    let mut app = headless_app(scenario, 1);
+    app.update();
+    app
+}
+
+pub fn cell(label: &str) -> Cell {
+    parse_label(label).unwrap()
+}
+
+pub fn id(app: &mut App, id: &str) -> Entity {
+    find(app, id).unwrap_or_else(|| panic!("no unit {id}"))
+}
+
+pub fn find(app: &mut App, id: &str) -> Option<Entity> {
+    let mut q = app.world_mut().query::<(Entity, &Unit)>();
+    q.iter(app.world()).find(|(_, u)| u.id == id).map(|(e, _)| e)
+}
+
+/// Where unit `id` stands, as a label; `None` once eliminated.
+pub fn at(app: &mut App, id: &str) -> Option<String> {
+    let e = find(app, id)?;
+    app.world().get::<Position>(e).map(|p| p.0.to_string())
+}
+
+pub fn steps_left(app: &mut App, id: &str) -> usize {
+    let e = self::id(app, id);
+    app.world().get::<Steps>(e).unwrap().0.remaining()
+}
+
+pub fn phase(app: &App) -> Phase {
+    *app.world().resource::<State<Phase>>().get()
+}
+
+pub fn to_phase(app: &mut App, wanted: Phase) {
+    for _ in 0..6 {
+        if phase(app) == wanted {
+            return;
+        }
+        app.world_mut().write_message(EndPhase);
+        app.update();
+        app.update();
+    }
+    assert_eq!(phase(app), wanted);
+}
+
+pub fn zoc(app: &App) -> ZocMap {
+    app.world().resource::<Zoc>().0.clone()
+}
+
+pub fn log(app: &App) -> Vec<String> {
+    app.world().resource::<GameLog>().0.clone()
+}
+
+/// Declares an attack with these dice forced, then runs the combat, retreat and advance steps.
+/// Returns the refusal or the result.
+pub fn attack(app: &mut App, attackers: &[&str], target: &str, dice: &[u8]) -> Result<CombatResolved, String> {
+    let units: Vec<Entity> = attackers.iter().map(|a| id(app, a)).collect();
+    app.world_mut().resource_mut::<GameRng>().forced = dice.to_vec();
+    app.world_mut().resource_mut::<Messages<OrderRefused>>().clear();
+    app.world_mut().resource_mut::<Messages<CombatResolved>>().clear();
+    app.world_mut().write_message(DeclareAttack {
+        attackers: units,
+        target: cell(target),
+        barrage: vec![],
+        attack_tactics: vec![],
+        defense_tactics: vec![],
+        defense_barrage: vec![],
+        no_retreat: false,
+        accelerated_effort: None,
+        flanking: false,
+        choices: Default::default(),
+    });
+    app.update();
+    let refused = {
+        let m = app.world().resource::<Messages<OrderRefused>>();
+        m.get_cursor().read(m).last().cloned()
+    };
+    if let Some(r) = refused {
+        return Err(r.reason);
+    }
+    let resolved = {
+        let m = app.world().resource::<Messages<CombatResolved>>();
+        m.get_cursor().read(m).last().cloned().expect("the combat is reported")
+    };
+    for _ in 0..4 {
+        app.update();
+    }
+    Ok(resolved)
+}
+
+/// The legal and illegal retreats of unit `who` from where it stands, `length` cells, away from
+/// the units `opponents`.
+pub fn options(app: &mut App, who: &str, length: u32, opponents: &[&str]) -> RetreatOptions {
+    let unit = id(app, who);
+    let opponents: Vec<Entity> = opponents.iter().map(|o| id(app, o)).collect();
+    let from = app.world().get::<Position>(unit).unwrap().0;
+    let mut state: SystemState<(Res<GameMap>, Res<Zoc>, Res<Sides>, Res<MapIndex>, Query<UnitData>)> =
+        SystemState::new(app.world_mut());
+    let (map, zoc, sides, index, units) = state.get(app.world()).unwrap();
+    retreat_options(&map, &zoc.0, &sides, &index, &units, unit, from, length, &opponents)
+        .unwrap()
+        .1
+}
+
+/// Legal retreat paths as label strings, e.g. `["0102>0101", …]`, sorted.
+pub fn legal(options: &RetreatOptions) -> Vec<String> {
+    let mut v: Vec<String> = options
+        .legal
+        .iter()
+        .map(|p| p.cells.iter().map(ToString::to_string).collect::<Vec<_>>().join(">"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The reason given for the illegal path (or first part) ending in `label`.
+pub fn why(options: &RetreatOptions, label: &str) -> String {
+    options
+        .illegal
+        .iter()
+        .find(|x| x.cells.last().unwrap().to_string() == label)
+        .map(|x| x.reason.clone())
+        .unwrap_or_else(|| panic!("no illegal path to {label}: {:?}", options.illegal))
+}
+
+/// Every cell unit `who` (alone) can reach now, with its cost and whether it must stop there.
+pub fn reach(app: &mut App, who: &str) -> std::collections::BTreeMap<String, (f32, bool)> {
+    use hexfront::game::movement::{movers_and_others, search_moves};
+    use hexfront::game::phase::TurnState;
+    let unit = id(app, who);
+    let mut state: SystemState<(
+        Res<GameMap>,
+        Res<Zoc>,
+        Res<TurnState>,
+        Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
+    )> = SystemState::new(app.world_mut());
+    let (map, zoc, turn, units) = state.get(app.world()).unwrap();
+    let (movers, others) = movers_and_others(&[unit], &units).unwrap();
+    let search = search_moves(&map, &zoc.0, Phase::Movement, turn.active, &movers, &others).unwrap();
+    search
+        .reach
+        .iter()
+        .map(|(c, r)| (c.to_string(), (r.spent.as_f32(), r.must_stop)))
+        .collect()
+}
