@@ -53,7 +53,14 @@ fn next_war_projects_only_from_two_stacking_points_of_units_that_can_attack() {
     let one_brigade = [unit("kpa", "red", "Infantry", "Brigade", "0302", "strength: 2, er: 3")];
     let with_zero_attack = [
         one_brigade[0].clone(),
-        unit("hq", "red", "Headquarters", "Brigade", "0302", "attack: 0, defense: 1, er: 3"),
+        unit(
+            "hq",
+            "red",
+            "Headquarters",
+            "Brigade",
+            "0302",
+            "attack: 0, defense: 1, er: 3",
+        ),
     ];
     let two_brigades = [
         one_brigade[0].clone(),
@@ -95,7 +102,14 @@ fn next_war_units_under_a_clearing_marker_have_no_zoc_at_all() {
         "'.': \"flat\"",
         &["....", "....", "...."],
         "",
-        &[unit("div", "red", "Infantry", "Division", "0302", "strength: 6, er: 3, status: [Clearing]")],
+        &[unit(
+            "div",
+            "red",
+            "Infantry",
+            "Division",
+            "0302",
+            "strength: 6, er: 3, status: [Clearing]",
+        )],
     );
     assert!(zone(&start(&s), 0).is_empty());
 }
@@ -167,8 +181,16 @@ fn next_war_light_infantry_alone_ignores_ezocs_except_in_flat_and_flat_woods() {
     };
     assert_eq!(run("LightInfantry", 'r'), Some((5.0, false)), "rough: ignored");
     assert_eq!(run("Infantry", 'r'), Some((6.0, true)), "rough: +1 and stop for others");
-    assert_eq!(run("LightInfantry", 'w'), Some((6.0, true)), "flat woods: 3 flat + 2 + 1, and stop");
-    assert_eq!(run("LightInfantry", '.'), Some((5.0, true)), "flat: bound like everyone");
+    assert_eq!(
+        run("LightInfantry", 'w'),
+        Some((6.0, true)),
+        "flat woods: 3 flat + 2 + 1, and stop"
+    );
+    assert_eq!(
+        run("LightInfantry", '.'),
+        Some((5.0, true)),
+        "flat: bound like everyone"
+    );
 }
 
 #[test]
@@ -205,7 +227,13 @@ fn the_zoc_map_follows_a_move() {
 fn refreshing_the_cells_of_a_move_equals_a_full_rebuild() {
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     for round in 0..40 {
-        let grid = Grid::new(GridKind::Hex { top: hexfront::rules::grid::HexTop::Flat }, 12, 10);
+        let grid = Grid::new(
+            GridKind::Hex {
+                top: hexfront::rules::grid::HexTop::Flat,
+            },
+            12,
+            10,
+        );
         let mut board = Board::new(grid, TerrainId(0));
         for c in grid.cells() {
             board.set_terrain(c, TerrainId(rng.random_range(0..3u16)));
@@ -240,9 +268,19 @@ fn refreshing_the_cells_of_a_move_equals_a_full_rebuild() {
             let from = units[i].0;
             let to = Cell::new(rng.random_range(0..12), rng.random_range(0..10));
             units[i].0 = to;
-            let at = |c: Cell| units.iter().filter(move |(u, _)| *u == c).map(|(_, z)| *z).collect::<Vec<_>>();
+            let at = |c: Cell| {
+                units
+                    .iter()
+                    .filter(move |(u, _)| *u == c)
+                    .map(|(_, z)| *z)
+                    .collect::<Vec<_>>()
+            };
             map.refresh_cells(&board, &rules, &[from, to], at);
-            assert_eq!(map, ZocMap::build(&board, &rules, units.iter().copied()), "round {round}");
+            assert_eq!(
+                map,
+                ZocMap::build(&board, &rules, units.iter().copied()),
+                "round {round}"
+            );
         }
     }
 }

@@ -317,7 +317,9 @@ pub(crate) fn resolve(
             }
         }
     }
-    if retreating {
+    // The demand stands even when no defender survives it: units that retreated into the hex
+    // earlier and sat the combat out follow it.
+    if retreating || (entry.retreat && !survivors(&defender)) {
         for res in defender.units.iter_mut().filter(|u| !u.eliminated) {
             res.retreats = true;
         }

@@ -191,3 +191,48 @@ pub fn reach(app: &mut App, who: &str) -> std::collections::BTreeMap<String, (f3
         .map(|(c, r)| (c.to_string(), (r.spent.as_f32(), r.must_stop)))
         .collect()
 }
+
+/// Puts a retreat demand on each unit of `who` (as one combat result would) and runs the
+/// retreat step.
+pub fn order_retreats(app: &mut App, who: &[&str], cells: u32, chooser: hexfront::combat::Chooser, opponents: &[&str]) {
+    use hexfront::game::combat::{PendingRetreat, PendingRetreats};
+    use hexfront::game::phase::CombatStep;
+    if phase(app) != Phase::Combat {
+        to_phase(app, Phase::Combat);
+    }
+    let opponents: Vec<Entity> = opponents.iter().map(|o| id(app, o)).collect();
+    for w in who {
+        let unit = id(app, w);
+        let from = app.world().get::<Position>(unit).unwrap().0;
+        app.world_mut()
+            .resource_mut::<PendingRetreats>()
+            .0
+            .push(PendingRetreat {
+                unit,
+                from,
+                demand: hexfront::combat::RetreatDemand {
+                    cells,
+                    chooser,
+                    optional: false,
+                    er_check_in_ezoc: true,
+                },
+                opponents: opponents.clone(),
+                check_first: false,
+            });
+    }
+    app.world_mut()
+        .resource_mut::<NextState<CombatStep>>()
+        .set(CombatStep::Retreat);
+    for _ in 0..3 {
+        app.update();
+    }
+}
+
+pub fn order_retreat(app: &mut App, who: &str, cells: u32, chooser: hexfront::combat::Chooser, opponents: &[&str]) {
+    order_retreats(app, &[who], cells, chooser, opponents);
+}
+
+/// Forces the next dice the game rolls.
+pub fn force_dice(app: &mut App, dice: &[u8]) {
+    app.world_mut().resource_mut::<GameRng>().forced = dice.to_vec();
+}
