@@ -236,3 +236,41 @@ pub fn order_retreat(app: &mut App, who: &str, cells: u32, chooser: hexfront::co
 pub fn force_dice(app: &mut App, dice: &[u8]) {
     app.world_mut().resource_mut::<GameRng>().forced = dice.to_vec();
 }
+
+/// Puts an advance right on `attackers` into `into` (as a combat result would) and runs the
+/// advance step once; more updates are up to the caller.
+pub fn order_advance(
+    app: &mut App,
+    attackers: &[&str],
+    followers: &[&str],
+    into: &str,
+    right: hexfront::combat::AdvanceRight,
+) {
+    use hexfront::game::combat::{PendingAdvance, PendingAdvances};
+    use hexfront::game::phase::CombatStep;
+    if phase(app) != Phase::Combat {
+        to_phase(app, Phase::Combat);
+    }
+    let attackers: Vec<Entity> = attackers.iter().map(|a| id(app, a)).collect();
+    let followers: Vec<Entity> = followers.iter().map(|a| id(app, a)).collect();
+    app.world_mut()
+        .resource_mut::<PendingAdvances>()
+        .0
+        .push(PendingAdvance {
+            attackers,
+            followers,
+            into: cell(into),
+            right,
+        });
+    app.world_mut()
+        .resource_mut::<NextState<CombatStep>>()
+        .set(CombatStep::Advance);
+    app.update();
+    app.update();
+}
+
+/// The reasons of the orders refused since the last clear.
+pub fn refusals(app: &mut App) -> Vec<String> {
+    let m = app.world().resource::<Messages<OrderRefused>>();
+    m.get_cursor().read(m).map(|r| r.reason.clone()).collect()
+}
