@@ -16,7 +16,16 @@ const SIZE: i32 = 200;
 fn board(r: &Ruleset) -> Board {
     let grid = Grid::new(GridKind::Hex { top: HexTop::Flat }, SIZE as u32, SIZE as u32);
     let t = |id: &str| r.terrain_ids[id];
-    let mix = [t("flat"), t("flat"), t("flat"), t("flat-woods"), t("rough"), t("marsh"), t("urban"), t("mountain")];
+    let mix = [
+        t("flat"),
+        t("flat"),
+        t("flat"),
+        t("flat-woods"),
+        t("rough"),
+        t("marsh"),
+        t("urban"),
+        t("mountain"),
+    ];
     let mut board = Board::new(grid, TerrainId(0));
     for c in grid.cells() {
         board.set_terrain(c, mix[((c.col * 7 + c.row * 13) % mix.len() as i32) as usize]);
@@ -138,7 +147,13 @@ fn bench(c: &mut Criterion) {
     let (from, to) = (all[mover].0, Cell::new(97, 100));
     let mut moved = all.clone();
     moved[mover].0 = to;
-    let at = |c: Cell| moved.iter().filter(move |(u, _)| *u == c).map(|(_, z)| *z).collect::<Vec<_>>();
+    let at = |c: Cell| {
+        moved
+            .iter()
+            .filter(move |(u, _)| *u == c)
+            .map(|(_, z)| *z)
+            .collect::<Vec<_>>()
+    };
     c.bench_function("zoc: refresh the two cells of one move, 200x200, 2000 units", |b| {
         let mut map = zoc.clone();
         b.iter(|| map.refresh_cells(&board, &rules.zoc, black_box(&[from, to]), at))

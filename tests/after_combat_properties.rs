@@ -31,7 +31,11 @@ fn random_game(ruleset: &str, rng: &mut ChaCha8Rng, n: usize) -> (App, Vec<(Stri
             &['.', '.', 'f', 's'],
             ("Infantry", "Corps"),
         ),
-        "small-general" => ("'.': \"grass\", 'f': \"forest\"", &['.', '.', 'f'], ("Infantry", "Regiment")),
+        "small-general" => (
+            "'.': \"grass\", 'f': \"forest\"",
+            &['.', '.', 'f'],
+            ("Infantry", "Regiment"),
+        ),
         _ => (
             "'.': \"clear\", 'w': \"woods\", '~': \"water\"",
             &['.', '.', '.', 'w', '~'],
@@ -72,7 +76,11 @@ fn random_game(ruleset: &str, rng: &mut ChaCha8Rng, n: usize) -> (App, Vec<(Stri
         ));
         ids.push((id, side));
     }
-    let grid = if ruleset == "rommel" { "Square(diagonals: false)" } else { "Hex(top: Flat)" };
+    let grid = if ruleset == "rommel" {
+        "Square(diagonals: false)"
+    } else {
+        "Hex(top: Flat)"
+    };
     let s = fixture(ruleset, grid, legend, &row_refs, &extra, &units);
     (start(&s), ids)
 }
@@ -84,7 +92,11 @@ fn check_index(app: &mut App) {
     let listed: usize = index.occupied().map(|(_, s)| s.len()).sum();
     assert_eq!(listed, live.len(), "every unit listed once");
     for (e, c) in live {
-        assert_eq!(index.stack(c).iter().filter(|x| **x == e).count(), 1, "{e:?} in its cell once");
+        assert_eq!(
+            index.stack(c).iter().filter(|x| **x == e).count(),
+            1,
+            "{e:?} in its cell once"
+        );
     }
 }
 
@@ -100,30 +112,47 @@ fn legal_retreats_keep_every_rule_on_random_boards() {
     for ruleset in ["next-war", "war-against-russia", "killing-ground", "small-general"] {
         for round in 0..12 {
             let (mut app, ids) = random_game(ruleset, &mut rng, 6);
-            let rules = app.world().resource::<hexfront::game::components::GameMap>().ruleset.clone();
+            let rules = app
+                .world()
+                .resource::<hexfront::game::components::GameMap>()
+                .ruleset
+                .clone();
             let grid = app.world().resource::<hexfront::game::components::GameMap>().board.grid;
             let zoc = zoc(&app);
             for (who, side) in &ids {
                 let e = id(&mut app, who);
                 let from = app.world().get::<Position>(e).unwrap().0;
-                let opponents: Vec<&str> = ids.iter().filter(|(_, s)| s != side).map(|(i, _)| i.as_str()).take(1).collect();
+                let opponents: Vec<&str> = ids
+                    .iter()
+                    .filter(|(_, s)| s != side)
+                    .map(|(i, _)| i.as_str())
+                    .take(1)
+                    .collect();
                 for length in 1..=2 {
                     let o = options(&mut app, who, length, &opponents);
                     checked += o.legal.len();
                     refused += o.illegal.len();
                     let holds = |app: &mut App, c: Cell, own: bool| {
                         let index = app.world().resource::<MapIndex>().clone();
-                        index.stack(c).iter().any(|x| {
-                            *x != e && (app.world().get::<Side>(*x).unwrap().0 == *side) == own
-                        })
+                        index
+                            .stack(c)
+                            .iter()
+                            .any(|x| *x != e && (app.world().get::<Side>(*x).unwrap().0 == *side) == own)
                     };
                     for p in &o.legal {
                         assert_eq!(p.cells.len() as u32, length);
                         let mut prev = from;
                         for (k, c) in p.cells.iter().enumerate() {
-                            assert_eq!(grid.distance(from, *c), k as u32 + 1, "{ruleset} {round}: each step farther");
+                            assert_eq!(
+                                grid.distance(from, *c),
+                                k as u32 + 1,
+                                "{ruleset} {round}: each step farther"
+                            );
                             assert!(grid.are_adjacent(prev, *c));
-                            assert!(!holds(&mut app, *c, false), "{ruleset} {round}: never through enemy units");
+                            assert!(
+                                !holds(&mut app, *c, false),
+                                "{ruleset} {round}: never through enemy units"
+                            );
                             let ezoc = zoc.in_enemy_zoc(*c, *side as u8) && !holds(&mut app, *c, true);
                             if rules.retreat.ezoc_entry == EzocEntry::UnlessFriendly {
                                 assert!(!ezoc, "{ruleset} {round}: {who} steps into an EZOC at {c}");
@@ -142,7 +171,10 @@ fn legal_retreats_keep_every_rule_on_random_boards() {
             }
         }
     }
-    assert!(checked > 500 && refused > 500, "the boards exercise the rules: {checked} legal, {refused} illegal");
+    assert!(
+        checked > 500 && refused > 500,
+        "the boards exercise the rules: {checked} legal, {refused} illegal"
+    );
 }
 
 #[test]
@@ -179,7 +211,10 @@ fn retreats_carried_out_keep_the_map_consistent_and_only_take_steps() {
                 for r in m.get_cursor().read(m) {
                     moved += usize::from(!r.path.is_empty());
                     for c in &r.path {
-                        assert!(!enemy_cells.contains(c), "{ruleset} {round}: {who} passed through enemy units at {c}");
+                        assert!(
+                            !enemy_cells.contains(c),
+                            "{ruleset} {round}: {who} passed through enemy units at {c}"
+                        );
                     }
                 }
             }

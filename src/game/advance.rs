@@ -30,6 +30,8 @@ pub struct EndAdvance;
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct Advanced {
     pub units: Vec<Entity>,
+    /// Where the first of them stood.
+    pub from: Cell,
     pub to: Cell,
 }
 
@@ -107,10 +109,14 @@ fn advance(
     group: &[Entity],
     to: Cell,
     names: &[String],
-) {
+) -> Cell {
+    let mut origin = to;
     let clears = w.map.ruleset.advance.clears(&w.map.board, to);
     for &e in group {
         if let Ok(mut pos) = positions.get_mut(e) {
+            if origin == to {
+                origin = pos.0;
+            }
             w.index.remove(e, pos.0);
             w.index.place(e, to);
             pos.0 = to;
@@ -136,6 +142,7 @@ fn advance(
         line.push_str(" under a Clearing marker");
     }
     w.log.push(format!("{line}."));
+    origin
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -214,7 +221,7 @@ fn carry_out_advances(
                 .iter()
                 .filter_map(|e| units.get(*e).ok().map(|d| d.1.name.clone()))
                 .collect();
-            advance(
+            let from = advance(
                 &mut w,
                 &mut commands,
                 &mut queries.p1(),
@@ -226,6 +233,7 @@ fn carry_out_advances(
             moved_now.extend(&choice.units);
             advanced.write(Advanced {
                 units: choice.units.clone(),
+                from,
                 to: choice.to,
             });
         }
@@ -270,9 +278,10 @@ fn carry_out_advances(
                 w.index.remove(*e, p.into);
             }
             if !going.is_empty() {
-                advance(&mut w, &mut commands, &mut queries.p1(), &p, &going, p.into, &names);
+                let from = advance(&mut w, &mut commands, &mut queries.p1(), &p, &going, p.into, &names);
                 advanced.write(Advanced {
                     units: going.clone(),
+                    from,
                     to: p.into,
                 });
             }

@@ -373,6 +373,7 @@ fn draw_hud(
                     ("Wheel, + / -", "zoom"),
                     ("F", "fit the map to the window"),
                     ("C", "show or hide cell labels"),
+                    ("Z", "show or hide the enemy zones of control (hover a cell: arrows from who projects it)"),
                     ("F1, H", "this help"),
                 ] {
                     ui.strong(k);
@@ -381,6 +382,7 @@ fn draw_hud(
                 }
             });
             ui.label("Yellow outlines: cells the selection can reach. Orange with a cross: it must stop there (enemy zone of control).");
+            ui.label("After combat, red arrows show retreats and green arrows advances for a few seconds.");
         });
     }
     over_ui.0 = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();

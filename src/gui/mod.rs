@@ -7,6 +7,7 @@ pub mod camera;
 pub mod counters;
 pub mod hud;
 pub mod layout;
+pub mod zones;
 
 use crate::scenario::Scenario;
 use bevy::prelude::*;
@@ -30,6 +31,7 @@ pub fn plugin(app: &mut App) {
         counters::plugin,
         hud::plugin,
         attack::plugin,
+        zones::plugin,
     ));
 }
 

@@ -1,0 +1,117 @@
+//! Board overlays for what follows combat: `Z` shows the enemy zones of control of the side to
+//! move (dashed red rings, with a line to each stack that projects into the hovered cell), and
+//! the latest retreats and advances are drawn as arrows for a few seconds, so a viewer sees where
+//! the units went.
+
+use super::hud::{Hovered, HudSystems};
+use super::layout::Layout;
+use crate::game::advance::Advanced;
+use crate::game::components::GameMap;
+use crate::game::phase::{GameState, TurnState};
+use crate::game::retreat::Retreated;
+use crate::game::zoc::Zoc;
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+
+/// Whether the enemy zones of control are shown (`Z`).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShowZones(pub bool);
+
+/// Retreat (red) and advance (green) routes, drawn as arrows until their time runs out.
+#[derive(Resource, Clone, Debug, Default)]
+struct RecentMoves(Vec<(Vec<Cell>, Color, f32)>);
+
+const SHOW_FOR_SECONDS: f32 = 4.0;
+
+/// Thick lines for the retreat and advance arrows, so they read over counters.
+#[derive(Default, Reflect, GizmoConfigGroup)]
+struct MoveArrows;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ShowZones>()
+        .init_resource::<RecentMoves>()
+        .init_gizmo_group::<MoveArrows>()
+        .add_systems(Startup, |mut store: ResMut<GizmoConfigStore>| {
+            store.config_mut::<MoveArrows>().0.line.width = 6.0;
+        })
+        .add_systems(
+            Update,
+            (toggle_zones, collect_moves, draw_zones, draw_moves)
+                .chain()
+                .after(HudSystems)
+                .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+        );
+}
+
+fn toggle_zones(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<ShowZones>) {
+    if keys.just_pressed(KeyCode::KeyZ) {
+        show.0 = !show.0;
+    }
+}
+
+fn collect_moves(
+    time: Res<Time>,
+    mut retreats: MessageReader<Retreated>,
+    mut advances: MessageReader<Advanced>,
+    mut recent: ResMut<RecentMoves>,
+) {
+    for r in retreats.read() {
+        if !r.path.is_empty() {
+            let mut route = vec![r.from];
+            route.extend(&r.path);
+            recent.0.push((route, Color::srgb(0.95, 0.25, 0.2), SHOW_FOR_SECONDS));
+        }
+    }
+    for a in advances.read() {
+        recent
+            .0
+            .push((vec![a.from, a.to], Color::srgb(0.3, 0.85, 0.35), SHOW_FOR_SECONDS));
+    }
+    let dt = time.delta_secs();
+    recent.0.retain_mut(|(_, _, left)| {
+        *left -= dt;
+        *left > 0.0
+    });
+}
+
+fn draw_zones(
+    show: Res<ShowZones>,
+    zoc: Res<Zoc>,
+    map: Res<GameMap>,
+    turn: Res<TurnState>,
+    hovered: Res<Hovered>,
+    layout: Res<Layout>,
+    mut gizmos: Gizmos,
+) {
+    if !show.0 {
+        return;
+    }
+    let side = turn.active.0 as u8;
+    let color = Color::srgba(0.9, 0.15, 0.15, 0.85);
+    for cell in zoc.0.enemy_zone(side) {
+        let centre = layout.center(cell);
+        let corners = layout.corners(cell);
+        // Dashed: every other half of each side, so it reads apart from the reach rings.
+        for (i, a) in corners.iter().enumerate() {
+            let b = corners[(i + 1) % corners.len()];
+            let (a, b) = (centre + (*a - centre) * 0.8, centre + (b - centre) * 0.8);
+            gizmos.line_2d(a, a.lerp(b, 0.5), color);
+        }
+    }
+    if let Some(cell) = hovered.0 {
+        for from in zoc.0.projectors(&map.board, &map.ruleset.zoc, cell, side) {
+            if from != cell {
+                gizmos.arrow_2d(layout.center(from), layout.center(cell), color);
+            }
+        }
+    }
+}
+
+fn draw_moves(recent: Res<RecentMoves>, layout: Res<Layout>, mut gizmos: Gizmos<MoveArrows>) {
+    for (route, color, left) in &recent.0 {
+        let color = color.with_alpha((left / SHOW_FOR_SECONDS).clamp(0.2, 1.0));
+        for pair in route.windows(2) {
+            gizmos.arrow_2d(layout.center(pair[0]), layout.center(pair[1]), color);
+        }
+    }
+}
