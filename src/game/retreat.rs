@@ -213,17 +213,20 @@ fn carry_out_retreats(
             pending.0.remove(0);
             continue;
         }
-        let planned = retreat_options(
-            &w.map,
-            &w.zoc.0,
-            &w.sides,
-            &w.index,
-            &queries.p0(),
-            p.unit,
-            p.from,
-            p.demand.cells,
-            &p.opponents,
-        );
+        let options_of = |w: &AfterCombatWorld, units: &Query<UnitData>, length: u32| {
+            retreat_options(
+                &w.map,
+                &w.zoc.0,
+                &w.sides,
+                &w.index,
+                units,
+                p.unit,
+                p.from,
+                length,
+                &p.opponents,
+            )
+        };
+        let planned = options_of(&w, &queries.p0(), p.demand.cells);
         let Ok((retreater, options)) = planned else {
             pending.0.remove(0);
             continue;
@@ -320,17 +323,7 @@ fn carry_out_retreats(
                 WhenBlocked::StepPerCellShort => {
                     let mut done = false;
                     for length in (1..p.demand.cells).rev() {
-                        let shorter = retreat_options(
-                            &w.map,
-                            &w.zoc.0,
-                            &w.sides,
-                            &w.index,
-                            &queries.p0(),
-                            p.unit,
-                            p.from,
-                            length,
-                            &p.opponents,
-                        );
+                        let shorter = options_of(&w, &queries.p0(), length);
                         if let Ok((r, o)) = shorter
                             && let Some(path) = choose_retreat(&o.legal, &r, picker).cloned()
                         {
