@@ -10,7 +10,7 @@ use hexfront::combat::AdvanceRight;
 use hexfront::game::advance::{ChooseAdvance, EndAdvance};
 use hexfront::game::combat::{Attacked, PendingAdvances};
 use hexfront::game::components::MovePoints;
-use hexfront::game::retreat::AfterCombatMode;
+use hexfront::game::retreat::{AfterCombatMode, ChooseRetreat};
 use hexfront::rules::advance::advance_targets;
 use hexfront::rules::terrain::Mobility;
 
@@ -255,4 +255,86 @@ fn killing_ground_advance_is_optional_and_automatic_play_advances_the_strongest_
     assert_eq!(at(&mut app, "b").unwrap(), "0301");
     assert_eq!(at(&mut app, "c").unwrap(), "0201");
     assert_eq!(at(&mut app, "s").unwrap(), "0201");
+}
+
+/// The breakthrough fixture, red's brigade at 0403 attacked by blue's division and mechanized
+/// brigade from 0303 (13 : 6, column 5, +2 for the lead units' ER: column 7); a 2 is "1/1R".
+fn breakthrough(manual_choices: bool) -> (App, hexfront::game::combat::CombatResolved) {
+    let s = hexfront::scenario::Scenario::load("tests/fixtures/breakthrough.ron").unwrap();
+    let mut app = start(&s);
+    if manual_choices {
+        manual(&mut app);
+    }
+    to_phase(&mut app, hexfront::game::phase::Phase::Combat);
+    let r = attack(&mut app, &["bd", "bm"], "0403", &[2]).unwrap();
+    (app, r)
+}
+
+#[test]
+fn combat_then_retreat_then_advance_through_the_systems() {
+    let (mut app, r) = breakthrough(false);
+    assert!(r.summary.starts_with("1/1R"), "{}", r.summary);
+    // Red retreated two hexes toward its East edge, free of Blue's zone of control.
+    assert_eq!(at(&mut app, "rb").unwrap(), "0604");
+    assert_eq!(steps_left(&mut app, "rb"), 2);
+    // Blue advanced, the strongest first, both (Next War allows over-stacking).
+    assert_eq!(at(&mut app, "bd").unwrap(), "0403");
+    assert_eq!(at(&mut app, "bm").unwrap(), "0403");
+    assert_eq!(steps_left(&mut app, "bd"), 1);
+    let step = *app.world().resource::<State<hexfront::game::phase::CombatStep>>().get();
+    assert_eq!(
+        step,
+        hexfront::game::phase::CombatStep::Declare,
+        "ready for the next attack"
+    );
+}
+
+#[test]
+fn next_war_mechanized_attacker_chooses_a_second_hex_advance_after_a_two_hex_retreat() {
+    let (mut app, _) = breakthrough(true);
+    // With choices by hand, Red's retreat waits for its owner; an illegal path is refused.
+    assert_eq!(at(&mut app, "rb").unwrap(), "0403");
+    let rb = id(&mut app, "rb");
+    app.world_mut().write_message(ChooseRetreat {
+        unit: rb,
+        path: vec![cell("0402"), cell("0302")],
+    });
+    app.update();
+    assert!(
+        refusals(&mut app).last().unwrap()
+            == "31st Brigade cannot retreat that way: the retreat would end alone in the enemy zone of control of 0303",
+        "{:?}",
+        refusals(&mut app)
+    );
+    app.world_mut().write_message(ChooseRetreat {
+        unit: rb,
+        path: vec![cell("0504"), cell("0604")],
+    });
+    app.update();
+    app.update();
+    assert_eq!(at(&mut app, "rb").unwrap(), "0604");
+    let (bd, bm) = (id(&mut app, "bd"), id(&mut app, "bm"));
+    // The division (on foot) may not go beyond.
+    app.world_mut().write_message(ChooseAdvance {
+        units: vec![bd],
+        to: cell("0503"),
+    });
+    app.update();
+    assert_eq!(
+        refusals(&mut app).last().unwrap(),
+        "1st Division cannot advance into 0503: only mechanized and motorized units make a second-cell advance"
+    );
+    app.world_mut().write_message(ChooseAdvance {
+        units: vec![bd],
+        to: cell("0403"),
+    });
+    app.world_mut().write_message(ChooseAdvance {
+        units: vec![bm],
+        to: cell("0503"),
+    });
+    app.world_mut().write_message(EndAdvance);
+    app.update();
+    app.update();
+    assert_eq!(at(&mut app, "bd").unwrap(), "0403");
+    assert_eq!(at(&mut app, "bm").unwrap(), "0503");
 }

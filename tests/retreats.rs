@@ -323,6 +323,7 @@ fn rommel_defenders_never_retreat_into_the_square_the_attackers_came_from_and_at
     app.update();
     app.update();
     assert_eq!(at(&mut app, "a").unwrap(), "0202", "the square is contested");
+    app.world_mut().entity_mut(a).insert(hexfront::game::combat::Attacked);
     let o = options(&mut app, "d", 1, &["a"]);
     assert_eq!(why(&o, "0201"), "the attackers came from 0201: no retreat into it");
     assert_eq!(legal(&o), ["0102", "0203", "0302"]);
@@ -375,4 +376,50 @@ fn small_general_retreats_in_a_random_direction_into_friendly_hexes_only_or_the_
             .iter()
             .any(|l| l.contains("cannot retreat") && l.contains("eliminated"))
     );
+}
+
+#[test]
+fn next_war_units_in_an_over_stacked_hex_lose_one_er_per_stacking_point_over_the_limit() {
+    use bevy::ecs::system::SystemState;
+    use bevy::prelude::*;
+    use hexfront::game::combat::{CurrentWeather, DeclareAttack, UnitData, build_situation};
+    use hexfront::game::components::{GameMap, MapIndex, Sides};
+    use hexfront::game::phase::TurnState;
+    use hexfront::game::zoc::Zoc;
+    // 3 + 1 + 1 = 5 stacking points in flat (limit 4): one over.
+    let units = [
+        unit("div", "blue", "Infantry", "Division", "0301", "strength: 6, er: 4"),
+        brigade("b1", "blue", "0301", 3),
+        brigade("b2", "blue", "0301", 3),
+        unit("att", "red", "Infantry", "Division", "0401", "strength: 6, er: 4"),
+    ];
+    let mut app = nw(&["....."], "", &units);
+    let att = id(&mut app, "att");
+    let order = DeclareAttack {
+        attackers: vec![att],
+        target: cell("0301"),
+        barrage: vec![],
+        attack_tactics: vec![],
+        defense_tactics: vec![],
+        defense_barrage: vec![],
+        no_retreat: false,
+        accelerated_effort: None,
+        flanking: false,
+        choices: Default::default(),
+    };
+    let mut state: SystemState<(
+        Res<GameMap>,
+        Res<Zoc>,
+        Res<Sides>,
+        Res<TurnState>,
+        Res<MapIndex>,
+        Res<CurrentWeather>,
+        Query<UnitData>,
+    )> = SystemState::new(app.world_mut());
+    let (map, zoc, sides, _, index, weather, q) = state.get(app.world()).unwrap();
+    let red = *app.world().get::<hexfront::game::components::Side>(att).unwrap();
+    let (s, _, _) = build_situation(&order, &map, &zoc.0, &sides, red, &index, weather.0, &q).unwrap();
+    let ers: Vec<Option<u32>> = s.defenders.iter().map(|d| d.er).collect();
+    assert_eq!(ers, [Some(3), Some(2), Some(2)], "each loses 1 ER");
+    assert_eq!(s.attackers[0].er, Some(4), "the attacker's hex is not over-stacked");
 }

@@ -130,7 +130,10 @@ pub fn retreat_options(
     for &o in opponents {
         if let Ok(d) = units.get(o) {
             attackers.push(d.3.0);
-            came_from.extend(d.11.map(|c| c.0));
+            // Only units that attacked count (Rommel: a defender never retreats where they came from).
+            if d.10 {
+                came_from.extend(d.11.map(|c| c.0));
+            }
         }
     }
     let rules = &map.ruleset;
