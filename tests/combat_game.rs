@@ -43,18 +43,8 @@ fn attack(app: &mut App, ids: &[&str], target: &str) -> (Option<String>, Option<
     let attackers = ids.iter().map(|id| unit(app, id).unwrap()).collect();
     app.world_mut().resource_mut::<Messages<OrderRefused>>().clear();
     app.world_mut().resource_mut::<Messages<CombatResolved>>().clear();
-    app.world_mut().write_message(DeclareAttack {
-        attackers,
-        target: parse_label(target).unwrap(),
-        barrage: vec![],
-        attack_tactics: vec![],
-        defense_tactics: vec![],
-        defense_barrage: vec![],
-        no_retreat: false,
-        accelerated_effort: None,
-        flanking: false,
-        choices: Choices::default(),
-    });
+    app.world_mut()
+        .write_message(DeclareAttack::plain(attackers, parse_label(target).unwrap()));
     app.update();
     let refused = {
         let m = app.world().resource::<Messages<OrderRefused>>();

@@ -395,18 +395,7 @@ fn next_war_units_in_an_over_stacked_hex_lose_one_er_per_stacking_point_over_the
     ];
     let mut app = nw(&["....."], "", &units);
     let att = id(&mut app, "att");
-    let order = DeclareAttack {
-        attackers: vec![att],
-        target: cell("0301"),
-        barrage: vec![],
-        attack_tactics: vec![],
-        defense_tactics: vec![],
-        defense_barrage: vec![],
-        no_retreat: false,
-        accelerated_effort: None,
-        flanking: false,
-        choices: Default::default(),
-    };
+    let order = DeclareAttack::plain(vec![att], cell("0301"));
     let mut state: SystemState<(
         Res<GameMap>,
         Res<Zoc>,

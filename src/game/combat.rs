@@ -42,6 +42,24 @@ pub struct DeclareAttack {
     pub choices: Choices,
 }
 
+impl DeclareAttack {
+    /// An attack with no support, tactics or choices: the units and the target.
+    pub fn plain(attackers: Vec<Entity>, target: Cell) -> Self {
+        Self {
+            attackers,
+            target,
+            barrage: Vec::new(),
+            attack_tactics: Vec::new(),
+            defense_tactics: Vec::new(),
+            defense_barrage: Vec::new(),
+            no_retreat: false,
+            accelerated_effort: None,
+            flanking: false,
+            choices: Choices::default(),
+        }
+    }
+}
+
 /// A combat was fought.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct CombatResolved {

@@ -68,27 +68,12 @@ fn update_preview(
     preview.key = key;
     preview.target = target;
     preview.result = target.map(|cell| {
-        let order = attack_order(selection.units.clone(), cell);
+        let order = DeclareAttack::plain(selection.units.clone(), cell);
         let (situation, _, _) =
             build_situation(&order, &map, &zoc.0, &all_sides, turn.active, &index, weather.0, &units)?;
         let odds = combat::odds(&map.ruleset.combat, &situation).map_err(|r| r.0)?;
         Ok((situation, odds))
     });
-}
-
-fn attack_order(attackers: Vec<Entity>, target: Cell) -> DeclareAttack {
-    DeclareAttack {
-        attackers,
-        target,
-        barrage: Vec::new(),
-        attack_tactics: Vec::new(),
-        defense_tactics: Vec::new(),
-        defense_barrage: Vec::new(),
-        no_retreat: false,
-        accelerated_effort: None,
-        flanking: false,
-        choices: Default::default(),
-    }
 }
 
 fn declare_on_click(
@@ -106,7 +91,7 @@ fn declare_on_click(
         return;
     };
     refusal.0 = None;
-    attacks.write(attack_order(attackers.clone(), target));
+    attacks.write(DeclareAttack::plain(attackers.clone(), target));
     *selection = Selection::default();
 }
 

@@ -106,18 +106,7 @@ pub fn attack(app: &mut App, attackers: &[&str], target: &str, dice: &[u8]) -> R
     app.world_mut().resource_mut::<GameRng>().forced = dice.to_vec();
     app.world_mut().resource_mut::<Messages<OrderRefused>>().clear();
     app.world_mut().resource_mut::<Messages<CombatResolved>>().clear();
-    app.world_mut().write_message(DeclareAttack {
-        attackers: units,
-        target: cell(target),
-        barrage: vec![],
-        attack_tactics: vec![],
-        defense_tactics: vec![],
-        defense_barrage: vec![],
-        no_retreat: false,
-        accelerated_effort: None,
-        flanking: false,
-        choices: Default::default(),
-    });
+    app.world_mut().write_message(DeclareAttack::plain(units, cell(target)));
     app.update();
     let refused = {
         let m = app.world().resource::<Messages<OrderRefused>>();
