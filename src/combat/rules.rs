@@ -39,7 +39,8 @@ impl CombatRules {
     }
 }
 
-/// What a combat section needs from the rest of its ruleset while it is validated.
+/// What a ruleset's sections (combat, stacking, zones of control, advance) need from its terrain
+/// list while they are validated.
 pub struct Context<'a> {
     pub src: &'a Source<'a>,
     pub terrain_ids: &'a HashMap<String, TerrainId>,
@@ -75,6 +76,15 @@ impl Context<'_> {
             .enumerate()
             .map(|(i, id)| self.terrain(&format!("{field}[{i}]"), id))
             .collect()
+    }
+
+    /// One flag per terrain (by `TerrainId`), set for the terrain ids listed.
+    pub fn terrain_flags(&self, field: &str, raw: &[String]) -> Result<Vec<bool>, LoadError> {
+        let mut flags = vec![false; self.terrain_ids.len()];
+        for t in self.terrain_list(field, raw)? {
+            flags[t.0 as usize] = true;
+        }
+        Ok(flags)
     }
 }
 

@@ -208,17 +208,19 @@ pub fn parse_color(text: &str) -> Result<[u8; 3], String> {
     Ok([byte(0), byte(2), byte(4)])
 }
 
+/// A designer's movement cost in exact sixths, or a located error.
+fn movement_cost(src: &Source, field: impl Into<String>, x: f32) -> Result<Mp, LoadError> {
+    Mp::from_f32(x).ok_or_else(|| {
+        src.error(
+            field,
+            format!("{x} is not a movement cost: use a non-negative multiple of 1/6 (1, 0.5, 0.333…)"),
+        )
+    })
+}
+
 fn costs(src: &Source, field: &str, raw: &RawCosts) -> Result<[Option<Mp>; 3], LoadError> {
     let one = |name: &str, v: Option<f32>| -> Result<Option<Mp>, LoadError> {
-        v.map(|x| {
-            Mp::from_f32(x).ok_or_else(|| {
-                src.error(
-                    format!("{field}.{name}"),
-                    format!("{x} is not a movement cost: use a non-negative multiple of 1/6 (1, 0.5, 0.333…)"),
-                )
-            })
-        })
-        .transpose()
+        v.map(|x| movement_cost(src, format!("{field}.{name}"), x)).transpose()
     };
     Ok([
         one("foot", raw.foot)?,
@@ -271,48 +273,25 @@ impl Ruleset {
         for (feature, crossing) in &raw.edges {
             edges[*feature as usize] = match *crossing {
                 RawCrossing::NoEffect => EdgeCrossing::NoEffect,
-                RawCrossing::Add(x) => EdgeCrossing::Add(Mp::from_f32(x).ok_or_else(|| {
-                    src.error(
-                        format!("edges.{feature:?}"),
-                        format!("{x} is not a movement cost: use a non-negative multiple of 1/6"),
-                    )
-                })?),
+                RawCrossing::Add(x) => EdgeCrossing::Add(movement_cost(src, format!("edges.{feature:?}"), x)?),
                 RawCrossing::WholeAllowance => EdgeCrossing::WholeAllowance,
                 RawCrossing::Prohibited => EdgeCrossing::Prohibited,
             };
         }
         let road = costs(src, "road", &raw.road)?;
-        let mut terrain_limits = HashMap::new();
-        for (id, limit) in &raw.stacking.terrain {
-            let t = terrain_ids.get(id).ok_or_else(|| {
-                src.error(
-                    format!("stacking.terrain.{id}"),
-                    format!(
-                        "unknown terrain `{id}`: this ruleset defines {}",
-                        list(terrain_ids.keys())
-                    ),
-                )
-            })?;
-            terrain_limits.insert(*t, *limit);
-        }
+        let cx = crate::combat::rules::Context {
+            src,
+            terrain_ids: &terrain_ids,
+        };
+        let terrain_limits = cx.terrain_map("stacking.terrain", &raw.stacking.terrain)?;
         let stacking = StackingRule {
             measure: raw.stacking.measure,
             limit: raw.stacking.limit,
             terrain_limits,
         };
-        let combat = raw.combat.validate(&crate::combat::rules::Context {
-            src,
-            terrain_ids: &terrain_ids,
-        })?;
-        let flags = |field: &str, names: &[String]| terrain_flags(src, field, names, &terrain_ids);
-        let mp = |field: &str, x: f32| {
-            Mp::from_f32(x).ok_or_else(|| {
-                src.error(
-                    field,
-                    format!("{x} is not a movement cost: use a non-negative multiple of 1/6"),
-                )
-            })
-        };
+        let combat = raw.combat.validate(&cx)?;
+        let flags = |field: &str, names: &[String]| cx.terrain_flags(field, names);
+        let mp = |field: &str, x: f32| movement_cost(src, field, x);
         let z = &raw.zoc;
         let zoc = ZocRules {
             effect: z.effect,
@@ -372,29 +351,6 @@ impl Ruleset {
     pub fn terrain_look(&self, id: TerrainId) -> &TerrainLook {
         &self.looks[id.0 as usize]
     }
-}
-
-/// A per-terrain flag list from terrain ids, with a located error for an unknown id.
-fn terrain_flags(
-    src: &Source,
-    field: &str,
-    names: &[String],
-    terrain_ids: &HashMap<String, TerrainId>,
-) -> Result<Vec<bool>, LoadError> {
-    let mut flags = vec![false; terrain_ids.len()];
-    for (i, name) in names.iter().enumerate() {
-        let t = terrain_ids.get(name).ok_or_else(|| {
-            src.error(
-                format!("{field}[{i}]"),
-                format!(
-                    "unknown terrain `{name}`: this ruleset defines {}",
-                    list(terrain_ids.keys())
-                ),
-            )
-        })?;
-        flags[t.0 as usize] = true;
-    }
-    Ok(flags)
 }
 
 /// `a`, `b`, `c` sorted, for "expected one of" messages.
