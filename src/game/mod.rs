@@ -7,6 +7,7 @@ pub mod components;
 pub mod movement;
 pub mod phase;
 pub mod retreat;
+pub mod situation;
 pub mod spawn;
 pub mod zoc;
 
