@@ -412,3 +412,35 @@ fn next_war_units_in_an_over_stacked_hex_lose_one_er_per_stacking_point_over_the
     assert_eq!(ers, [Some(3), Some(2), Some(2)], "each loses 1 ER");
     assert_eq!(s.attackers[0].er, Some(4), "the attacker's hex is not over-stacked");
 }
+
+#[test]
+fn a_retreat_counts_units_against_a_units_stacking_limit_not_their_stacking_points() {
+    // Killing Ground stacks 3 units a hex: the corridor's only retreat cell holds 2 friends.
+    let units = [
+        unit(
+            "d",
+            "blue",
+            "Infantry",
+            "Regiment",
+            "0301",
+            "strength: 3, stacking_points: 3",
+        ),
+        unit("f1", "blue", "Infantry", "Battalion", "0201", "strength: 1"),
+        unit("f2", "blue", "Infantry", "Battalion", "0201", "strength: 1"),
+        unit("a", "red", "Infantry", "Battalion", "0401", "strength: 3"),
+    ];
+    let s = fixture("killing-ground", HEXES, "'.': \"clear\"", &["....."], "", &units);
+    let mut app = start(&s);
+    assert_eq!(legal(&options(&mut app, "d", 1, &["a"])), ["0201"]);
+    // A fourth unit would not fit.
+    let mut crowded = units.to_vec();
+    crowded.push(unit("f3", "blue", "Infantry", "Battalion", "0201", "strength: 1"));
+    let s = fixture("killing-ground", HEXES, "'.': \"clear\"", &["....."], "", &crowded);
+    let mut app = start(&s);
+    let o = options(&mut app, "d", 1, &["a"]);
+    assert!(
+        why(&o, "0201").starts_with("stacking limit: Clear holds at most 3 units"),
+        "{:?}",
+        o.illegal
+    );
+}

@@ -11,7 +11,7 @@ use super::phase::{CombatStep, GameState, TurnState};
 use super::retreat::{AfterCombatWorld, RetreatSystems};
 use crate::rules::advance::{AdvanceTarget, advance_targets};
 use crate::rules::grid::Cell;
-use crate::rules::units::{StackingMeasure, UnitStatus};
+use crate::rules::units::UnitStatus;
 use crate::scenario::ruleset::EnemyCells;
 use bevy::prelude::*;
 
@@ -74,19 +74,20 @@ pub fn advance_options(
             if t.allowed.is_ok()
                 && let Some(terrain) = map.board.terrain(t.cell)
             {
-                let friends = index
+                let stacking = &map.ruleset.stacking;
+                let already = index
                     .stack(t.cell)
                     .iter()
                     .filter_map(|e| units.get(*e).ok())
-                    .filter(|o| o.2 == d.2);
-                let (already, points) = match map.ruleset.stacking.measure {
-                    StackingMeasure::Units => (friends.count() as u32, 1),
-                    StackingMeasure::Points => (friends.map(|o| o.12.0).sum(), d.12.0),
-                };
-                t.allowed =
-                    map.ruleset
-                        .stacking
-                        .check(terrain, map.ruleset.movement.terrain_name(terrain), already, points);
+                    .filter(|o| o.2 == d.2)
+                    .map(|o| stacking.counted(o.12.0))
+                    .sum();
+                t.allowed = stacking.check(
+                    terrain,
+                    map.ruleset.movement.terrain_name(terrain),
+                    already,
+                    stacking.counted(d.12.0),
+                );
             }
         }
     }

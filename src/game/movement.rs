@@ -11,7 +11,7 @@ use crate::rules::grid::Cell;
 use crate::rules::movement::{self, Blocked, Reach, StepCost};
 use crate::rules::terrain::{Mobility, Mp};
 use crate::rules::units::UnitClass;
-use crate::rules::units::{StackingMeasure, UnitStatus};
+use crate::rules::units::UnitStatus;
 use crate::rules::zoc::{EzocToEzoc, ZocEffect, ZocMap};
 use crate::scenario::ruleset::EnemyCells;
 use bevy::prelude::*;
@@ -210,15 +210,16 @@ impl MoveSearch {
             ));
         };
         let stacking = &map.ruleset.stacking;
-        let count = |points: u32| match stacking.measure {
-            StackingMeasure::Units => 1,
-            StackingMeasure::Points => points,
-        };
         let already: u32 = others
             .get(&to)
-            .map(|v| v.iter().filter(|(s, _)| *s == active).map(|(_, p)| count(*p)).sum())
+            .map(|v| {
+                v.iter()
+                    .filter(|(s, _)| *s == active)
+                    .map(|(_, p)| stacking.counted(*p))
+                    .sum()
+            })
             .unwrap_or(0);
-        let arriving: u32 = movers.iter().map(|m| count(m.stacking_points)).sum();
+        let arriving: u32 = movers.iter().map(|m| stacking.counted(m.stacking_points)).sum();
         let terrain = map.board.terrain(to).ok_or("off the map")?;
         stacking.check(terrain, map.ruleset.movement.terrain_name(terrain), already, arriving)?;
         let path = movement::path_to(&self.reach, to).ok_or("no path")?;

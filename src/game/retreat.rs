@@ -108,7 +108,7 @@ pub fn retreat_options(
         side: side.0 as u8,
         mobility: me.1.mobility,
         light_infantry: me.1.class == UnitClass::LightInfantry,
-        stacking_points: me.12.0,
+        stacking_points: map.ruleset.stacking.counted(me.12.0),
         home_edge: sides.0.get(side.0).and_then(|s| s.home_edge),
         came_from: me.11.map(|c| c.0),
     };
@@ -120,7 +120,7 @@ pub fn retreat_options(
                 && *d.2 == side
             {
                 f.units += u32::from(!d.13);
-                f.stacking += d.12.0;
+                f.stacking += map.ruleset.stacking.counted(d.12.0);
             }
         }
         f

@@ -79,6 +79,7 @@ pub struct Retreater {
     pub side: u8,
     pub mobility: Mobility,
     pub light_infantry: bool,
+    /// What it counts toward the stacking limit (`StackingRule::counted`).
     pub stacking_points: u32,
     pub home_edge: Option<MapEdge>,
     /// The cell it entered the combat from; the automatic choice prefers going back there.
@@ -90,7 +91,7 @@ pub struct Retreater {
 pub struct Friends {
     /// Units that did not retreat this phase.
     pub units: u32,
-    /// Stacking of everyone there (retreated units included).
+    /// What everyone there counts toward the stacking limit (retreated units included).
     pub stacking: u32,
 }
 

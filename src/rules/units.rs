@@ -215,6 +215,14 @@ pub struct StackingRule {
 }
 
 impl StackingRule {
+    /// What a unit with `stacking_points` counts toward the limit: 1 when units are counted.
+    pub fn counted(&self, stacking_points: u32) -> u32 {
+        match self.measure {
+            StackingMeasure::Units => 1,
+            StackingMeasure::Points => stacking_points,
+        }
+    }
+
     pub fn limit_in(&self, terrain: TerrainId) -> u32 {
         self.terrain_limits.get(&terrain).copied().unwrap_or(self.limit)
     }
