@@ -123,12 +123,12 @@ fn advance(
             pos.0 = to;
         }
         if pending.right.attack_again {
-            commands.entity(e).remove::<Attacked>();
+            commands.entity(e).try_remove::<Attacked>();
         }
     }
     if clears {
         for &e in group {
-            commands.entity(e).queue(|mut entity: EntityWorldMut| {
+            commands.entity(e).queue_silenced(|mut entity: EntityWorldMut| {
                 if let Some(mut st) = entity.get_mut::<super::components::Statuses>() {
                     st.0.insert(UnitStatus::Clearing);
                 }

@@ -264,7 +264,7 @@ fn resolve_declared_attacks(
                     match xp {
                         Some(mut x) => x.0 += u.experience,
                         None => {
-                            commands.entity(*e).insert(Experience(u.experience));
+                            commands.entity(*e).try_insert(Experience(u.experience));
                         }
                     }
                 }
@@ -275,7 +275,8 @@ fn resolve_declared_attacks(
                 {
                     retreats.0.push(PendingRetreat {
                         unit: *e,
-                        from: order.target,
+                        // The unit's own cell: attackers retreat from theirs, not the target.
+                        from: pos.0,
                         demand,
                         opponents: opponents.clone(),
                         check_first: false,
@@ -292,7 +293,7 @@ fn resolve_declared_attacks(
             }
         }
         for &e in &att {
-            commands.entity(e).insert(Attacked);
+            commands.entity(e).try_insert(Attacked);
         }
         // Rommel: every battery that barraged is tipped.
         for (batteries, side) in [(&order.barrage, &r.attacker), (&order.defense_barrage, &r.defender)] {
@@ -361,6 +362,6 @@ fn resolve_declared_attacks(
 
 fn clear_attacked(mut commands: Commands, attacked: Query<Entity, With<Attacked>>) {
     for e in &attacked {
-        commands.entity(e).remove::<Attacked>();
+        commands.entity(e).try_remove::<Attacked>();
     }
 }

@@ -4,7 +4,7 @@
 use crate::rules::grid::Cell;
 use crate::rules::terrain::{Board, Mobility, Mp};
 use crate::rules::units::{StepTrack, StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
-use crate::scenario::validate::{Objective, SideInfo};
+use crate::scenario::validate::{Objective, SideInfo, WinCondition};
 use crate::scenario::{RawScenario, Ruleset};
 use bevy::prelude::*;
 use rand::SeedableRng;
@@ -101,6 +101,10 @@ pub struct GameMap {
     pub ruleset: Arc<Ruleset>,
     pub places: BTreeMap<Cell, String>,
     pub objectives: Vec<Objective>,
+    /// How the game is won (checked by `victory.rs`).
+    pub win: Vec<WinCondition>,
+    /// Who wins when no condition is met; `None`: a draw.
+    pub otherwise: Option<usize>,
 }
 
 /// The sides, by `Side` index.
@@ -182,6 +186,18 @@ impl GameRng {
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced: Vec::new(),
         }
+    }
+
+    /// The generator for `seed` after `position` words have been drawn (a saved game's dice).
+    pub fn resumed(seed: u64, position: u64) -> Self {
+        let mut rng = Self::new(seed);
+        rng.rng.set_word_pos(u128::from(position));
+        rng
+    }
+
+    /// How many words the seeded generator has drawn (what a save records).
+    pub fn position(&self) -> u64 {
+        u64::try_from(self.rng.get_word_pos()).unwrap_or(u64::MAX)
     }
 
     /// Rolls one die with `sides` faces: 1..=sides (a forced face when one is waiting and fits).

@@ -2,6 +2,7 @@
 //! systems that carry out orders. All of it runs without rendering.
 
 pub mod advance;
+pub mod autosave;
 pub mod combat;
 pub mod components;
 pub mod movement;
@@ -9,6 +10,7 @@ pub mod phase;
 pub mod retreat;
 pub mod situation;
 pub mod spawn;
+pub mod victory;
 pub mod zoc;
 
 use bevy::prelude::*;
@@ -49,6 +51,8 @@ pub fn plugin(app: &mut App) {
         combat::plugin,
         retreat::plugin,
         advance::plugin,
+        victory::plugin,
+        autosave::plugin,
     ));
 }
 

@@ -183,6 +183,24 @@ fn step_rules<'a>(
     (cost, stop)
 }
 
+/// Whether the group may end its move in `to` (the stacking limit there); passing through is
+/// always allowed.
+pub fn may_end_in(map: &GameMap, active: Side, movers: &[Mover], others: &Occupancy, to: Cell) -> Result<(), String> {
+    let stacking = &map.ruleset.stacking;
+    let already: u32 = others
+        .get(&to)
+        .map(|v| {
+            v.iter()
+                .filter(|(s, _)| *s == active)
+                .map(|(_, p)| stacking.counted(*p))
+                .sum()
+        })
+        .unwrap_or(0);
+    let arriving: u32 = movers.iter().map(|m| stacking.counted(m.stacking_points)).sum();
+    let terrain = map.board.terrain(to).ok_or("off the map")?;
+    stacking.check(terrain, map.ruleset.movement.terrain_name(terrain), already, arriving)
+}
+
 impl MoveSearch {
     /// The path to `to` and what it costs, or why the group cannot get there (including the
     /// stacking limit at the destination).
@@ -209,19 +227,7 @@ impl MoveSearch {
                 stop,
             ));
         };
-        let stacking = &map.ruleset.stacking;
-        let already: u32 = others
-            .get(&to)
-            .map(|v| {
-                v.iter()
-                    .filter(|(s, _)| *s == active)
-                    .map(|(_, p)| stacking.counted(*p))
-                    .sum()
-            })
-            .unwrap_or(0);
-        let arriving: u32 = movers.iter().map(|m| stacking.counted(m.stacking_points)).sum();
-        let terrain = map.board.terrain(to).ok_or("off the map")?;
-        stacking.check(terrain, map.ruleset.movement.terrain_name(terrain), already, arriving)?;
+        may_end_in(map, active, movers, others, to)?;
         let path = movement::path_to(&self.reach, to).ok_or("no path")?;
         Ok((path, r.spent, r.must_stop))
     }
@@ -290,7 +296,7 @@ pub(super) fn execute_move_orders(
                 let mut apply = queries.p1();
                 let came_from = CameFrom(path[path.len().saturating_sub(2)]);
                 for e in &order.units {
-                    commands.entity(*e).insert(came_from);
+                    commands.entity(*e).try_insert(came_from);
                     if let Ok((mut pos, mut mp)) = apply.get_mut(*e) {
                         index.remove(*e, pos.0);
                         index.place(*e, order.to);

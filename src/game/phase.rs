@@ -79,6 +79,18 @@ pub struct TurnState {
     pub phase_index: usize,
 }
 
+/// The phase whose start-of-phase bookkeeping (fresh movement points, markers off) is done:
+/// `(turn, active side, phase index)`. A loaded game starts with its own phase here, so its
+/// units keep the movement points they had spent.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseStarted(pub Option<(u32, usize, usize)>);
+
+impl PhaseStarted {
+    pub fn of(turn: &TurnState) -> Self {
+        Self(Some((turn.turn, turn.active.0, turn.phase_index)))
+    }
+}
+
 /// Ends the current phase (the GUI's button and hotkey, the AI, tests).
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct EndPhase;
@@ -88,6 +100,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_sub_state::<Phase>()
         .add_sub_state::<CombatStep>()
         .add_message::<EndPhase>()
+        .init_resource::<PhaseStarted>()
         .add_systems(
             Update,
             (
@@ -151,6 +164,7 @@ fn sync_phase_with_turn(
     map: Res<GameMap>,
     phase: Res<State<Phase>>,
     mut next_phase: ResMut<NextState<Phase>>,
+    mut started: ResMut<PhaseStarted>,
     mut units: Query<(&Side, &Unit, &mut MovePoints, &mut Statuses)>,
 ) {
     if !turn.is_changed() {
@@ -160,6 +174,10 @@ fn sync_phase_with_turn(
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
+    if *started == PhaseStarted::of(&turn) {
+        return;
+    }
+    *started = PhaseStarted::of(&turn);
     for (side, unit, mut mp, mut statuses) in &mut units {
         if *side == turn.active && wanted.allows_movement(unit.mobility) {
             mp.spent = Default::default();

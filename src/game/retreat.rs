@@ -156,7 +156,8 @@ type Apply<'w, 's> = Query<'w, 's, (&'static mut Position, &'static mut Steps)>;
 /// Moves `unit` from `from` to `to`, keeping the map index in step.
 fn relocate(index: &mut MapIndex, apply: &mut Apply, unit: Entity, from: Cell, to: Cell) {
     if let Ok((mut pos, _)) = apply.get_mut(unit) {
-        index.remove(unit, from);
+        debug_assert_eq!(pos.0, from, "a retreat starts where the unit stands");
+        index.remove(unit, pos.0);
         index.place(unit, to);
         pos.0 = to;
     }
@@ -292,7 +293,7 @@ fn carry_out_retreats(
         } else if let Some(path) = path {
             cells = path.cells.to_vec();
             relocate(&mut w.index, &mut queries.p1(), p.unit, p.from, path.end());
-            commands.entity(p.unit).insert(RetreatedThisPhase);
+            commands.entity(p.unit).try_insert(RetreatedThisPhase);
             let route = cells.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ");
             w.log.push(format!("{name} retreats {} → {route}.", p.from));
             if path.through_ezoc && w.map.ruleset.retreat.ezoc_entry == crate::rules::retreat::EzocEntry::ErCheck {
@@ -333,7 +334,7 @@ fn carry_out_retreats(
                             let short = p.demand.cells - length;
                             let mut apply = queries.p1();
                             relocate(&mut w.index, &mut apply, p.unit, p.from, path.end());
-                            commands.entity(p.unit).insert(RetreatedThisPhase);
+                            commands.entity(p.unit).try_insert(RetreatedThisPhase);
                             cells = path.cells.to_vec();
                             w.log.push(format!(
                                 "{name} retreats only {length} of {} hexes ({why}) and loses {short} step(s) for the rest.",
@@ -398,6 +399,6 @@ fn carry_out_retreats(
 
 fn clear_retreated(mut commands: Commands, units: Query<Entity, With<RetreatedThisPhase>>) {
     for e in &units {
-        commands.entity(e).remove::<RetreatedThisPhase>();
+        commands.entity(e).try_remove::<RetreatedThisPhase>();
     }
 }

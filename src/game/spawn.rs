@@ -46,18 +46,37 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         if let Some(xp) = setup.experience {
             unit.insert(Experience(xp));
         }
+        if let Some(p) = &scenario.raw.progress {
+            if let Some(spent) = p.spent.get(&setup.id).and_then(|mp| Mp::from_f32(*mp)) {
+                unit.insert(MovePoints {
+                    allowance: setup.movement,
+                    spent,
+                });
+            }
+            if p.attacked.contains(&setup.id) {
+                unit.insert(super::combat::Attacked);
+            }
+            if let Some(cell) = p
+                .came_from
+                .get(&setup.id)
+                .and_then(|l| crate::rules::grid::parse_label(l).ok())
+            {
+                unit.insert(CameFrom(cell));
+            }
+        }
         let entity = unit.id();
         index.place(entity, setup.cell);
     }
-    let (turn, active, phase_index, seed) = match &scenario.raw.progress {
+    let (turn, active, phase_index, rng) = match &scenario.raw.progress {
         Some(p) => (
             p.turn,
             scenario.side_index(&p.side).unwrap_or(scenario.first_side),
             p.phase,
-            p.seed,
+            GameRng::resumed(p.seed, p.dice_position),
         ),
-        None => (1, scenario.first_side, 0, seed),
+        None => (1, scenario.first_side, 0, GameRng::new(seed)),
     };
+    let seed = rng.seed;
     world.insert_resource(index);
     world.insert_resource(super::zoc::Zoc(crate::rules::zoc::ZocMap::empty(scenario.board.grid)));
     world.insert_resource(GameMap {
@@ -65,23 +84,40 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         ruleset: scenario.ruleset.clone(),
         places: scenario.places.clone(),
         objectives: scenario.objectives.clone(),
+        win: scenario.win.clone(),
+        otherwise: scenario.otherwise,
     });
+    world.insert_resource(super::victory::ObjectiveControl(
+        scenario.objectives.iter().map(|o| o.held_by.map(Side)).collect(),
+    ));
+    world.remove_resource::<super::victory::Verdict>();
+    world.insert_resource(super::combat::PendingRetreats::default());
+    world.insert_resource(super::combat::PendingAdvances::default());
     world.insert_resource(Sides(scenario.sides.clone()));
     world.insert_resource(ScenarioSource(scenario.raw.clone()));
-    world.insert_resource(GameRng::new(seed));
+    world.insert_resource(rng);
     world.insert_resource(super::combat::CurrentWeather(scenario.raw.weather));
-    world.insert_resource(TurnState {
+    let turn_state = TurnState {
         turn,
         last_turn: scenario.raw.turns,
         active: Side(active),
         first_side: Side(scenario.first_side),
         phase_index,
+    };
+    // A saved game resumes inside its phase; a new one starts its first phase afresh.
+    world.insert_resource(match scenario.raw.progress {
+        Some(_) => super::phase::PhaseStarted::of(&turn_state),
+        None => super::phase::PhaseStarted::default(),
     });
+    world.insert_resource(turn_state);
     let mut log = GameLog::default();
-    log.push(format!(
-        "{} — {}. Ruleset: {}. Seed {seed}.",
-        scenario.raw.name, scenario.raw.setting, scenario.ruleset.raw.name
-    ));
+    match &scenario.raw.progress {
+        Some(p) => log.0 = p.log.clone(),
+        None => log.push(format!(
+            "{} — {}. Ruleset: {}. Seed {seed}.",
+            scenario.raw.name, scenario.raw.setting, scenario.ruleset.raw.name
+        )),
+    }
     world.insert_resource(log);
     world.resource_mut::<NextState<GameState>>().set(GameState::Playing);
 }
@@ -91,13 +127,56 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
 pub fn capture_scenario(world: &mut World) -> RawScenario {
     let mut raw = world.resource::<ScenarioSource>().0.clone();
     let turn = world.resource::<TurnState>().clone();
-    let seed = world.resource::<GameRng>().seed;
+    let (seed, dice_position) = {
+        let rng = world.resource::<GameRng>();
+        (rng.seed, rng.position())
+    };
     let sides = world.resource::<Sides>().0.clone();
-    let mut query = world.query::<(&Unit, &Position, &Steps, &Statuses, Option<&Experience>)>();
-    let live: std::collections::HashMap<String, _> = query
-        .iter(world)
-        .map(|(u, p, s, st, xp)| (u.id.clone(), (p.0, s.0.lost, st.0.clone(), xp.map(|x| x.0))))
+    let control = world.resource::<super::victory::ObjectiveControl>().0.clone();
+    for (objective, holder) in raw.objectives.iter_mut().zip(&control) {
+        objective.held_by = holder.map(|s| sides[s.0].id.clone());
+    }
+    let mut spent = std::collections::BTreeMap::new();
+    let mut attacked = Vec::new();
+    let mut came_from = std::collections::BTreeMap::new();
+    let mut query = world.query::<(
+        Entity,
+        &Unit,
+        &Position,
+        &Steps,
+        &Statuses,
+        Option<&Experience>,
+        &MovePoints,
+        Has<super::combat::Attacked>,
+        Option<&CameFrom>,
+    )>();
+    let mut live = std::collections::HashMap::new();
+    let mut ids = std::collections::HashMap::new();
+    for (entity, u, p, s, st, xp, mp, has_attacked, from) in query.iter(world) {
+        ids.insert(entity, u.id.clone());
+        live.insert(u.id.clone(), (p.0, s.0.lost, st.0.clone(), xp.map(|x| x.0)));
+        if mp.spent != Mp::ZERO {
+            spent.insert(u.id.clone(), mp.spent.as_f32());
+        }
+        if has_attacked {
+            attacked.push(u.id.clone());
+        }
+        if let Some(from) = from {
+            came_from.insert(u.id.clone(), from.0.to_string());
+        }
+    }
+    attacked.sort();
+    // Units are written stack by stack, bottom first, so a loaded game stacks them the same way.
+    let rank: std::collections::HashMap<&str, usize> = world
+        .resource::<MapIndex>()
+        .occupied()
+        .flat_map(|(_, stack)| stack.iter())
+        .filter_map(|e| ids.get(e).map(String::as_str))
+        .enumerate()
+        .map(|(i, id)| (id, i))
         .collect();
+    raw.units
+        .sort_by_key(|u| rank.get(u.id.as_str()).copied().unwrap_or(usize::MAX));
     raw.units.retain_mut(|u| match live.get(&u.id) {
         Some((cell, lost, statuses, xp)) => {
             u.cell = cell.to_string();
@@ -115,22 +194,33 @@ pub fn capture_scenario(world: &mut World) -> RawScenario {
         side: sides[turn.active.0].id.clone(),
         phase: turn.phase_index,
         seed,
+        dice_position,
+        spent,
+        attacked,
+        came_from,
+        log: world.resource::<GameLog>().0.clone(),
     });
     raw
 }
 
 /// Writes the world to `path` as RON, atomically (a temporary file renamed over the old one), so a
-/// crash mid-save never destroys the previous save.
+/// crash mid-save never destroys the previous save. Refused while a combat's retreats or advances
+/// are waiting, since a save holds no half-finished combat.
 pub fn save_game(world: &mut World, path: &std::path::Path) -> Result<(), LoadError> {
-    let raw = capture_scenario(world);
     let fail = |message: String| LoadError {
         file: path.to_path_buf(),
         pos: None,
         field: String::new(),
         message,
     };
+    if !world.resource::<super::combat::PendingRetreats>().0.is_empty()
+        || !world.resource::<super::combat::PendingAdvances>().0.is_empty()
+    {
+        return Err(fail(
+            "not saved: finish the last combat's retreats and advances first".into(),
+        ));
+    }
+    let raw = capture_scenario(world);
     let text = crate::scenario::to_ron(&raw).map_err(|e| fail(format!("cannot write RON: {e}")))?;
-    let tmp = path.with_extension("ron.tmp");
-    std::fs::write(&tmp, text).map_err(|e| fail(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(|e| fail(format!("cannot rename {} into place: {e}", tmp.display())))
+    crate::storage::write_atomic(path, &text).map_err(fail)
 }

@@ -129,7 +129,7 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// Where a game stands, in a saved game; absent from a fresh scenario.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawProgress {
     pub turn: u32,
@@ -137,6 +137,45 @@ pub struct RawProgress {
     /// Index into the ruleset's `player_turn`.
     pub phase: usize,
     pub seed: u64,
+    /// How far the seeded dice have rolled (ChaCha word position), so a loaded game rolls the
+    /// same dice it would have rolled unsaved.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub dice_position: u64,
+    /// Movement points already spent this phase, by unit id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub spent: BTreeMap<String, f32>,
+    /// Units that have attacked in this combat phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacked: Vec<String>,
+    /// The cell each unit entered its cell from (Rommel), by unit id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub came_from: BTreeMap<String, String>,
+    /// The game log so far, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<String>,
+}
+
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
+}
+
+/// One way to win, checked by the engine. Every condition given must hold: the cells in `hold`
+/// held by `side`, at least `points` objective points, and (with `more_points`) more objective
+/// points than any other side. Checked at the end of the last turn, or as soon as it holds with
+/// `sudden_death`. The first condition met decides; `otherwise` names who wins when none is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWin {
+    pub side: String,
+    /// Objective cells, by label, the side must hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hold: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub more_points: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sudden_death: bool,
 }
 
 /// A scenario (or a saved game) as written.
@@ -159,6 +198,12 @@ pub struct RawScenario {
     pub objectives: Vec<RawObjective>,
     /// How the game is won, in words.
     pub victory: String,
+    /// How the game is won, as the engine checks it (see `RawWin`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub win: Vec<RawWin>,
+    /// The side that wins when no `win` condition is met; a draw when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub otherwise: Option<String>,
     pub units: Vec<RawUnit>,
     /// The weather (combat systems read it: frozen rivers, airpower, exchange, overrun).
     #[serde(default, skip_serializing_if = "is_clear")]

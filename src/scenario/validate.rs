@@ -51,6 +51,16 @@ pub struct Objective {
     pub held_by: Option<usize>,
 }
 
+/// A way to win, checked (see `RawWin`): sides by index, cells on the map and objectives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinCondition {
+    pub side: usize,
+    pub hold: Vec<Cell>,
+    pub points: Option<u32>,
+    pub more_points: bool,
+    pub sudden_death: bool,
+}
+
 /// A validated scenario: everything refers to real cells, sides and terrain.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -61,6 +71,9 @@ pub struct Scenario {
     pub sides: Vec<SideInfo>,
     pub first_side: usize,
     pub objectives: Vec<Objective>,
+    pub win: Vec<WinCondition>,
+    /// Who wins when no condition is met (`None`: a draw).
+    pub otherwise: Option<usize>,
     pub units: Vec<UnitSetup>,
 }
 
@@ -150,6 +163,37 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
         });
     }
 
+    let mut win = Vec::new();
+    for (i, w) in raw.win.iter().enumerate() {
+        let mut hold = Vec::new();
+        for (j, label) in w.hold.iter().enumerate() {
+            let field = format!("win[{i}].hold[{j}]");
+            let cell = cell_at(field.clone(), label)?;
+            if !objectives.iter().any(|o| o.cell == cell) {
+                return Err(src.error(field, format!("{label} is not one of the scenario's objectives")));
+            }
+            hold.push(cell);
+        }
+        if hold.is_empty() && w.points.is_none() && !w.more_points {
+            return Err(src.error(
+                format!("win[{i}]"),
+                "a win condition needs `hold`, `points` or `more_points`",
+            ));
+        }
+        win.push(WinCondition {
+            side: side_of(format!("win[{i}].side"), &w.side)?,
+            hold,
+            points: w.points,
+            more_points: w.more_points,
+            sudden_death: w.sudden_death,
+        });
+    }
+    let otherwise = raw
+        .otherwise
+        .as_deref()
+        .map(|s| side_of("otherwise".into(), s))
+        .transpose()?;
+
     let mut units = Vec::new();
     let mut seen = HashSet::new();
     for (i, u) in raw.units.iter().enumerate() {
@@ -216,6 +260,29 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
         if p.turn == 0 || p.turn > raw.turns {
             return Err(src.error("progress.turn", format!("turn {} is outside 1..={}", p.turn, raw.turns)));
         }
+        let known = |field: String, id: &str| {
+            if seen.contains(id) {
+                Ok(())
+            } else {
+                Err(src.error(field, format!("no unit has the id `{id}`")))
+            }
+        };
+        for (id, mp) in &p.spent {
+            known(format!("progress.spent.{id}"), id)?;
+            if Mp::from_f32(*mp).is_none() {
+                return Err(src.error(
+                    format!("progress.spent.{id}"),
+                    format!("{mp} is not a movement point count: use a non-negative multiple of 1/6"),
+                ));
+            }
+        }
+        for (i, id) in p.attacked.iter().enumerate() {
+            known(format!("progress.attacked[{i}]"), id)?;
+        }
+        for (id, label) in &p.came_from {
+            known(format!("progress.came_from.{id}"), id)?;
+            cell_at(format!("progress.came_from.{id}"), label)?;
+        }
     }
     Ok(Scenario {
         ruleset,
@@ -224,6 +291,8 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
         sides,
         first_side,
         objectives,
+        win,
+        otherwise,
         units,
         raw,
     })

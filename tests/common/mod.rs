@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod board;
+pub mod player;
 
 use hexfront::combat::{
     ArmorValue, Choices, CombatResult, CombatRules, Combatant, Conditions, Dice, Situation, Support, Weather, assess,

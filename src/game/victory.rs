@@ -1,0 +1,224 @@
+//! Who holds each objective and who has won: the scenario's `win` conditions, checked whenever an
+//! objective changes hands (sudden death) and when the last turn ends, into the `Verdict` the end
+//! screen shows.
+
+use super::GameSystems;
+use super::components::{GameLog, GameMap, MapIndex, Side, Sides};
+use super::phase::{GameState, TurnState};
+use crate::scenario::validate::{Objective, WinCondition};
+use bevy::prelude::*;
+
+/// The side holding each of `GameMap::objectives` (same order): the last side to have units alone
+/// in the cell, or the scenario's starting holder.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ObjectiveControl(pub Vec<Option<Side>>);
+
+/// How the game ended.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// `None`: a draw.
+    pub winner: Option<Side>,
+    /// Why, in words.
+    pub reason: String,
+    /// Objective points held by each side at the end.
+    pub points: Vec<u32>,
+    /// The turn it was decided in.
+    pub turn: u32,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (track_control, check_sudden_death)
+            .chain()
+            .in_set(GameSystems::Bookkeeping)
+            .run_if(in_state(GameState::Playing)),
+    )
+    .add_systems(OnEnter(GameState::Over), decide_at_end);
+}
+
+/// Objective points each of `sides` holds.
+pub fn points_by_side(objectives: &[Objective], control: &[Option<Side>], sides: usize) -> Vec<u32> {
+    let mut points = vec![0; sides];
+    for (o, holder) in objectives.iter().zip(control) {
+        if let Some(side) = holder
+            && side.0 < sides
+        {
+            points[side.0] += o.points;
+        }
+    }
+    points
+}
+
+/// Whether `condition` holds now, and if not, the first part that fails (in words).
+pub fn condition_met(
+    condition: &WinCondition,
+    objectives: &[Objective],
+    control: &[Option<Side>],
+    sides: &Sides,
+) -> Result<String, String> {
+    let side = Side(condition.side);
+    let name = &sides.0[condition.side].name;
+    let holder_of = |cell| {
+        objectives
+            .iter()
+            .position(|o| o.cell == cell)
+            .and_then(|i| control.get(i).copied().flatten())
+    };
+    let mut why = Vec::new();
+    for cell in &condition.hold {
+        let objective = objectives
+            .iter()
+            .find(|o| o.cell == *cell)
+            .map_or("?", |o| o.name.as_str());
+        if holder_of(*cell) != Some(side) {
+            return Err(format!("{name} does not hold {objective} ({cell})"));
+        }
+        why.push(format!("holds {objective}"));
+    }
+    let points = points_by_side(objectives, control, sides.0.len());
+    if let Some(need) = condition.points {
+        if points[side.0] < need {
+            return Err(format!(
+                "{name} holds {} objective points of the {need} needed",
+                points[side.0]
+            ));
+        }
+        why.push(format!("holds {} objective points (needs {need})", points[side.0]));
+    }
+    if condition.more_points {
+        let best_other = points
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != side.0)
+            .map(|(_, p)| *p)
+            .max()
+            .unwrap_or(0);
+        if points[side.0] <= best_other {
+            return Err(format!(
+                "{name} holds {} objective points, not more than {best_other}",
+                points[side.0]
+            ));
+        }
+        why.push(format!(
+            "holds more objective points ({} to {best_other})",
+            points[side.0]
+        ));
+    }
+    Ok(format!("{name} {}", why.join(" and ")))
+}
+
+/// The verdict when the last turn ends: the first condition met wins, else `otherwise` (a draw
+/// when the scenario names no one).
+pub fn verdict_at_end(map: &GameMap, control: &[Option<Side>], sides: &Sides, turn: u32) -> Verdict {
+    let points = points_by_side(&map.objectives, control, sides.0.len());
+    let mut failures = Vec::new();
+    for condition in &map.win {
+        match condition_met(condition, &map.objectives, control, sides) {
+            Ok(reason) => {
+                return Verdict {
+                    winner: Some(Side(condition.side)),
+                    reason: format!("{reason} at the end of the game."),
+                    points,
+                    turn,
+                };
+            }
+            Err(why) => failures.push(why),
+        }
+    }
+    let failed = if failures.is_empty() {
+        String::new()
+    } else {
+        format!("{}. ", failures.join("; "))
+    };
+    match map.otherwise {
+        Some(side) => Verdict {
+            winner: Some(Side(side)),
+            reason: format!(
+                "{failed}{} wins: no other victory condition was met.",
+                sides.0[side].name
+            ),
+            points,
+            turn,
+        },
+        None => Verdict {
+            winner: None,
+            reason: format!("{failed}A draw: no victory condition was met."),
+            points,
+            turn,
+        },
+    }
+}
+
+/// Gives each objective to the side whose units alone stand in it.
+fn track_control(
+    index: Res<MapIndex>,
+    map: Res<GameMap>,
+    sides_of: Query<&Side>,
+    sides: Res<Sides>,
+    mut control: ResMut<ObjectiveControl>,
+    mut log: ResMut<GameLog>,
+) {
+    if !index.is_changed() {
+        return;
+    }
+    for (i, objective) in map.objectives.iter().enumerate() {
+        let mut present = index.stack(objective.cell).iter().filter_map(|e| sides_of.get(*e).ok());
+        let Some(first) = present.next().copied() else { continue };
+        if present.all(|s| *s == first)
+            && control.0.get(i).copied().flatten() != Some(first)
+            && let Some(slot) = control.0.get_mut(i)
+        {
+            *slot = Some(first);
+            log.push(format!(
+                "{} takes {} ({}, {} points).",
+                sides.0[first.0].name, objective.name, objective.cell, objective.points
+            ));
+        }
+    }
+}
+
+fn check_sudden_death(
+    mut commands: Commands,
+    control: Res<ObjectiveControl>,
+    map: Res<GameMap>,
+    sides: Res<Sides>,
+    turn: Res<TurnState>,
+    mut log: ResMut<GameLog>,
+    mut next_game: ResMut<NextState<GameState>>,
+) {
+    if !control.is_changed() {
+        return;
+    }
+    for condition in map.win.iter().filter(|c| c.sudden_death) {
+        if let Ok(reason) = condition_met(condition, &map.objectives, &control.0, &sides) {
+            let verdict = Verdict {
+                winner: Some(Side(condition.side)),
+                reason: format!("{reason}: sudden death victory on turn {}.", turn.turn),
+                points: points_by_side(&map.objectives, &control.0, sides.0.len()),
+                turn: turn.turn,
+            };
+            log.push(verdict.reason.clone());
+            commands.insert_resource(verdict);
+            next_game.set(GameState::Over);
+            return;
+        }
+    }
+}
+
+fn decide_at_end(
+    mut commands: Commands,
+    verdict: Option<Res<Verdict>>,
+    control: Res<ObjectiveControl>,
+    map: Res<GameMap>,
+    sides: Res<Sides>,
+    turn: Res<TurnState>,
+    mut log: ResMut<GameLog>,
+) {
+    if verdict.is_some() {
+        return;
+    }
+    let verdict = verdict_at_end(&map, &control.0, &sides, turn.turn);
+    log.push(verdict.reason.clone());
+    commands.insert_resource(verdict);
+}
