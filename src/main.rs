@@ -11,7 +11,8 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Scenario file to open (the embedded default scenario when left out).
+    /// Scenario or saved-game file to play at once (without it the start screen opens, on the
+    /// embedded default scenario).
     #[arg(long, global = true)]
     scenario: Option<PathBuf>,
     /// Seed for every die roll, so a game replays exactly.
@@ -23,6 +24,17 @@ struct Cli {
     /// With --screenshot: how many frames to render first.
     #[arg(long, default_value_t = 30)]
     frames: u32,
+    /// Open the attack panels for your stack in FROM against TO (e.g. `1411:1312`), ending phases
+    /// until a combat phase.
+    #[arg(long, value_name = "FROM:TO")]
+    attack: Option<String>,
+    /// With --attack: roll it.
+    #[arg(long)]
+    roll: bool,
+    /// Play N frames on a generated 100×100 map with 1,000 units, print the mean and p99 frame
+    /// time, and exit.
+    #[arg(long, value_name = "N")]
+    bench_frames: Option<u32>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -75,6 +87,7 @@ fn validate(files: &[PathBuf]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+#[cfg(not(feature = "gui"))]
 fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario, hexfront::scenario::LoadError> {
     match path {
         Some(p) => hexfront::scenario::Scenario::load(p),
@@ -84,10 +97,34 @@ fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario,
 
 #[cfg(feature = "gui")]
 fn open_game(cli: Cli) -> ExitCode {
-    let scenario = match load_scenario(cli.scenario.as_ref()) {
-        Ok(s) => s,
-        Err(e) => {
+    // Without --scenario the start screen opens, with the default scenario selected.
+    let scenario = match cli.scenario.as_ref().map(hexfront::scenario::Scenario::load) {
+        None => None,
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) => {
             eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let scenario = match (cli.bench_frames, scenario) {
+        (Some(_), _) => match hexfront::gui::script::bench_scenario() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        (None, s) => s,
+    };
+    let attack = match cli
+        .attack
+        .as_deref()
+        .map(|a| hexfront::gui::script::ScriptedAttack::parse(a, cli.roll))
+    {
+        None => None,
+        Some(Ok(a)) => Some(a),
+        Some(Err(e)) => {
+            eprintln!("error: --attack {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -95,7 +132,11 @@ fn open_game(cli: Cli) -> ExitCode {
         path,
         after_frames: cli.frames,
     });
-    hexfront::gui::run(scenario, cli.seed, shot)
+    let options = hexfront::gui::RunOptions {
+        attack,
+        bench_frames: cli.bench_frames,
+    };
+    hexfront::gui::run(scenario, cli.seed, shot, options)
 }
 
 #[cfg(not(feature = "gui"))]

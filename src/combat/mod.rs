@@ -14,6 +14,7 @@ pub mod rules;
 pub mod situation;
 pub mod small_general;
 mod table;
+pub mod view;
 pub mod war_against_russia;
 
 pub use dice::{Dice, DiceSource, Die, NeedDie, Roll};

@@ -64,6 +64,12 @@ pub struct CombatResolved {
     pub result: CombatResult,
     /// The result in words, as logged.
     pub summary: String,
+    /// Where on the table the combat was read, before the dice.
+    pub cell: Option<combat::TableCell>,
+    /// Every die rolled, in order.
+    pub rolls: Vec<combat::Roll>,
+    /// What the rules said while resolving it, line by line.
+    pub narrative: Vec<String>,
 }
 
 /// Marks a unit that has attacked in this combat phase.
@@ -356,6 +362,9 @@ fn resolve_declared_attacks(
             defenders: def.clone(),
             result: outcome.result.clone(),
             summary,
+            cell: assessment.cell.clone(),
+            rolls: outcome.rolls.clone(),
+            narrative: outcome.log.clone(),
         });
     }
 }

@@ -53,6 +53,7 @@ pub fn plugin(app: &mut App) {
         advance::plugin,
         victory::plugin,
         autosave::plugin,
+        spawn::plugin,
     ));
 }
 

@@ -8,6 +8,18 @@ use crate::scenario::file::{RawProgress, RawScenario};
 use crate::scenario::{LoadError, Scenario};
 use bevy::prelude::*;
 
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(GameState::NoGame), despawn_game);
+}
+
+/// Clears a finished or abandoned game: its units and its verdict (a new game spawns the rest).
+fn despawn_game(mut commands: Commands, units: Query<Entity, With<Unit>>) {
+    for e in &units {
+        commands.entity(e).despawn();
+    }
+    commands.remove_resource::<super::victory::Verdict>();
+}
+
 /// Spawns `scenario` into `world`: the board, sides, units and map index, the seeded RNG, and
 /// the turn state (from the scenario's saved progress, or turn 1 of its first side), then starts
 /// the game. Units are stacked in file order, the first listed at the bottom.

@@ -1,40 +1,96 @@
-//! Attacking from the board: in a combat phase, hovering an enemy cell with a stack selected
-//! shows the exact preview (totals, column, every modifier with its source, each outcome's
-//! probability, expected losses and the owners' alternatives); clicking it declares the attack.
+//! Attacking from the board. In a combat phase, hovering an enemy cell with a stack selected shows
+//! the exact odds; clicking it pins the attack: Shift+click more stacks to join, set the
+//! ruleset's options (tactics, retreat-or-steps, no retreat, hold, accelerated effort), read the
+//! modifiers, the odds and the CRT (`crt.rs`), then Roll (Space). The result stays on screen,
+//! explained, with its row and column lit on the table.
 
 use super::camera::PointerOverUi;
+use super::crt;
 use super::hud::{Hovered, LastRefusal, Selection};
-use crate::combat::{self, Odds, Role, Situation};
-use crate::game::combat::{CurrentWeather, DeclareAttack, UnitData, build_situation};
-use crate::game::components::{GameMap, MapIndex, Side, Sides};
-use crate::game::phase::{GameState, Phase, TurnState};
+use super::settings::Palette;
+use crate::combat::{self, Odds, RetreatOrSteps, Role, Situation, Tactic};
+use crate::game::combat::{CombatResolved, CurrentWeather, DeclareAttack, UnitData, build_situation};
+use crate::game::components::{GameMap, MapIndex, Position, Side, Sides, Unit};
+use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
 use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-/// The preview for the hovered target, recomputed when the target or the selection changes.
+/// Rommel's tactics are chosen secretly and simultaneously; at one screen, in turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TacticsStep {
+    /// The attacker picks (the defender looks away).
+    #[default]
+    Attacker,
+    /// The attacker's pick is hidden; the defender picks.
+    Defender,
+    /// Both revealed.
+    Revealed,
+}
+
+/// The attack being prepared: target, attackers and the players' options.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct AttackPlan {
+    pub target: Option<Cell>,
+    pub attackers: Vec<Entity>,
+    pub attack_tactic: Option<Tactic>,
+    pub defense_tactic: Option<Tactic>,
+    pub tactics_step: TacticsStep,
+    pub defender_retreat: RetreatOrSteps,
+    pub attacker_retreat: RetreatOrSteps,
+    pub no_retreat: bool,
+    pub hold: bool,
+    pub german_exchange: bool,
+    pub accelerated_effort: bool,
+}
+
+impl AttackPlan {
+    /// The order the Roll button sends (and the preview evaluates).
+    pub fn order(&self, strongest: Option<Entity>) -> Option<DeclareAttack> {
+        let target = self.target?;
+        let mut order = DeclareAttack::plain(self.attackers.clone(), target);
+        order.attack_tactics.extend(self.attack_tactic.clone());
+        order.defense_tactics.extend(self.defense_tactic.clone());
+        order.no_retreat = self.no_retreat;
+        order.choices.defender_retreat = self.defender_retreat;
+        order.choices.attacker_retreat = self.attacker_retreat;
+        order.choices.ignore_retreat = self.hold;
+        order.choices.german_exchange = self.german_exchange;
+        order.accelerated_effort = if self.accelerated_effort { strongest } else { None };
+        Some(order)
+    }
+}
+
+/// The preview for the pinned plan or the hovered target.
 #[derive(Resource, Default)]
 pub struct AttackPreview {
-    key: Option<(Cell, Vec<Entity>)>,
+    key: Option<String>,
     pub target: Option<Cell>,
     pub result: Option<Result<(Situation, Odds), String>>,
 }
 
+/// The last combat fought, shown until the next attack is pinned.
+#[derive(Resource, Default)]
+pub struct LastCombat(pub Option<CombatResolved>);
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<AttackPreview>()
+    app.add_message::<RollRequest>()
+        .init_resource::<AttackPreview>()
+        .init_resource::<AttackPlan>()
+        .init_resource::<LastCombat>()
         .add_systems(
             Update,
-            // A click attacks only what the preview already showed: the click that selects a
-            // stack inside a contested square must not also attack with it.
-            (declare_on_click, update_preview)
+            (pin_on_click, roll_keys, update_preview, remember_result)
                 .chain()
                 .after(super::hud::HudSystems)
                 .run_if(in_state(Phase::Combat).and_then(in_state(GameState::Playing))),
         )
-        .add_systems(EguiPrimaryContextPass, draw_preview.run_if(in_state(Phase::Combat)))
-        .add_systems(OnExit(Phase::Combat), |mut p: ResMut<AttackPreview>| {
-            *p = AttackPreview::default()
+        .add_systems(EguiPrimaryContextPass, draw_panels.run_if(in_state(Phase::Combat)))
+        .add_systems(OnExit(Phase::Combat), |mut commands: Commands| {
+            commands.insert_resource(AttackPreview::default());
+            commands.insert_resource(AttackPlan::default());
+            commands.insert_resource(LastCombat::default());
         });
 }
 
@@ -45,6 +101,69 @@ fn enemies_in(cell: Cell, index: &MapIndex, sides: &Query<&Side>, active: Side) 
         .any(|e| sides.get(*e).is_ok_and(|s| *s != active))
 }
 
+/// Click an enemy with a selection: pin the attack. Shift+click your stack: it joins or leaves.
+#[allow(clippy::too_many_arguments)]
+fn pin_on_click(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    over_ui: Res<PointerOverUi>,
+    hovered: Res<Hovered>,
+    index: Res<MapIndex>,
+    turn: Res<TurnState>,
+    side_of: Query<&Side>,
+    mut selection: ResMut<Selection>,
+    mut plan: ResMut<AttackPlan>,
+    mut last: ResMut<LastCombat>,
+) {
+    if keys.just_pressed(KeyCode::Escape) {
+        *plan = AttackPlan::default();
+        last.0 = None;
+    }
+    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
+        return;
+    }
+    let Some(cell) = hovered.0 else { return };
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if shift && plan.target.is_some() {
+        let own: Vec<Entity> = index
+            .stack(cell)
+            .iter()
+            .copied()
+            .filter(|e| side_of.get(*e).is_ok_and(|s| *s == turn.active))
+            .collect();
+        if own.iter().all(|e| plan.attackers.contains(e)) {
+            plan.attackers.retain(|e| !own.contains(e));
+        } else {
+            for e in own {
+                if !plan.attackers.contains(&e) {
+                    plan.attackers.push(e);
+                }
+            }
+        }
+        return;
+    }
+    if enemies_in(cell, &index, &side_of, turn.active) && !selection.units.is_empty() {
+        *plan = AttackPlan {
+            target: Some(cell),
+            attackers: selection.units.clone(),
+            ..default()
+        };
+        last.0 = None;
+        *selection = Selection::default();
+    }
+}
+
+fn roll_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<RollRequest>) {
+    if keys.just_pressed(KeyCode::Space) {
+        out.write(RollRequest);
+    }
+}
+
+/// The Roll button or Space.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct RollRequest;
+
+#[allow(clippy::too_many_arguments)]
 fn update_preview(
     hovered: Res<Hovered>,
     selection: Res<Selection>,
@@ -56,19 +175,47 @@ fn update_preview(
     zoc: Res<Zoc>,
     side_of: Query<&Side>,
     units: Query<UnitData>,
+    mut plan: ResMut<AttackPlan>,
     mut preview: ResMut<AttackPreview>,
+    mut rolls: MessageReader<RollRequest>,
+    mut attacks: MessageWriter<DeclareAttack>,
+    mut refusal: ResMut<LastRefusal>,
+    step: Option<Res<State<CombatStep>>>,
 ) {
-    let target = hovered
-        .0
-        .filter(|c| !selection.units.is_empty() && enemies_in(*c, &index, &side_of, turn.active));
-    let key = target.map(|c| (c, selection.units.clone()));
+    plan.attackers.retain(|e| units.contains(*e));
+    let strongest = plan
+        .attackers
+        .iter()
+        .filter_map(|e| units.get(*e).ok().map(|d| (d.4.values().attack, *e)))
+        .max_by_key(|(a, _)| *a)
+        .map(|(_, e)| e);
+    let order = plan.order(strongest).or_else(|| {
+        hovered
+            .0
+            .filter(|c| !selection.units.is_empty() && enemies_in(*c, &index, &side_of, turn.active))
+            .map(|c| DeclareAttack::plain(selection.units.clone(), c))
+    });
+    let ready = step.is_some_and(|s| *s.get() == CombatStep::Declare);
+    if rolls.read().count() > 0
+        && let (Some(order), true, true) = (
+            plan.order(strongest),
+            ready,
+            plan.tactics_step != TacticsStep::Attacker || !is_rommel(&map),
+        )
+    {
+        refusal.0 = None;
+        attacks.write(order);
+        *plan = AttackPlan::default();
+        *preview = AttackPreview::default();
+        return;
+    }
+    let key = order.as_ref().map(|o| format!("{o:?}"));
     if key == preview.key && !index.is_changed() {
         return;
     }
     preview.key = key;
-    preview.target = target;
-    preview.result = target.map(|cell| {
-        let order = DeclareAttack::plain(selection.units.clone(), cell);
+    preview.target = order.as_ref().map(|o| o.target);
+    preview.result = order.map(|order| {
         let (situation, _, _) =
             build_situation(&order, &map, &zoc.0, &all_sides, turn.active, &index, weather.0, &units)?;
         let odds = combat::odds(&map.ruleset.combat, &situation).map_err(|r| r.0)?;
@@ -76,43 +223,237 @@ fn update_preview(
     });
 }
 
-fn declare_on_click(
-    buttons: Res<ButtonInput<MouseButton>>,
-    over_ui: Res<PointerOverUi>,
-    preview: Res<AttackPreview>,
-    mut selection: ResMut<Selection>,
-    mut refusal: ResMut<LastRefusal>,
-    mut attacks: MessageWriter<DeclareAttack>,
-) {
-    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
-        return;
-    }
-    let (Some(target), Some((_, attackers))) = (preview.target, preview.key.as_ref()) else {
-        return;
-    };
-    refusal.0 = None;
-    attacks.write(DeclareAttack::plain(attackers.clone(), target));
-    *selection = Selection::default();
+fn is_rommel(map: &GameMap) -> bool {
+    matches!(map.ruleset.combat, combat::CombatRules::Rommel(_))
 }
 
-fn draw_preview(mut contexts: EguiContexts, preview: Res<AttackPreview>) -> Result {
-    let (Some(target), Some(result)) = (preview.target, preview.result.as_ref()) else {
-        return Ok(());
-    };
+fn remember_result(mut resolved: MessageReader<CombatResolved>, mut last: ResMut<LastCombat>) {
+    if let Some(r) = resolved.read().last() {
+        last.0 = Some(r.clone());
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_panels(
+    mut contexts: EguiContexts,
+    preview: Res<AttackPreview>,
+    mut plan: ResMut<AttackPlan>,
+    last: Res<LastCombat>,
+    map: Res<GameMap>,
+    sides: Res<Sides>,
+    turn: Res<TurnState>,
+    palette: Res<Palette>,
+    names: Query<(&Unit, &Position)>,
+    mut rolls: MessageWriter<RollRequest>,
+    layout: Option<Res<super::layout::Layout>>,
+    camera: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new(format!("Attack {target}"))
-        .resizable(false)
-        .anchor(egui::Align2::LEFT_TOP, [8.0, 40.0])
-        .show(ctx, |ui| match result {
-            Err(why) => {
-                ui.colored_label(egui::Color32::from_rgb(220, 60, 40), format!("Not allowed: {why}"));
-            }
-            Ok((s, odds)) => odds_panel(ui, s, odds),
-        });
+    let pinned = plan.target.is_some();
+    let cell = preview
+        .result
+        .as_ref()
+        .and_then(|r| r.as_ref().ok())
+        .and_then(|(_, o)| o.assessment.cell.clone());
+    // The CRT: the live column before the roll, the row and column read after it.
+    if pinned || last.0.is_some() || preview.target.is_some() {
+        let landed = last
+            .0
+            .as_ref()
+            .map(|c| map.ruleset.combat.landed(c.cell.as_ref(), &c.rolls, &c.result.code));
+        let live = if pinned || preview.target.is_some() {
+            cell.as_ref()
+        } else {
+            last.0.as_ref().and_then(|c| c.cell.as_ref())
+        };
+        crt::crt_window(
+            ctx,
+            &map.ruleset.combat.table_view(),
+            live,
+            landed.as_deref().unwrap_or(&[]),
+            &palette,
+        );
+    }
+    if let Some(target) = preview.target {
+        let defender_side = sides
+            .0
+            .iter()
+            .enumerate()
+            .find(|(i, _)| *i != turn.active.0)
+            .map(|(_, s)| s.name.clone())
+            .unwrap_or_default();
+        egui::Window::new(format!("Attack {target}"))
+            .id(egui::Id::new("attack-panel"))
+            .resizable(false)
+            .anchor(egui::Align2::LEFT_TOP, [8.0, 40.0])
+            .show(ctx, |ui| {
+                if pinned {
+                    let list: Vec<String> = plan
+                        .attackers
+                        .iter()
+                        .filter_map(|e| names.get(*e).ok().map(|(u, p)| format!("{} ({})", u.name, p.0)))
+                        .collect();
+                    ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
+                        .on_hover_text("Shift+click your stacks next to the target to add or remove them");
+                    options(ui, &mut plan, &map, &sides.0[turn.active.0].name, &defender_side);
+                    ui.separator();
+                }
+                match &preview.result {
+                    Some(Err(why)) => {
+                        ui.colored_label(palette.bad, format!("Not allowed: {why}"));
+                    }
+                    Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette),
+                    None => {}
+                }
+                ui.separator();
+                if pinned {
+                    ui.horizontal(|ui| {
+                        let secret_pending = is_rommel(&map) && plan.tactics_step == TacticsStep::Attacker;
+                        let can = matches!(preview.result, Some(Ok(_))) && !secret_pending;
+                        if ui
+                            .add_enabled(can, egui::Button::new(egui::RichText::new("Roll (Space)").strong()))
+                            .on_disabled_hover_text(if secret_pending {
+                                "Both sides choose tactics first"
+                            } else {
+                                "This attack is not allowed"
+                            })
+                            .clicked()
+                        {
+                            rolls.write(RollRequest);
+                        }
+                        if ui.button("Cancel (Esc)").clicked() {
+                            *plan = AttackPlan::default();
+                        }
+                    });
+                } else {
+                    ui.label(egui::RichText::new("Click to prepare this attack").small());
+                }
+            });
+    }
+    if let Some(c) = &last.0 {
+        result_window(ctx, c, &names, &palette);
+    }
+    // Mark the target on the board.
+    if let (Some(target), Some(layout), Ok((cam, global))) = (preview.target, layout, camera.single())
+        && let Ok(p) = cam.world_to_viewport(global, layout.center(target).extend(0.0))
+    {
+        let painter = ctx.layer_painter(egui::LayerId::new(
+            egui::Order::Background,
+            egui::Id::new("target-mark"),
+        ));
+        let zoom = ctx.zoom_factor();
+        painter.circle_stroke(
+            egui::pos2(p.x / zoom, p.y / zoom),
+            30.0 / zoom,
+            egui::Stroke::new(3.0, Palette::egui(palette.target)),
+        );
+    }
     Ok(())
 }
 
-fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds) {
+/// The options the ruleset gives the players for this attack.
+fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &str, defender: &str) {
+    use combat::CombatRules as R;
+    match &map.ruleset.combat {
+        R::KillingGround(_) => {
+            retreat_or_steps(
+                ui,
+                &mut plan.defender_retreat,
+                &format!("{defender} (defender), on a retreat result"),
+            );
+            retreat_or_steps(
+                ui,
+                &mut plan.attacker_retreat,
+                &format!("{attacker} (attacker), on a retreat result"),
+            );
+            ui.checkbox(
+                &mut plan.accelerated_effort,
+                "Accelerated effort (the strongest attacker)",
+            )
+            .on_hover_text("Killing Ground 8.12: a step and an ER roll for column shifts");
+        }
+        R::WarAgainstRussia(_) => {
+            ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
+                .on_hover_text("The defenders may not retreat: retreat results become losses");
+            ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
+        }
+        R::NextWar(_) => {
+            ui.checkbox(
+                &mut plan.hold,
+                format!("{defender} tries to hold (ER check) in strong terrain"),
+            );
+        }
+        R::Rommel(_) => tactics(ui, plan, attacker, defender),
+        R::SmallGeneral(_) => {
+            ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
+        }
+    }
+}
+
+fn retreat_or_steps(ui: &mut egui::Ui, value: &mut RetreatOrSteps, who: &str) {
+    ui.horizontal(|ui| {
+        ui.label(who);
+        ui.radio_value(value, RetreatOrSteps::Retreat, "retreat");
+        ui.radio_value(value, RetreatOrSteps::Steps, "take steps");
+    });
+}
+
+const ATTACK_TACTICS: [(&str, Option<Tactic>); 6] = [
+    ("none", None),
+    ("Recce", Some(Tactic::Recce)),
+    ("Infiltration", Some(Tactic::Infiltration(None))),
+    ("Reserve artillery", Some(Tactic::ReserveArtillery)),
+    ("Airstrike", Some(Tactic::Airstrike)),
+    ("Pinning attack", Some(Tactic::PinningAttack)),
+];
+const DEFENSE_TACTICS: [(&str, Option<Tactic>); 5] = [
+    ("none", None),
+    ("Defense in depth", Some(Tactic::DefenseInDepth)),
+    ("Withdraw", Some(Tactic::Withdraw)),
+    ("Reserve artillery", Some(Tactic::ReserveArtillery)),
+    ("Airstrike", Some(Tactic::Airstrike)),
+];
+
+/// Rommel's secret, simultaneous tactics at one screen: the attacker picks while the defender
+/// looks away, the pick is hidden, the defender picks, then both are revealed.
+fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, defender: &str) {
+    let pick = |ui: &mut egui::Ui, list: &[(&str, Option<Tactic>)], value: &mut Option<Tactic>| {
+        ui.horizontal_wrapped(|ui| {
+            for (name, t) in list {
+                ui.radio_value(value, t.clone(), *name);
+            }
+        });
+    };
+    match plan.tactics_step {
+        TacticsStep::Attacker => {
+            ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
+            pick(ui, &ATTACK_TACTICS, &mut plan.attack_tactic);
+            if ui.button(format!("Hide it and hand over to {defender}")).clicked() {
+                plan.tactics_step = TacticsStep::Defender;
+            }
+        }
+        TacticsStep::Defender => {
+            ui.label(format!("{attacker} has chosen a tactic (hidden)."));
+            ui.strong(format!("{defender}: choose a tactic"));
+            pick(ui, &DEFENSE_TACTICS, &mut plan.defense_tactic);
+            if ui.button("Reveal both").clicked() {
+                plan.tactics_step = TacticsStep::Revealed;
+            }
+        }
+        TacticsStep::Revealed => {
+            let name = |t: &Option<Tactic>, list: &[(&str, Option<Tactic>)]| {
+                list.iter().find(|(_, x)| x == t).map_or("?", |(n, _)| *n).to_string()
+            };
+            ui.label(format!(
+                "Tactics: {attacker} {} · {defender} {}",
+                name(&plan.attack_tactic, &ATTACK_TACTICS),
+                name(&plan.defense_tactic, &DEFENSE_TACTICS)
+            ));
+        }
+    }
+}
+
+fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) {
     let a = &odds.assessment;
     ui.strong(format!(
         "{}  (attack {} / defense {})",
@@ -122,41 +463,58 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds) {
         let col = if c.base_index == c.column_index {
             c.column.clone()
         } else {
-            format!("{} → {}", c.base_column, c.column)
+            format!("{} shifted to {}", c.base_column, c.column)
         };
-        ui.label(format!(
-            "Column {col}{}",
-            if c.die_modifier != 0 {
-                format!(", die {:+}", c.die_modifier)
-            } else {
-                String::new()
-            }
-        ));
-    }
-    if !a.modifiers.is_empty() {
-        ui.separator();
-        for m in &a.modifiers {
-            let color = match m.side {
-                Role::Attacker => egui::Color32::from_rgb(90, 160, 90),
-                Role::Defender => egui::Color32::from_rgb(200, 110, 70),
-            };
-            ui.colored_label(color, format!("{}: {}", m.effect, m.source))
-                .on_hover_text(format!("for the {}", m.side));
-        }
+        let die = if c.die_modifier != 0 {
+            format!(", die {:+}", c.die_modifier)
+        } else {
+            String::new()
+        };
+        ui.label(format!("Column {col}{die}"));
     }
     ui.separator();
+    ui.strong("Modifiers");
+    if a.modifiers.is_empty() {
+        ui.label(egui::RichText::new("none").weak());
+    }
+    egui::Grid::new("modifiers").striped(true).show(ui, |ui| {
+        for m in &a.modifiers {
+            let (color, who) = match m.side {
+                Role::Attacker => (palette.good, "attacker"),
+                Role::Defender => (palette.warn, "defender"),
+            };
+            ui.colored_label(color, who);
+            ui.label(m.effect.to_string());
+            ui.label(egui::RichText::new(&m.source).weak());
+            ui.end_row();
+        }
+    });
+    let shift: i32 = a
+        .modifiers
+        .iter()
+        .map(|m| match m.effect {
+            combat::Effect::ColumnShift(n) | combat::Effect::HitShift(n) => n,
+            _ => 0,
+        })
+        .sum();
+    if shift != 0 {
+        ui.label(format!("Net shift {shift:+}"));
+    }
+    ui.separator();
+    ui.strong("Outcomes (exact)");
     egui::Grid::new("outcomes").striped(true).show(ui, |ui| {
         for o in odds.outcomes.iter().take(10) {
             let p = o.probability as f32;
             ui.add(
                 egui::ProgressBar::new(p)
-                    .desired_width(90.0)
+                    .desired_width(110.0)
+                    .fill(palette.highlight)
                     .text(format!("{:.1}%", 100.0 * p)),
             );
+            let text = combat::report::result_text(s, &o.result);
             ui.label(egui::RichText::new(o.result.code.to_string()).strong())
-                .on_hover_text(combat::report::result_text(s, &o.result));
-            ui.label(combat::report::brief(&o.result))
-                .on_hover_text(combat::report::result_text(s, &o.result));
+                .on_hover_text(&text);
+            ui.label(combat::report::brief(&o.result)).on_hover_text(&text);
             ui.end_row();
         }
     });
@@ -166,14 +524,21 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds) {
     let m = &odds.summary;
     ui.separator();
     ui.label(format!(
-        "Expected steps lost: you {:.2}, enemy {:.2}",
+        "Expected steps lost: attacker {:.2}, defender {:.2}",
         m.expected_attacker_steps, m.expected_defender_steps
     ));
-    ui.label(format!(
-        "Enemy eliminated {:.1}% · cell taken {:.1}%",
-        100.0 * m.p_defender_eliminated,
-        100.0 * m.p_cell_taken
-    ));
+    ui.add(
+        egui::ProgressBar::new(m.p_cell_taken as f32)
+            .desired_width(220.0)
+            .fill(palette.good)
+            .text(format!("cell taken {:.1}%", 100.0 * m.p_cell_taken)),
+    );
+    ui.add(
+        egui::ProgressBar::new(m.p_defender_eliminated as f32)
+            .desired_width(220.0)
+            .fill(palette.bad)
+            .text(format!("defenders eliminated {:.1}%", 100.0 * m.p_defender_eliminated)),
+    );
     for b in &odds.branches {
         ui.label(
             egui::RichText::new(format!(
@@ -187,5 +552,47 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds) {
             .weak(),
         );
     }
-    ui.label(egui::RichText::new("Click to attack").small());
+}
+
+fn result_window(ctx: &egui::Context, c: &CombatResolved, names: &Query<(&Unit, &Position)>, palette: &Palette) {
+    egui::Window::new(format!("Result at {}", c.target))
+        .id(egui::Id::new("result-panel"))
+        .resizable(false)
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -40.0])
+        .show(ctx, |ui| {
+            let dice: Vec<String> = c.rolls.iter().map(|r| format!("{} ({})", r.face, r.purpose)).collect();
+            ui.label(
+                egui::RichText::new(c.result.code.to_string())
+                    .size(20.0)
+                    .strong()
+                    .color(palette.highlight),
+            );
+            ui.label(format!(
+                "Dice: {}",
+                if dice.is_empty() {
+                    "none".into()
+                } else {
+                    dice.join(", ")
+                }
+            ));
+            for line in &c.narrative {
+                ui.label(egui::RichText::new(line).small());
+            }
+            ui.separator();
+            let who = |es: &[Entity]| {
+                es.iter()
+                    .filter_map(|e| names.get(*e).ok().map(|(u, _)| u.name.clone()))
+                    .collect::<Vec<_>>()
+            };
+            ui.label(&c.summary);
+            let gone = c.attackers.len() + c.defenders.len() - who(&c.attackers).len() - who(&c.defenders).len();
+            if gone > 0 {
+                ui.colored_label(palette.bad, format!("{gone} unit(s) eliminated"));
+            }
+            ui.label(
+                egui::RichText::new("Esc closes this; retreats and advances follow.")
+                    .small()
+                    .weak(),
+            );
+        });
 }

@@ -150,7 +150,7 @@ fn spawn_mesh(
         Mesh2d(meshes.add(mb.build())),
         MeshMaterial2d(material.clone()),
         Transform::from_xyz(0.0, 0.0, z),
-        DespawnOnExit(GameState::Playing),
+        DespawnOnEnter(GameState::NoGame),
     ));
 }
 
@@ -279,7 +279,7 @@ fn spawn_text(commands: &mut Commands, text: &str, at: Vec2, size: f32, color: C
         },
         TextColor(color),
         Transform::from_xyz(at.x, at.y, z),
-        DespawnOnExit(GameState::Playing),
+        DespawnOnEnter(GameState::NoGame),
     ));
     if is_label {
         e.insert((CellLabel, Visibility::Hidden));

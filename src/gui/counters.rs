@@ -289,7 +289,7 @@ fn draw_stack_badges(
                 MeshMaterial2d(material.clone()),
                 Transform::from_xyz(at.x, at.y, 3.0),
                 StackBadge,
-                DespawnOnExit(GameState::Playing),
+                DespawnOnEnter(GameState::NoGame),
             ))
             .with_child((
                 Text2d::new(stack.len().to_string()),

@@ -60,7 +60,10 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(HudSystems)
                 .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
         )
-        .add_systems(EguiPrimaryContextPass, draw_hud.run_if(resource_exists::<TurnState>));
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_hud.run_if(resource_exists::<TurnState>.and_then(resource_exists::<State<Phase>>)),
+        );
 }
 
 fn track_hover(
@@ -242,6 +245,7 @@ fn draw_hud(
     mut over_ui: ResMut<PointerOverUi>,
     mut ends: MessageWriter<EndPhase>,
     units: Query<UnitInfo>,
+    mut game_commands: MessageWriter<super::saves::GameCommand>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -253,6 +257,21 @@ fn draw_hud(
     );
     egui::Panel::top("turn").show(&mut root, |ui| {
         ui.horizontal(|ui| {
+            use super::saves::GameCommand;
+            ui.menu_button("Game", |ui| {
+                for (label, command) in [
+                    ("Save  (Ctrl+S)", GameCommand::Save),
+                    ("Load…  (Ctrl+O)", GameCommand::OpenLoad),
+                    ("New game  (F2)", GameCommand::NewGame),
+                    ("Settings  (F10)", GameCommand::Settings),
+                ] {
+                    if ui.button(label).clicked() {
+                        game_commands.write(command);
+                        ui.close();
+                    }
+                }
+            });
+            ui.separator();
             ui.strong(&source.0.name);
             ui.separator();
             ui.label(format!("Turn {} of {}", turn.turn, turn.last_turn));
@@ -366,8 +385,13 @@ fn draw_hud(
             egui::Grid::new("keys").striped(true).show(ui, |ui| {
                 for (k, what) in [
                     ("Left click", "select your stack in a cell / move the selection to a highlighted cell"),
-                    ("Left click on an enemy", "in a combat phase, attack it with the selection (the preview shows the odds first)"),
-                    ("Esc", "clear the selection"),
+                    ("Left click on an enemy", "in a combat phase, prepare an attack on it with the selection (odds, modifiers and CRT open)"),
+                    ("Shift + click your stack", "add it to (or take it from) the prepared attack"),
+                    ("Space", "roll the prepared attack"),
+                    ("Ctrl+S, Ctrl+O", "save the game, load a saved game"),
+                    ("F2", "new game (the start screen)"),
+                    ("F10", "settings: UI scale, colour-blind-safe palette"),
+                    ("Esc", "clear the selection, cancel the prepared attack"),
                     ("Enter, E", "end the phase"),
                     ("Right or middle drag, WASD, arrows", "pan"),
                     ("Wheel, + / -", "zoom"),

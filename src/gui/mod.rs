@@ -4,9 +4,16 @@
 pub mod attack;
 pub mod board;
 pub mod camera;
+pub mod choices;
 pub mod counters;
+pub mod crt;
+pub mod end;
 pub mod hud;
 pub mod layout;
+pub mod saves;
+pub mod script;
+pub mod settings;
+pub mod start;
 pub mod zones;
 
 use crate::scenario::Scenario;
@@ -23,14 +30,29 @@ pub struct ScreenshotRequest {
     pub after_frames: u32,
 }
 
+/// Presets from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// `--attack FROM:TO`, `--roll`.
+    pub attack: Option<script::ScriptedAttack>,
+    /// `--bench-frames N`.
+    pub bench_frames: Option<u32>,
+}
+
 /// All client plugins.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, use_latin_font).add_plugins((
+        settings::plugin,
+        start::plugin,
+        saves::plugin,
+        end::plugin,
         camera::plugin,
         board::plugin,
         counters::plugin,
         hud::plugin,
         attack::plugin,
+        choices::plugin,
+        script::plugin,
         zones::plugin,
     ));
 }
@@ -43,12 +65,22 @@ fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
     }
 }
 
-/// Opens the window on `scenario` and runs until it is closed.
-pub fn run(scenario: Scenario, seed: u64, screenshot: Option<ScreenshotRequest>) -> ExitCode {
+/// Opens the window, on `scenario` when one is given (else on the start screen), and runs until
+/// it is closed.
+pub fn run(
+    scenario: Option<Scenario>,
+    seed: u64,
+    screenshot: Option<ScreenshotRequest>,
+    options: RunOptions,
+) -> ExitCode {
     let mut app = App::new();
+    let title = match &scenario {
+        Some(s) => format!("Hexfront — {}", s.raw.name),
+        None => "Hexfront".to_string(),
+    };
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
-            title: format!("Hexfront — {}", scenario.raw.name),
+            title,
             resolution: WindowResolution::new(1600, 1000),
             ..default()
         }),
@@ -60,7 +92,21 @@ pub fn run(scenario: Scenario, seed: u64, screenshot: Option<ScreenshotRequest>)
     if let Some(shot) = screenshot {
         app.insert_resource(shot).add_systems(Update, take_screenshot);
     }
-    crate::game::spawn::spawn_scenario(app.world_mut(), &scenario, seed);
+    app.insert_resource(start::StartMenu::scan().with_seed(seed));
+    if let Some(attack) = options.attack {
+        app.insert_resource(attack);
+    }
+    if let Some(frames) = options.bench_frames {
+        app.insert_resource(script::FrameBench {
+            frames,
+            times: Vec::new(),
+        });
+        // Frames as fast as they come, not paced by the display.
+        app.insert_resource(bevy::winit::WinitSettings::continuous());
+    }
+    if let Some(scenario) = scenario {
+        app.insert_resource(start::StartGame { scenario, seed });
+    }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -84,6 +84,11 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// Hexes rather than squares.
+    pub const fn is_hex(&self) -> bool {
+        matches!(self.kind, GridKind::Hex { .. })
+    }
+
     pub const fn new(kind: GridKind, width: u32, height: u32) -> Self {
         Self { kind, width, height }
     }

@@ -20,6 +20,33 @@ pub const DEFAULT_SCENARIO: (&str, &str) = (
     include_str!("../../scenarios/mortain-1944.ron"),
 );
 
+/// Every shipped scenario, embedded (path, text), the default first.
+pub const SHIPPED: [(&str, &str); 5] = [
+    DEFAULT_SCENARIO,
+    (
+        "scenarios/sidi-bou-zid-1943.ron",
+        include_str!("../../scenarios/sidi-bou-zid-1943.ron"),
+    ),
+    (
+        "scenarios/smolensk-1941.ron",
+        include_str!("../../scenarios/smolensk-1941.ron"),
+    ),
+    (
+        "scenarios/chorwon-hypothetical.ron",
+        include_str!("../../scenarios/chorwon-hypothetical.ron"),
+    ),
+    (
+        "scenarios/st-vith-1944.ron",
+        include_str!("../../scenarios/st-vith-1944.ron"),
+    ),
+];
+
+/// Loads a shipped scenario from its embedded text.
+pub fn shipped_scenario(index: usize) -> Result<Scenario, LoadError> {
+    let (path, text) = SHIPPED[index];
+    Scenario::from_ron_str(format!("<embedded> {path}"), text)
+}
+
 /// Loads the embedded default scenario.
 pub fn default_scenario() -> Result<Scenario, LoadError> {
     Scenario::from_ron_str(format!("<embedded> {}", DEFAULT_SCENARIO.0), DEFAULT_SCENARIO.1)

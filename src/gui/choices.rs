@@ -1,0 +1,388 @@
+//! After-combat choices at the client: each legal retreat path drawn on the board and labelled by
+//! its priority (the suggested one first), picked by button or by clicking its end cell; advance
+//! targets highlighted, with the units to send and a Stay button. The game waits for these
+//! (`AfterCombatMode { automatic: false }`) and checks every choice itself.
+
+use super::camera::{BoardCamera, PointerOverUi};
+use super::hud::Hovered;
+use super::layout::Layout;
+use super::settings::Palette;
+use crate::combat::Chooser;
+use crate::game::advance::{ChooseAdvance, EndAdvance, advance_options};
+use crate::game::combat::{PendingAdvances, PendingRetreats, UnitData};
+use crate::game::components::{GameMap, MapIndex, Sides};
+use crate::game::phase::{CombatStep, GameState};
+use crate::game::retreat::{AfterCombatMode, ChooseRetreat, retreat_options};
+use crate::game::zoc::Zoc;
+use crate::rules::grid::Cell;
+use crate::rules::retreat::{Picker, choose_retreat};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// What the player is being asked, worked out once per pending retreat or advance.
+#[derive(Resource, Default, Clone, Debug)]
+pub struct Asked {
+    key: Option<(Entity, Cell, u32)>,
+    pub retreat: Option<RetreatAsk>,
+    pub advance: Option<AdvanceAsk>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RetreatAsk {
+    pub unit: Entity,
+    pub name: String,
+    pub from: Cell,
+    pub cells: u32,
+    pub chooser: String,
+    /// Legal paths, the suggested one first: cells, priority text, through an enemy ZOC.
+    pub paths: Vec<(Vec<Cell>, String, bool)>,
+    pub refused: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct AdvanceAsk {
+    pub into: Cell,
+    pub units: Vec<(Entity, String, bool)>,
+    /// Cells with whether the first chosen unit may enter and why not.
+    pub targets: Vec<(Cell, Result<(), String>)>,
+    pub mandatory: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(AfterCombatMode { automatic: false })
+        .init_resource::<Asked>()
+        .add_systems(
+            Update,
+            (work_out_questions, click_to_choose, draw_choices)
+                .chain()
+                .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            choice_panel.run_if(in_state(GameState::Playing)),
+        );
+}
+
+#[allow(clippy::too_many_arguments)]
+fn work_out_questions(
+    retreats: Res<PendingRetreats>,
+    advances: Res<PendingAdvances>,
+    step: Option<Res<State<CombatStep>>>,
+    map: Res<GameMap>,
+    zoc: Res<Zoc>,
+    sides: Res<Sides>,
+    index: Res<MapIndex>,
+    units: Query<UnitData>,
+    mut asked: ResMut<Asked>,
+) {
+    let step = step.map(|s| *s.get());
+    if !(retreats.is_changed() || advances.is_changed() || index.is_changed() || asked.is_added()) {
+        return;
+    }
+    asked.retreat = None;
+    asked.advance = None;
+    if step == Some(CombatStep::Retreat)
+        && let Some(p) = retreats.0.first()
+        && let Ok((retreater, options)) = retreat_options(
+            &map,
+            &zoc.0,
+            &sides,
+            &index,
+            &units,
+            p.unit,
+            p.from,
+            p.demand.cells,
+            &p.opponents,
+        )
+    {
+        let picker = match p.demand.chooser {
+            Chooser::Opponent => Picker::Opponent,
+            _ => Picker::Owner,
+        };
+        let suggested = choose_retreat(&options.legal, &retreater, picker).cloned();
+        let mut paths: Vec<(Vec<Cell>, String, bool)> = options
+            .legal
+            .iter()
+            .map(|l| {
+                let prio = l
+                    .priorities
+                    .iter()
+                    .map(|p| format!("P{p}"))
+                    .collect::<Vec<_>>()
+                    .join(">");
+                (l.cells.to_vec(), prio, l.through_ezoc)
+            })
+            .collect();
+        if let Some(s) = suggested
+            && let Some(i) = paths.iter().position(|(c, ..)| c.as_slice() == s.cells.as_slice())
+        {
+            let first = paths.remove(i);
+            paths.insert(0, first);
+        }
+        let name = units.get(p.unit).map_or_else(|_| "a unit".into(), |d| d.1.name.clone());
+        let owner = units.get(p.unit).map_or(0, |d| d.2.0);
+        let chooser = match p.demand.chooser {
+            Chooser::Owner => sides.0[owner].name.clone(),
+            Chooser::Opponent => sides
+                .0
+                .iter()
+                .enumerate()
+                .find(|(i, _)| *i != owner)
+                .map_or(String::new(), |(_, s)| s.name.clone()),
+            Chooser::Random => "a die roll".into(),
+        };
+        asked.retreat = Some(RetreatAsk {
+            unit: p.unit,
+            name,
+            from: p.from,
+            cells: p.demand.cells,
+            chooser,
+            paths,
+            refused: options
+                .illegal
+                .iter()
+                .take(6)
+                .map(|x| {
+                    format!(
+                        "{}: {}",
+                        x.cells.last().map(ToString::to_string).unwrap_or_default(),
+                        x.reason
+                    )
+                })
+                .collect(),
+        });
+        asked.key = Some((p.unit, p.from, p.demand.cells));
+    } else if step == Some(CombatStep::Advance)
+        && let Some(p) = advances.0.first()
+        && !map.ruleset.advance.automatic
+    {
+        let mut list = Vec::new();
+        for e in p.attackers.iter().chain(&p.followers) {
+            if let Ok(d) = units.get(*e)
+                && d.3.0 != p.into
+            {
+                list.push((*e, d.1.name.clone(), p.attackers.contains(e)));
+            }
+        }
+        let targets = list
+            .first()
+            .map(|(e, ..)| {
+                advance_options(&map, &index, &units, p, *e)
+                    .into_iter()
+                    .map(|t| (t.cell, t.allowed))
+                    .collect()
+            })
+            .unwrap_or_default();
+        asked.advance = Some(AdvanceAsk {
+            into: p.into,
+            units: list,
+            targets,
+            mandatory: p.right.mandatory,
+        });
+    }
+}
+
+/// Clicking the end cell of a legal retreat, or an allowed advance target, chooses it.
+fn click_to_choose(
+    buttons: Res<ButtonInput<MouseButton>>,
+    over_ui: Res<PointerOverUi>,
+    hovered: Res<Hovered>,
+    asked: Res<Asked>,
+    mut retreat: MessageWriter<ChooseRetreat>,
+    mut advance: MessageWriter<ChooseAdvance>,
+    mut end: MessageWriter<EndAdvance>,
+) {
+    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
+        return;
+    }
+    let Some(cell) = hovered.0 else { return };
+    if let Some(r) = &asked.retreat
+        && let Some((path, ..)) = r.paths.iter().find(|(p, ..)| p.last() == Some(&cell))
+    {
+        retreat.write(ChooseRetreat {
+            unit: r.unit,
+            path: path.clone(),
+        });
+    }
+    if let Some(a) = &asked.advance
+        && a.targets.iter().any(|(c, ok)| *c == cell && ok.is_ok())
+    {
+        advance.write(ChooseAdvance {
+            units: a
+                .units
+                .iter()
+                .filter(|(_, _, attacker)| *attacker)
+                .map(|(e, ..)| *e)
+                .collect(),
+            to: cell,
+        });
+        end.write(EndAdvance);
+    }
+}
+
+fn draw_choices(asked: Res<Asked>, layout: Res<Layout>, palette: Res<Palette>, mut gizmos: Gizmos) {
+    if let Some(r) = &asked.retreat {
+        for (i, (path, _, ezoc)) in r.paths.iter().enumerate() {
+            let color = if i == 0 {
+                palette.retreat
+            } else {
+                palette.retreat.with_alpha(0.45)
+            };
+            let mut from = r.from;
+            for c in path {
+                gizmos.arrow_2d(layout.center(from), layout.center(*c), color);
+                from = *c;
+            }
+            if *ezoc {
+                let c = layout.center(from);
+                gizmos.circle_2d(c, layout.side() * 0.3, palette.must_stop);
+            }
+        }
+    }
+    if let Some(a) = &asked.advance {
+        for (cell, ok) in &a.targets {
+            let color = if ok.is_ok() {
+                palette.advance
+            } else {
+                Color::srgba(0.5, 0.5, 0.5, 0.6)
+            };
+            let mut pts = layout.corners(*cell);
+            let c = layout.center(*cell);
+            for p in pts.iter_mut() {
+                *p = c + (*p - c) * 0.82;
+            }
+            pts.push(pts[0]);
+            gizmos.linestrip_2d(pts, color);
+        }
+    }
+}
+
+fn choice_panel(
+    mut contexts: EguiContexts,
+    asked: Res<Asked>,
+    palette: Res<Palette>,
+    layout: Option<Res<Layout>>,
+    camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    mut retreat: MessageWriter<ChooseRetreat>,
+    mut advance: MessageWriter<ChooseAdvance>,
+    mut end: MessageWriter<EndAdvance>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(r) = &asked.retreat {
+        egui::Window::new(format!("Retreat: {}", r.name))
+            .id(egui::Id::new("retreat-choice"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -40.0])
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "{} must retreat {} cell(s) from {}; {} chooses the path.",
+                    r.name, r.cells, r.from, r.chooser
+                ));
+                ui.label(
+                    egui::RichText::new(
+                        "P1 toward home, free of enemy ZOC · P2 free of ZOC · P3 toward home · P4 other",
+                    )
+                    .small()
+                    .weak(),
+                );
+                for (i, (path, prio, ezoc)) in r.paths.iter().enumerate() {
+                    let route = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" > ");
+                    let mut text = format!("{route}   {prio}");
+                    if *ezoc {
+                        text += "   (through enemy ZOC: ER check)";
+                    }
+                    if i == 0 {
+                        text += "   ★ suggested";
+                    }
+                    if ui.button(text).clicked() {
+                        retreat.write(ChooseRetreat {
+                            unit: r.unit,
+                            path: path.clone(),
+                        });
+                    }
+                }
+                if !r.refused.is_empty() {
+                    ui.collapsing("Why not elsewhere", |ui| {
+                        for x in &r.refused {
+                            ui.label(egui::RichText::new(x).small());
+                        }
+                    });
+                }
+                ui.label(
+                    egui::RichText::new("Or click the end cell of a red arrow on the board.")
+                        .small()
+                        .weak(),
+                );
+            });
+        // Priority labels at each path's end.
+        if let (Some(layout), Ok((cam, global))) = (&layout, camera.single()) {
+            let painter = ctx.layer_painter(egui::LayerId::new(
+                egui::Order::Background,
+                egui::Id::new("retreat-labels"),
+            ));
+            let zoom = ctx.zoom_factor();
+            for (i, (path, prio, _)) in r.paths.iter().enumerate() {
+                if let Some(end) = path.last()
+                    && let Ok(p) = cam.world_to_viewport(global, layout.center(*end).extend(0.0))
+                {
+                    let label = if i == 0 { format!("★ {prio}") } else { prio.clone() };
+                    painter.text(
+                        egui::pos2(p.x / zoom, p.y / zoom - 18.0),
+                        egui::Align2::CENTER_BOTTOM,
+                        label,
+                        egui::FontId::proportional(13.0),
+                        Palette::egui(palette.retreat),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(a) = &asked.advance {
+        egui::Window::new(format!("Advance into {}", a.into))
+            .id(egui::Id::new("advance-choice"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -40.0])
+            .resizable(false)
+            .show(ctx, |ui| {
+                let attackers: Vec<Entity> = a.units.iter().filter(|u| u.2).map(|u| u.0).collect();
+                let names: Vec<&str> = a.units.iter().filter(|u| u.2).map(|u| u.1.as_str()).collect();
+                ui.label(format!(
+                    "The cell is vacated. {} may advance{}.",
+                    names.join(", "),
+                    if a.mandatory { " (at least one must)" } else { "" }
+                ));
+                for (cell, ok) in &a.targets {
+                    match ok {
+                        Ok(()) => {
+                            if ui.button(format!("Advance into {cell}")).clicked() {
+                                advance.write(ChooseAdvance {
+                                    units: attackers.clone(),
+                                    to: *cell,
+                                });
+                                end.write(EndAdvance);
+                            }
+                        }
+                        Err(why) => {
+                            ui.label(
+                                egui::RichText::new(format!("{cell}: {why}"))
+                                    .small()
+                                    .color(palette.warn),
+                            );
+                        }
+                    }
+                }
+                if ui
+                    .button("Stay")
+                    .on_hover_text("End the advance; refused when an advance is mandatory")
+                    .clicked()
+                {
+                    end.write(EndAdvance);
+                }
+                ui.label(
+                    egui::RichText::new("Or click a green cell on the board.")
+                        .small()
+                        .weak(),
+                );
+            });
+    }
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! The end screen: who won and why, the objective points, and what each side lost.
+
+use super::saves::GameCommand;
+use super::settings::Palette;
+use crate::game::components::{GameMap, ScenarioSource, Side, Sides, Steps, Unit};
+use crate::game::phase::{GameState, TurnState};
+use crate::game::victory::{ObjectiveControl, Verdict};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, end_screen.run_if(in_state(GameState::Over)));
+}
+
+/// Per side: units at the start, units left, steps lost (eliminated units count all their steps).
+pub fn losses(
+    source: &ScenarioSource,
+    sides: &Sides,
+    units: &Query<(&Unit, &Side, &Steps)>,
+) -> Vec<(usize, usize, usize)> {
+    let mut out = vec![(0, 0, 0); sides.0.len()];
+    for raw in &source.0.units {
+        let Some(i) = sides.0.iter().position(|s| s.id == raw.side) else {
+            continue;
+        };
+        out[i].0 += 1;
+        match units.iter().find(|(u, ..)| u.id == raw.id) {
+            Some((_, _, steps)) => {
+                out[i].1 += 1;
+                out[i].2 += steps.0.lost.saturating_sub(raw.lost);
+            }
+            None => {
+                let total = match (&raw.chit, raw.steps.len()) {
+                    (Some(c), _) => crate::rules::units::StepTrack::strength_chit(c.full, c.reduced, c.cadre).total(),
+                    (None, 0) => 1,
+                    (None, n) => n,
+                };
+                out[i].2 += total.saturating_sub(raw.lost);
+            }
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn end_screen(
+    mut contexts: EguiContexts,
+    verdict: Option<Res<Verdict>>,
+    sides: Res<Sides>,
+    map: Res<GameMap>,
+    control: Res<ObjectiveControl>,
+    source: Res<ScenarioSource>,
+    turn: Res<TurnState>,
+    palette: Res<Palette>,
+    units: Query<(&Unit, &Side, &Steps)>,
+    mut commands: MessageWriter<GameCommand>,
+    mut exit: MessageWriter<AppExit>,
+    mut hidden: Local<bool>,
+) -> Result {
+    let Some(verdict) = verdict else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    if *hidden {
+        egui::Area::new(egui::Id::new("show-result"))
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
+            .show(ctx, |ui| {
+                if ui.button("Show the result").clicked() {
+                    *hidden = false;
+                }
+            });
+        return Ok(());
+    }
+    egui::Window::new("The game is over")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            let headline = match verdict.winner {
+                Some(side) => {
+                    let [r, g, b] = sides.0[side.0].color;
+                    egui::RichText::new(format!("{} wins", sides.0[side.0].name))
+                        .size(26.0)
+                        .color(egui::Color32::from_rgb(r, g, b))
+                }
+                None => egui::RichText::new("A draw").size(26.0),
+            };
+            ui.label(headline.strong());
+            ui.label(&verdict.reason);
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} — turn {} of {}",
+                    source.0.name, verdict.turn, turn.last_turn
+                ))
+                .weak(),
+            );
+            ui.separator();
+            let lost = losses(&source, &sides, &units);
+            egui::Grid::new("summary").striped(true).show(ui, |ui| {
+                for h in ["Side", "Objective points", "Units left", "Steps lost"] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for (i, side) in sides.0.iter().enumerate() {
+                    let [r, g, b] = side.color;
+                    ui.colored_label(egui::Color32::from_rgb(r, g, b), &side.name);
+                    ui.label(verdict.points.get(i).copied().unwrap_or(0).to_string());
+                    ui.label(format!("{} of {}", lost[i].1, lost[i].0));
+                    ui.label(lost[i].2.to_string());
+                    ui.end_row();
+                }
+            });
+            ui.separator();
+            ui.strong("Objectives");
+            for (o, holder) in map.objectives.iter().zip(&control.0) {
+                let who = holder.map_or("nobody".to_string(), |s| sides.0[s.0].name.clone());
+                ui.label(format!("{} ({}, {} points): {who}", o.name, o.cell, o.points));
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("New game (F2)").clicked() {
+                    commands.write(GameCommand::NewGame);
+                }
+                if ui.button("Look at the board").clicked() {
+                    *hidden = true;
+                }
+                if ui.button("Quit").clicked() {
+                    exit.write(AppExit::Success);
+                }
+            });
+            ui.colored_label(palette.highlight, "The final position was autosaved.");
+        });
+    Ok(())
+}

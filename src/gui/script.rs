@@ -1,0 +1,179 @@
+//! Command-line presets for streamers, CI and benchmarks: `--attack FROM:TO` opens an attack's
+//! panels (ending phases until a combat phase), `--roll` rolls it; `--bench-frames N` plays N
+//! frames of a 100×100 map with 1,000 units and prints the mean and 99th-percentile frame time.
+
+use super::attack::{AttackPlan, RollRequest};
+use crate::game::components::{MapIndex, Side};
+use crate::game::phase::{CombatStep, EndPhase, GameState, Phase, TurnState};
+use crate::rules::grid::{Cell, parse_label};
+use bevy::prelude::*;
+
+/// `--attack FROM:TO` (and `--roll`).
+#[derive(Resource, Clone, Debug)]
+pub struct ScriptedAttack {
+    pub from: Cell,
+    pub to: Cell,
+    pub roll: bool,
+    ends_sent: u32,
+    pinned_at: Option<u32>,
+    frame: u32,
+}
+
+impl ScriptedAttack {
+    /// Parses `0906:0806`.
+    pub fn parse(text: &str, roll: bool) -> Result<Self, String> {
+        let (a, b) = text
+            .split_once(':')
+            .ok_or_else(|| format!("`{text}`: write --attack FROM:TO, e.g. 1411:1312"))?;
+        Ok(Self {
+            from: parse_label(a)?,
+            to: parse_label(b)?,
+            roll,
+            ends_sent: 0,
+            pinned_at: None,
+            frame: 0,
+        })
+    }
+}
+
+/// `--bench-frames N`: frame times collected, then printed.
+#[derive(Resource, Clone, Debug)]
+pub struct FrameBench {
+    pub frames: u32,
+    pub times: Vec<f64>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            run_scripted_attack.run_if(resource_exists::<ScriptedAttack>.and_then(in_state(GameState::Playing))),
+            bench_frames.run_if(resource_exists::<FrameBench>.and_then(in_state(GameState::Playing))),
+        ),
+    );
+}
+
+fn run_scripted_attack(
+    mut commands: Commands,
+    mut script: ResMut<ScriptedAttack>,
+    phase: Res<State<Phase>>,
+    step: Option<Res<State<CombatStep>>>,
+    turn: Res<TurnState>,
+    index: Res<MapIndex>,
+    sides: Query<&Side>,
+    mut plan: ResMut<AttackPlan>,
+    mut ends: MessageWriter<EndPhase>,
+    mut rolls: MessageWriter<RollRequest>,
+) {
+    script.frame += 1;
+    if *phase.get() != Phase::Combat {
+        // One end per two frames: the phase follows the turn state a frame later.
+        if script.frame.is_multiple_of(2) && script.ends_sent < 12 {
+            script.ends_sent += 1;
+            ends.write(EndPhase);
+        }
+        return;
+    }
+    if step.is_none_or(|s| *s.get() != CombatStep::Declare) {
+        return;
+    }
+    match script.pinned_at {
+        None => {
+            let attackers: Vec<Entity> = index
+                .stack(script.from)
+                .iter()
+                .copied()
+                .filter(|e| sides.get(*e).is_ok_and(|s| *s == turn.active))
+                .collect();
+            if attackers.is_empty() {
+                warn!("--attack: no units of the side to play in {}", script.from);
+                commands.remove_resource::<ScriptedAttack>();
+                return;
+            }
+            *plan = AttackPlan {
+                target: Some(script.to),
+                attackers,
+                ..default()
+            };
+            script.pinned_at = Some(script.frame);
+            if !script.roll {
+                commands.remove_resource::<ScriptedAttack>();
+            }
+        }
+        Some(at) if script.frame >= at + 3 => {
+            rolls.write(RollRequest);
+            commands.remove_resource::<ScriptedAttack>();
+        }
+        Some(_) => {}
+    }
+}
+
+fn bench_frames(mut bench: ResMut<FrameBench>, time: Res<Time<Real>>, mut exit: MessageWriter<AppExit>) {
+    // The first frames build meshes and pipelines: not counted.
+    bench.times.push(f64::from(time.delta_secs()) * 1000.0);
+    if bench.times.len() as u32 >= bench.frames + 10 {
+        let mut t: Vec<f64> = bench.times[10..].to_vec();
+        t.sort_by(f64::total_cmp);
+        let mean = t.iter().sum::<f64>() / t.len() as f64;
+        let p99 = t[((t.len() as f64 * 0.99).ceil() as usize)
+            .saturating_sub(1)
+            .min(t.len() - 1)];
+        println!(
+            "bench-frames: {} frames on a 100×100 map with 1,000 units: mean {mean:.2} ms ({:.1} fps), p99 {p99:.2} ms, max {:.2} ms",
+            t.len(),
+            1000.0 / mean,
+            t[t.len() - 1]
+        );
+        exit.write(AppExit::Success);
+    }
+}
+
+/// The benchmark board: a 100×100 Killing Ground map of mixed terrain and 500 units a side,
+/// spread over it in loose lines, written as a scenario so it loads like any other.
+pub fn bench_scenario() -> Result<crate::scenario::Scenario, crate::scenario::LoadError> {
+    let (w, h) = (100u32, 100u32);
+    let legend = "'.': \"clear\", 'b': \"bocage\", 'f': \"woods\", 'h': \"hills\", 't': \"town\"";
+    let rows: Vec<String> = (0..h)
+        .map(|r| {
+            let row: String = (0..w)
+                .map(|c| match (c * 7 + r * 13 + (c * r) % 11) % 17 {
+                    0..=7 => '.',
+                    8..=10 => 'b',
+                    11..=13 => 'f',
+                    14..=15 => 'h',
+                    _ => 't',
+                })
+                .collect();
+            format!("\"{row}\"")
+        })
+        .collect();
+    let classes = ["Infantry", "Armor", "Mechanized", "Artillery", "Recon"];
+    let mut units = Vec::new();
+    for i in 0..1000u32 {
+        let side = if i < 500 { "blue" } else { "red" };
+        let k = i % 500;
+        // Blue in the west half, red in the east, 1-3 units a cell.
+        let col = (k % 25) * 2 + if side == "blue" { 1 } else { 51 };
+        let row = (k / 25) * 5 + 1 + (k % 3);
+        let cell = crate::rules::grid::label(Cell::new(col as i32, row as i32 % h as i32));
+        units.push(format!(
+            "(id: \"u{i}\", name: \"Unit {i}\", side: \"{side}\", class: {}, size: Battalion, cell: \"{cell}\", steps: [(attack: 4, defense: 4), (attack: 2, defense: 2)], movement: 6),",
+            classes[(i % 5) as usize]
+        ));
+    }
+    let text = format!(
+        r##"Scenario(
+    name: "Frame benchmark", setting: "Generated", description: "100×100 hexes, 1,000 units.", ruleset: "killing-ground",
+    map: (grid: Hex(top: Flat), width: {w}, height: {h}, legend: {{{legend}}}, rows: [{rows}]),
+    sides: [
+        (id: "blue", name: "Blue", color: "#3050c0", home_edge: West),
+        (id: "red", name: "Red", color: "#c03030", home_edge: East),
+    ],
+    first_side: "blue", turns: 10, victory: "None.",
+    units: [{units}],
+)"##,
+        rows = rows.join(", "),
+        units = units.join("\n"),
+    );
+    crate::scenario::Scenario::from_ron_str("<generated frame benchmark>", &text)
+}

@@ -1,0 +1,192 @@
+//! Player settings (UI scale, colour-blind-safe palette), remembered between runs in
+//! `settings.ron` in the data folder, and the palette every overlay draws with.
+
+use crate::storage;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// What the player chose; saved whenever it changes.
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// egui's zoom: 1.0 is normal, up to 2.0 for big screens and streams.
+    pub ui_scale: f32,
+    /// Okabe-Ito colours for overlays and panels, safe for every common colour-vision deficiency.
+    pub colour_blind: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            ui_scale: 1.0,
+            colour_blind: false,
+        }
+    }
+}
+
+/// Where settings live, and whether the settings window is open.
+#[derive(Resource, Clone, Debug)]
+pub struct SettingsFile {
+    pub path: PathBuf,
+    pub open: bool,
+    /// A problem reading or writing the file, shown in the window.
+    pub problem: Option<String>,
+}
+
+/// The colours of everything drawn over the board and in the panels.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Palette {
+    pub reach: Color,
+    pub must_stop: Color,
+    pub enemy_zoc: Color,
+    pub retreat: Color,
+    pub advance: Color,
+    pub target: Color,
+    pub good: egui::Color32,
+    pub bad: egui::Color32,
+    pub warn: egui::Color32,
+    pub highlight: egui::Color32,
+}
+
+impl Palette {
+    pub fn for_settings(s: &Settings) -> Self {
+        if s.colour_blind {
+            // Okabe & Ito, "Color Universal Design" (2008).
+            Palette {
+                reach: Color::srgb_u8(86, 180, 233),
+                must_stop: Color::srgb_u8(230, 159, 0),
+                enemy_zoc: Color::srgb_u8(204, 121, 167),
+                retreat: Color::srgb_u8(213, 94, 0),
+                advance: Color::srgb_u8(0, 114, 178),
+                target: Color::srgb_u8(240, 228, 66),
+                good: egui::Color32::from_rgb(86, 180, 233),
+                bad: egui::Color32::from_rgb(213, 94, 0),
+                warn: egui::Color32::from_rgb(230, 159, 0),
+                highlight: egui::Color32::from_rgb(0, 114, 178),
+            }
+        } else {
+            Palette {
+                reach: Color::srgb(1.0, 0.9, 0.2),
+                must_stop: Color::srgb(1.0, 0.45, 0.1),
+                enemy_zoc: Color::srgb(0.95, 0.2, 0.2),
+                retreat: Color::srgb(0.9, 0.15, 0.1),
+                advance: Color::srgb(0.15, 0.8, 0.25),
+                target: Color::srgb(1.0, 0.3, 0.3),
+                good: egui::Color32::from_rgb(90, 170, 90),
+                bad: egui::Color32::from_rgb(220, 60, 40),
+                warn: egui::Color32::from_rgb(220, 140, 40),
+                highlight: egui::Color32::from_rgb(40, 110, 200),
+            }
+        }
+    }
+
+    /// An egui colour from a Bevy one.
+    pub fn egui(c: Color) -> egui::Color32 {
+        let s = c.to_srgba();
+        egui::Color32::from_rgb((s.red * 255.0) as u8, (s.green * 255.0) as u8, (s.blue * 255.0) as u8)
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    let path = storage::data_dir().join("settings.ron");
+    let (settings, problem) = load(&path);
+    app.insert_resource(Palette::for_settings(&settings))
+        .insert_resource(settings)
+        .insert_resource(SettingsFile {
+            path,
+            open: false,
+            problem,
+        })
+        .add_systems(Update, (toggle_window, save_and_apply).chain())
+        .add_systems(EguiPrimaryContextPass, (apply_scale, settings_window).chain());
+}
+
+/// Reads the settings file; a missing file gives the defaults, a broken one the defaults and why.
+fn load(path: &std::path::Path) -> (Settings, Option<String>) {
+    match std::fs::read_to_string(path) {
+        Err(_) => (Settings::default(), None),
+        Ok(text) => match ron::from_str::<Settings>(&text) {
+            Ok(s) => (s.clamped(), None),
+            Err(e) => {
+                let why = format!("{}: {e}; using the defaults", path.display());
+                warn!("settings: {why}");
+                (Settings::default(), Some(why))
+            }
+        },
+    }
+}
+
+impl Settings {
+    fn clamped(mut self) -> Self {
+        self.ui_scale = if self.ui_scale.is_finite() {
+            self.ui_scale.clamp(0.75, 2.0)
+        } else {
+            1.0
+        };
+        self
+    }
+}
+
+fn toggle_window(keys: Res<ButtonInput<KeyCode>>, mut file: ResMut<SettingsFile>) {
+    if keys.just_pressed(KeyCode::F10) {
+        file.open = !file.open;
+    }
+}
+
+fn save_and_apply(settings: Res<Settings>, mut palette: ResMut<Palette>, mut file: ResMut<SettingsFile>) {
+    if !settings.is_changed() || settings.is_added() {
+        return;
+    }
+    *palette = Palette::for_settings(&settings);
+    let text = match ron::ser::to_string_pretty(&*settings, ron::ser::PrettyConfig::default()) {
+        Ok(t) => t,
+        Err(e) => {
+            file.problem = Some(format!("cannot write settings: {e}"));
+            return;
+        }
+    };
+    file.problem = storage::write_atomic(&file.path, &text).err();
+}
+
+fn apply_scale(mut contexts: EguiContexts, settings: Res<Settings>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if (ctx.zoom_factor() - settings.ui_scale).abs() > 0.001 {
+        ctx.set_zoom_factor(settings.ui_scale);
+    }
+    Ok(())
+}
+
+fn settings_window(
+    mut contexts: EguiContexts,
+    mut settings: ResMut<Settings>,
+    mut file: ResMut<SettingsFile>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut open = file.open;
+    let mut edited = settings.clone();
+    egui::Window::new("Settings (F10)")
+        .open(&mut open)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.add(egui::Slider::new(&mut edited.ui_scale, 0.75..=2.0).text("UI scale"))
+                .on_hover_text("Size of every panel and label; larger for big screens and streams");
+            ui.checkbox(&mut edited.colour_blind, "Colour-blind-safe palette")
+                .on_hover_text("Okabe-Ito colours for reach, zones of control, retreats, advances and odds");
+            ui.label(
+                egui::RichText::new(format!("Saved in {}", file.path.display()))
+                    .small()
+                    .weak(),
+            );
+            if let Some(p) = &file.problem {
+                ui.colored_label(egui::Color32::from_rgb(220, 60, 40), p);
+            }
+        });
+    file.open = open;
+    if edited != *settings {
+        *settings = edited;
+    }
+    Ok(())
+}

@@ -1,0 +1,391 @@
+//! The start screen: pick a shipped scenario, any `.ron` scenario file or a saved game; read its
+//! description, sides, ruleset and a map thumbnail; set the seed; start. Also starting and
+//! loading games from inside one (the New game and Load commands come back through here).
+
+use super::layout::Layout;
+use super::settings::{Palette, SettingsFile};
+use crate::game::autosave::{Autosave, SaveStatus};
+use crate::game::phase::GameState;
+use crate::scenario::{self, Scenario};
+use crate::storage;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::path::PathBuf;
+
+/// A game to start as soon as the previous one is cleared away.
+#[derive(Resource, Clone, Debug)]
+pub struct StartGame {
+    pub scenario: Scenario,
+    pub seed: u64,
+}
+
+/// One line of the scenario list.
+struct Entry {
+    label: String,
+    /// `None` for a shipped scenario (embedded), else the file.
+    file: Option<PathBuf>,
+    saved: bool,
+    loaded: Result<Scenario, String>,
+}
+
+/// The start screen's state.
+#[derive(Resource)]
+pub struct StartMenu {
+    entries: Vec<Entry>,
+    selected: usize,
+    seed: String,
+    path: String,
+    error: Option<String>,
+}
+
+impl StartMenu {
+    /// The shipped scenarios, other `.ron` files in `./scenarios`, and the saved games.
+    pub fn scan() -> Self {
+        let mut entries: Vec<Entry> = (0..scenario::SHIPPED.len())
+            .map(|i| {
+                let loaded = scenario::shipped_scenario(i).map_err(|e| e.to_string());
+                Entry {
+                    label: loaded
+                        .as_ref()
+                        .map_or_else(|_| scenario::SHIPPED[i].0.to_string(), |s| s.raw.name.clone()),
+                    file: None,
+                    saved: false,
+                    loaded,
+                }
+            })
+            .collect();
+        let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
+        let mut extra: Vec<PathBuf> = std::fs::read_dir("scenarios")
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                    .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
+                    .collect()
+            })
+            .unwrap_or_default();
+        extra.sort();
+        for path in extra {
+            entries.push(file_entry(path, false));
+        }
+        for save in storage::list_saves(&storage::saves_dir()) {
+            entries.push(file_entry(save.path, true));
+        }
+        Self {
+            entries,
+            selected: 0,
+            seed: "1".into(),
+            path: String::new(),
+            error: None,
+        }
+    }
+
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed.to_string();
+        self
+    }
+}
+
+fn file_entry(path: PathBuf, saved: bool) -> Entry {
+    let loaded = Scenario::load(&path).map_err(|e| e.to_string());
+    Entry {
+        label: path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        file: Some(path),
+        saved,
+        loaded,
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (start_pending, start_on_enter).run_if(in_state(GameState::NoGame)),
+    )
+    .add_systems(OnEnter(GameState::NoGame), clear_board_state)
+    .add_systems(EguiPrimaryContextPass, start_screen.run_if(in_state(GameState::NoGame)));
+}
+
+/// Spawns the waiting game once the old one is gone, with its autosave file.
+fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
+    let Some(pending) = pending else { return };
+    let start = pending.clone();
+    commands.remove_resource::<StartGame>();
+    let name = storage::slug(&start.scenario.raw.name);
+    commands.insert_resource(Autosave::new(storage::saves_dir().join(format!("autosave-{name}.ron"))));
+    commands.queue(move |world: &mut World| {
+        crate::game::spawn::spawn_scenario(world, &start.scenario, start.seed);
+    });
+}
+
+fn start_on_enter(keys: Res<ButtonInput<KeyCode>>, menu: Option<Res<StartMenu>>, mut commands: Commands) {
+    if !keys.just_pressed(KeyCode::Enter) {
+        return;
+    }
+    if let Some(menu) = menu
+        && let Some(Ok(s)) = menu.entries.get(menu.selected).map(|e| &e.loaded)
+    {
+        commands.insert_resource(StartGame {
+            scenario: s.clone(),
+            seed: menu.seed.trim().parse().unwrap_or(1),
+        });
+    }
+}
+
+/// Forgets the board of the game left behind.
+fn clear_board_state(mut commands: Commands) {
+    commands.remove_resource::<Layout>();
+    commands.insert_resource(super::hud::Selection::default());
+    commands.insert_resource(super::attack::AttackPreview::default());
+}
+
+/// Loads a saved game or scenario file while a game runs: starts it, or says why not and keeps
+/// the current game.
+pub fn load_into_game(
+    path: &std::path::Path,
+    seed: u64,
+    commands: &mut Commands,
+    next: &mut NextState<GameState>,
+    status: &mut SaveStatus,
+) {
+    match Scenario::load(path) {
+        Ok(scenario) => {
+            commands.insert_resource(StartGame { scenario, seed });
+            next.set(GameState::NoGame);
+            *status = SaveStatus {
+                message: format!("Loaded {}", path.display()),
+                failed: false,
+            };
+        }
+        Err(e) => {
+            *status = SaveStatus {
+                message: format!("Not loaded: {e}"),
+                failed: true,
+            };
+        }
+    }
+}
+
+fn start_screen(
+    mut contexts: EguiContexts,
+    mut commands: Commands,
+    menu: Option<ResMut<StartMenu>>,
+    pending: Option<Res<StartGame>>,
+    palette: Res<Palette>,
+    mut settings_file: ResMut<SettingsFile>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(mut menu) = menu else {
+        commands.insert_resource(StartMenu::scan());
+        return Ok(());
+    };
+    if pending.is_some() {
+        return Ok(());
+    }
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        egui::Id::new("start-screen"),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    egui::CentralPanel::default().show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            ui.heading("Hexfront");
+            ui.label(egui::RichText::new("hex-and-square board wargames").weak());
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("Settings (F10)").clicked() {
+                    settings_file.open = !settings_file.open;
+                }
+            });
+        });
+        ui.separator();
+        ui.columns(2, |cols| {
+            scenario_list(&mut cols[0], &mut menu, &palette);
+            details(&mut cols[1], &mut menu, &mut commands, &palette);
+        });
+    });
+    Ok(())
+}
+
+fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
+    ui.strong("Scenarios");
+    let mut clicked = None;
+    egui::ScrollArea::vertical()
+        .max_height(ui.available_height() - 90.0)
+        .show(ui, |ui| {
+            let mut shown_saves = false;
+            for (i, e) in menu.entries.iter().enumerate() {
+                if e.saved && !shown_saves {
+                    ui.add_space(8.0);
+                    ui.strong("Saved games");
+                    shown_saves = true;
+                }
+                let text = match &e.loaded {
+                    Ok(s) => format!("{}   ({})", e.label, s.ruleset.raw.name),
+                    Err(_) => format!("{}   (cannot be loaded)", e.label),
+                };
+                let mut rich = egui::RichText::new(text);
+                if e.loaded.is_err() {
+                    rich = rich.color(palette.bad);
+                }
+                let r = ui.selectable_label(menu.selected == i, rich);
+                let r = match &e.file {
+                    Some(f) => r.on_hover_text(f.display().to_string()),
+                    None => r.on_hover_text("shipped with Hexfront"),
+                };
+                if r.clicked() {
+                    clicked = Some(i);
+                }
+            }
+        });
+    if let Some(i) = clicked {
+        menu.selected = i;
+        menu.error = None;
+    }
+    ui.separator();
+    ui.label("Open another scenario or save file:");
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut menu.path)
+                .hint_text("path/to/file.ron")
+                .desired_width(260.0),
+        );
+        if ui.button("Open").clicked() && !menu.path.trim().is_empty() {
+            let path = PathBuf::from(menu.path.trim());
+            let entry = file_entry(path, false);
+            if let Err(e) = &entry.loaded {
+                menu.error = Some(e.clone());
+            }
+            menu.entries.push(entry);
+            menu.selected = menu.entries.len() - 1;
+        }
+    });
+}
+
+fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, palette: &Palette) {
+    let Some(entry) = menu.entries.get(menu.selected) else {
+        return;
+    };
+    let s = match &entry.loaded {
+        Ok(s) => s.clone(),
+        Err(e) => {
+            ui.colored_label(palette.bad, format!("This file cannot be played:\n{e}"));
+            return;
+        }
+    };
+    ui.heading(&s.raw.name);
+    ui.label(egui::RichText::new(&s.raw.setting).italics());
+    ui.label(format!(
+        "Ruleset: {}   ·   {}×{} {}   ·   {} turns   ·   {} units",
+        s.ruleset.raw.name,
+        s.board.grid.width,
+        s.board.grid.height,
+        if s.board.grid.is_hex() { "hexes" } else { "squares" },
+        s.raw.turns,
+        s.units.len()
+    ));
+    if let Some(p) = &s.raw.progress {
+        ui.colored_label(
+            palette.highlight,
+            format!("Saved game: turn {}, {} to play, phase {}", p.turn, p.side, p.phase + 1),
+        );
+    }
+    ui.horizontal_wrapped(|ui| {
+        for (i, side) in s.sides.iter().enumerate() {
+            let [r, g, b] = side.color;
+            ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
+            let units = s.units.iter().filter(|u| u.side == i).count();
+            let first = if i == s.first_side { ", moves first" } else { "" };
+            ui.label(format!("{} ({units} units{first})", side.name));
+        }
+    });
+    thumbnail(ui, &s);
+    egui::ScrollArea::vertical()
+        .id_salt("description")
+        .max_height(110.0)
+        .show(ui, |ui| {
+            ui.label(&s.raw.description);
+            ui.label(egui::RichText::new(format!("Victory: {}", s.raw.victory)).strong());
+        });
+    ui.separator();
+    let mut start = false;
+    ui.horizontal(|ui| {
+        ui.label("Seed:");
+        ui.add(egui::TextEdit::singleline(&mut menu.seed).desired_width(90.0))
+            .on_hover_text("Every die roll follows the seed: the same seed and orders replay the same game");
+        if ui.button("Random").on_hover_text("A random seed").clicked() {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(7);
+            menu.seed = (t % 1_000_000).to_string();
+        }
+        let seed_ok = menu.seed.trim().parse::<u64>().is_ok();
+        if !seed_ok {
+            ui.colored_label(palette.bad, "the seed is a whole number");
+        }
+        let label = if s.raw.progress.is_some() {
+            "Continue (Enter)"
+        } else {
+            "Start (Enter)"
+        };
+        start = ui
+            .add_enabled(seed_ok, egui::Button::new(egui::RichText::new(label).strong()))
+            .clicked();
+    });
+    if let Some(e) = &menu.error {
+        ui.colored_label(palette.bad, e);
+    }
+    if start {
+        commands.insert_resource(StartGame {
+            scenario: s,
+            seed: menu.seed.trim().parse().unwrap_or(1),
+        });
+    }
+}
+
+/// The map in miniature: terrain colours, objectives (gold) and units (side colours).
+fn thumbnail(ui: &mut egui::Ui, s: &Scenario) {
+    let grid = s.board.grid;
+    let (w, h) = (grid.width as f32, grid.height as f32);
+    let avail = ui.available_width().min(520.0);
+    let cell = (avail / (w + 0.5)).min(340.0 / (h + 0.5));
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * (w + 0.5), cell * (h + 0.5)), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    let hex = grid.is_hex();
+    let pos = |c: crate::rules::grid::Cell| {
+        let shift = if hex && c.col % 2 == 1 { cell * 0.5 } else { 0.0 };
+        rect.min + egui::vec2(c.col as f32 * cell, c.row as f32 * cell + shift)
+    };
+    for c in grid.cells() {
+        if let Some(t) = s.board.terrain(c) {
+            let [r, g, b] = s.ruleset.terrain_look(t).color;
+            painter.rect_filled(
+                egui::Rect::from_min_size(pos(c), egui::vec2(cell, cell)),
+                0.0,
+                egui::Color32::from_rgb(r, g, b),
+            );
+        }
+    }
+    for o in &s.objectives {
+        painter.circle_stroke(
+            pos(o.cell) + egui::vec2(cell / 2.0, cell / 2.0),
+            cell * 0.7,
+            egui::Stroke::new(2.0, egui::Color32::from_rgb(240, 190, 30)),
+        );
+    }
+    for u in &s.units {
+        let [r, g, b] = s.sides[u.side].color;
+        painter.rect_filled(
+            egui::Rect::from_center_size(
+                pos(u.cell) + egui::vec2(cell / 2.0, cell / 2.0),
+                egui::vec2(cell * 0.7, cell * 0.7),
+            ),
+            1.0,
+            egui::Color32::from_rgb(r, g, b),
+        );
+    }
+}
