@@ -323,3 +323,15 @@ fn a_save_is_refused_while_a_combat_waits_for_its_retreats() {
     assert!(e.message.contains("finish the last combat"), "{e}");
     assert!(!path.exists());
 }
+
+#[test]
+fn the_end_screen_counts_an_eliminated_units_steps_from_its_starting_track() {
+    // The summary needs the full track of units no longer on the map: it must be the one spawned.
+    for path in SCENARIOS {
+        let scenario = Scenario::load(path).unwrap();
+        for (raw, setup) in scenario.raw.units.iter().zip(&scenario.units) {
+            let track = hexfront::scenario::validate::starting_track(raw).expect("a shipped unit has a track");
+            assert_eq!(track.total(), setup.steps.total(), "{path}: {}", raw.id);
+        }
+    }
+}

@@ -60,12 +60,18 @@ impl AttackPlan {
         order.accelerated_effort = if self.accelerated_effort { strongest } else { None };
         Some(order)
     }
+
+    /// Rommel: the players have not both chosen their secret tactics yet, so no roll.
+    pub fn awaits_tactics(&self, map: &GameMap) -> bool {
+        matches!(map.ruleset.combat, combat::CombatRules::Rommel(_)) && self.tactics_step == TacticsStep::Attacker
+    }
 }
 
 /// The preview for the pinned plan or the hovered target.
 #[derive(Resource, Default)]
 pub struct AttackPreview {
-    key: Option<String>,
+    /// The order the preview was computed for.
+    key: Option<DeclareAttack>,
     pub target: Option<Cell>,
     pub result: Option<Result<(Situation, Odds), String>>,
 }
@@ -189,19 +195,12 @@ fn update_preview(
         .filter_map(|e| units.get(*e).ok().map(|d| (d.4.values().attack, *e)))
         .max_by_key(|(a, _)| *a)
         .map(|(_, e)| e);
-    let order = plan.order(strongest).or_else(|| {
-        hovered
-            .0
-            .filter(|c| !selection.units.is_empty() && enemies_in(*c, &index, &side_of, turn.active))
-            .map(|c| DeclareAttack::plain(selection.units.clone(), c))
-    });
+    let pinned = plan.order(strongest);
     let ready = step.is_some_and(|s| *s.get() == CombatStep::Declare);
     if rolls.read().count() > 0
-        && let (Some(order), true, true) = (
-            plan.order(strongest),
-            ready,
-            plan.tactics_step != TacticsStep::Attacker || !is_rommel(&map),
-        )
+        && let Some(order) = pinned.clone()
+        && ready
+        && !plan.awaits_tactics(&map)
     {
         refusal.0 = None;
         attacks.write(order);
@@ -209,11 +208,16 @@ fn update_preview(
         *preview = AttackPreview::default();
         return;
     }
-    let key = order.as_ref().map(|o| format!("{o:?}"));
-    if key == preview.key && !index.is_changed() {
+    let order = pinned.or_else(|| {
+        hovered
+            .0
+            .filter(|c| !selection.units.is_empty() && enemies_in(*c, &index, &side_of, turn.active))
+            .map(|c| DeclareAttack::plain(selection.units.clone(), c))
+    });
+    if order == preview.key && !index.is_changed() {
         return;
     }
-    preview.key = key;
+    preview.key = order.clone();
     preview.target = order.as_ref().map(|o| o.target);
     preview.result = order.map(|order| {
         let (situation, _, _) =
@@ -221,10 +225,6 @@ fn update_preview(
         let odds = combat::odds(&map.ruleset.combat, &situation).map_err(|r| r.0)?;
         Ok((situation, odds))
     });
-}
-
-fn is_rommel(map: &GameMap) -> bool {
-    matches!(map.ruleset.combat, combat::CombatRules::Rommel(_))
 }
 
 fn remember_result(mut resolved: MessageReader<CombatResolved>, mut last: ResMut<LastCombat>) {
@@ -308,7 +308,7 @@ fn draw_panels(
                 ui.separator();
                 if pinned {
                     ui.horizontal(|ui| {
-                        let secret_pending = is_rommel(&map) && plan.tactics_step == TacticsStep::Attacker;
+                        let secret_pending = plan.awaits_tactics(&map);
                         let can = matches!(preview.result, Some(Ok(_))) && !secret_pending;
                         if ui
                             .add_enabled(can, egui::Button::new(egui::RichText::new("Roll (Space)").strong()))

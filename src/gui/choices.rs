@@ -22,7 +22,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 /// What the player is being asked, worked out once per pending retreat or advance.
 #[derive(Resource, Default, Clone, Debug)]
 pub struct Asked {
-    key: Option<(Entity, Cell, u32)>,
     pub retreat: Option<RetreatAsk>,
     pub advance: Option<AdvanceAsk>,
 }
@@ -151,7 +150,6 @@ fn work_out_questions(
                 })
                 .collect(),
         });
-        asked.key = Some((p.unit, p.from, p.demand.cells));
     } else if step == Some(CombatStep::Advance)
         && let Some(p) = advances.0.first()
         && !map.ruleset.advance.automatic

@@ -30,11 +30,7 @@ pub fn losses(
                 out[i].2 += steps.0.lost.saturating_sub(raw.lost);
             }
             None => {
-                let total = match (&raw.chit, raw.steps.len()) {
-                    (Some(c), _) => crate::rules::units::StepTrack::strength_chit(c.full, c.reduced, c.cadre).total(),
-                    (None, 0) => 1,
-                    (None, n) => n,
-                };
+                let total = crate::scenario::validate::starting_track(raw).map_or(1, |t| t.total());
                 out[i].2 += total.saturating_sub(raw.lost);
             }
         }

@@ -80,6 +80,20 @@ impl StartMenu {
         }
     }
 
+    /// The seed typed in, when it is a whole number.
+    fn seed(&self) -> Option<u64> {
+        self.seed.trim().parse().ok()
+    }
+
+    /// The selected scenario with the seed, when both are good.
+    fn start_game(&self) -> Option<StartGame> {
+        let scenario = self.entries.get(self.selected)?.loaded.as_ref().ok()?.clone();
+        Some(StartGame {
+            scenario,
+            seed: self.seed()?,
+        })
+    }
+
     pub fn with_seed(mut self, seed: u64) -> Self {
         self.seed = seed.to_string();
         self
@@ -124,13 +138,8 @@ fn start_on_enter(keys: Res<ButtonInput<KeyCode>>, menu: Option<Res<StartMenu>>,
     if !keys.just_pressed(KeyCode::Enter) {
         return;
     }
-    if let Some(menu) = menu
-        && let Some(Ok(s)) = menu.entries.get(menu.selected).map(|e| &e.loaded)
-    {
-        commands.insert_resource(StartGame {
-            scenario: s.clone(),
-            seed: menu.seed.trim().parse().unwrap_or(1),
-        });
+    if let Some(start) = menu.and_then(|m| m.start_game()) {
+        commands.insert_resource(start);
     }
 }
 
@@ -323,7 +332,7 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
                 .unwrap_or(7);
             menu.seed = (t % 1_000_000).to_string();
         }
-        let seed_ok = menu.seed.trim().parse::<u64>().is_ok();
+        let seed_ok = menu.seed().is_some();
         if !seed_ok {
             ui.colored_label(palette.bad, "the seed is a whole number");
         }
@@ -339,11 +348,8 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
     if let Some(e) = &menu.error {
         ui.colored_label(palette.bad, e);
     }
-    if start {
-        commands.insert_resource(StartGame {
-            scenario: s,
-            seed: menu.seed.trim().parse().unwrap_or(1),
-        });
+    if start && let Some(game) = menu.start_game() {
+        commands.insert_resource(game);
     }
 }
 

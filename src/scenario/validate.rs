@@ -326,6 +326,14 @@ fn step_track(src: &Source, i: usize, u: &RawUnit) -> Result<StepTrack, LoadErro
     )
 }
 
+/// The step track a scenario unit starts with (before its `lost` steps), for summaries of units
+/// no longer on the map; `None` if its values do not make a track (a file that failed
+/// validation).
+pub fn starting_track(u: &RawUnit) -> Option<StepTrack> {
+    let src = Source::new(Path::new("<scenario>"), "");
+    step_track(&src, 0, &RawUnit { lost: 0, ..u.clone() }).ok()
+}
+
 /// The combat-value fields of a unit in a scenario or combat case.
 pub(crate) struct UnitValues<'a> {
     pub id: &'a str,
