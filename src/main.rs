@@ -1,6 +1,7 @@
 //! The `hexfront` binary: with no subcommand it opens the game window; subcommands run headless.
 
 mod combat_lab;
+mod replay_cli;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -31,6 +32,10 @@ struct Cli {
     /// With --attack: roll it.
     #[arg(long)]
     roll: bool,
+    /// With --scenario naming a saved game or turn file: open it in the replay view at order N
+    /// (0: the start).
+    #[arg(long, value_name = "N")]
+    watch: Option<usize>,
     /// Play N frames on a generated 100×100 map with 1,000 units, print the mean and p99 frame
     /// time, and exit.
     #[arg(long, value_name = "N")]
@@ -48,6 +53,20 @@ enum Command {
     /// branch each owner's choice leads to.
     Odds {
         case: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a saved game or turn file headless: one line per order with its dice and state
+    /// hash, each checked against the record.
+    Replay {
+        file: PathBuf,
+        /// Exit non-zero at the first entry that does not replay as recorded.
+        #[arg(long)]
+        verify: bool,
+        /// Replay only the first N orders.
+        #[arg(long, value_name = "N")]
+        to: Option<usize>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -70,13 +89,14 @@ fn main() -> ExitCode {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Odds { case, json }) => combat_lab::odds(&case, json),
         Some(Command::Resolve { case, dice, json }) => combat_lab::resolve(&case, cli.seed, &dice, json),
+        Some(Command::Replay { file, verify, to, json }) => replay_cli::replay(&file, verify, to, json),
         None => open_game(cli),
     }
 }
 
 fn validate(files: &[PathBuf]) -> ExitCode {
     for file in files {
-        match hexfront::scenario::validate_file(file) {
+        match validate_file(file) {
             Ok(summary) => println!("ok  {}: {summary}", file.display()),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -85,6 +105,21 @@ fn validate(files: &[PathBuf]) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Checks one file; a saved game or turn file is also replayed and every entry checked.
+fn validate_file(file: &std::path::Path) -> Result<String, hexfront::scenario::LoadError> {
+    let text = hexfront::scenario::error::read_file(file)?;
+    if hexfront::scenario::top_level_name(&text) == "SavedGame" {
+        let game = hexfront::game::save::load_game_str(file, &text, 1)?;
+        return Ok(format!(
+            "saved game of `{}`: {} order(s) replayed and checked; {}",
+            game.scenario.raw.name,
+            game.log.len(),
+            game.summary
+        ));
+    }
+    hexfront::scenario::validate_file(file)
 }
 
 #[cfg(not(feature = "gui"))]
@@ -97,24 +132,29 @@ fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario,
 
 #[cfg(feature = "gui")]
 fn open_game(cli: Cli) -> ExitCode {
-    // Without --scenario the start screen opens, with the default scenario selected.
-    let scenario = match cli.scenario.as_ref().map(hexfront::scenario::Scenario::load) {
+    // Without --scenario the start screen opens, with the default scenario selected. A saved game
+    // or turn file is replayed and checked before the window opens.
+    let game = match cli
+        .scenario
+        .as_ref()
+        .map(|p| hexfront::game::save::load_game(p, cli.seed))
+    {
         None => None,
-        Some(Ok(s)) => Some(s),
+        Some(Ok(g)) => Some(g),
         Some(Err(e)) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let scenario = match (cli.bench_frames, scenario) {
+    let start = match (cli.bench_frames, game) {
         (Some(_), _) => match hexfront::gui::script::bench_scenario() {
-            Ok(s) => Some(s),
+            Ok(s) => Some(hexfront::gui::start::StartGame::new(s, cli.seed)),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
         },
-        (None, s) => s,
+        (None, g) => g.map(|game| hexfront::gui::start::StartGame { game, watch: cli.watch }),
     };
     let attack = match cli
         .attack
@@ -136,7 +176,7 @@ fn open_game(cli: Cli) -> ExitCode {
         attack,
         bench_frames: cli.bench_frames,
     };
-    hexfront::gui::run(scenario, cli.seed, shot, options)
+    hexfront::gui::run(start, cli.seed, shot, options)
 }
 
 #[cfg(not(feature = "gui"))]

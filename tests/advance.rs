@@ -7,10 +7,10 @@ mod common;
 use bevy::prelude::*;
 use common::board::*;
 use hexfront::combat::AdvanceRight;
-use hexfront::game::advance::{ChooseAdvance, EndAdvance};
 use hexfront::game::combat::{Attacked, PendingAdvances};
 use hexfront::game::components::MovePoints;
-use hexfront::game::retreat::{AfterCombatMode, ChooseRetreat};
+use hexfront::game::order::Order;
+use hexfront::game::retreat::AfterCombatMode;
 use hexfront::rules::advance::advance_targets;
 use hexfront::rules::terrain::Mobility;
 
@@ -45,35 +45,24 @@ fn next_war_at_least_one_attacker_must_advance_and_zero_attack_units_may_only_fo
     let mut app = start(&fixture("next-war", HEXES, "'.': \"flat\"", &["....."], "", &units));
     manual(&mut app);
     order_advance(&mut app, &["att"], &["hq"], "0301", right(1, true, false));
-    let (att, hq) = (id(&mut app, "att"), id(&mut app, "hq"));
-    app.world_mut().write_message(EndAdvance);
-    app.update();
+    let advance = |who: &str| Order::Advance {
+        units: ids(&[who]),
+        to: cell("0301"),
+    };
+    let _ = give(&mut app, Order::EndAdvance);
     assert_eq!(
         refusals(&mut app),
         ["at least one attacking unit must advance into 0301"]
     );
-    app.world_mut().write_message(ChooseAdvance {
-        units: vec![hq],
-        to: cell("0301"),
-    });
-    app.update();
+    let _ = give(&mut app, advance("hq"));
     assert!(
         refusals(&mut app)
             .last()
             .unwrap()
             .contains("has no attack strength and may only follow an advancing attacker")
     );
-    app.world_mut().write_message(ChooseAdvance {
-        units: vec![att],
-        to: cell("0301"),
-    });
-    app.update();
-    app.world_mut().write_message(ChooseAdvance {
-        units: vec![hq],
-        to: cell("0301"),
-    });
-    app.world_mut().write_message(EndAdvance);
-    app.update();
+    give(&mut app, advance("att")).unwrap();
+    give(&mut app, advance("hq")).unwrap();
     assert_eq!(at(&mut app, "att").unwrap(), "0301");
     assert_eq!(at(&mut app, "hq").unwrap(), "0301");
     assert!(app.world().resource::<PendingAdvances>().0.is_empty());
@@ -244,8 +233,7 @@ fn killing_ground_advance_is_optional_and_automatic_play_advances_the_strongest_
     let mut app = start(&s);
     manual(&mut app);
     order_advance(&mut app, &["s", "b", "c"], &[], "0301", right(1, false, false));
-    app.world_mut().write_message(EndAdvance);
-    app.update();
+    give(&mut app, Order::EndAdvance).unwrap();
     assert_eq!(at(&mut app, "b").unwrap(), "0201");
     assert!(app.world().resource::<PendingAdvances>().0.is_empty());
     // Automatic: 0301 already holds 2 of its 3 units, so only the strongest goes.
@@ -294,47 +282,35 @@ fn next_war_mechanized_attacker_chooses_a_second_hex_advance_after_a_two_hex_ret
     let (mut app, _) = breakthrough(true);
     // With choices by hand, Red's retreat waits for its owner; an illegal path is refused.
     assert_eq!(at(&mut app, "rb").unwrap(), "0403");
-    let rb = id(&mut app, "rb");
-    app.world_mut().write_message(ChooseRetreat {
-        unit: rb,
-        path: vec![cell("0402"), cell("0302")],
-    });
-    app.update();
+    let retreat = |path: [&str; 2]| Order::Retreat {
+        unit: "rb".into(),
+        path: path.iter().map(|c| cell(c)).collect(),
+    };
+    let _ = give(&mut app, retreat(["0402", "0302"]));
     assert!(
         refusals(&mut app).last().unwrap()
             == "31st Brigade cannot retreat that way: the retreat would end alone in the enemy zone of control of 0303",
         "{:?}",
         refusals(&mut app)
     );
-    app.world_mut().write_message(ChooseRetreat {
-        unit: rb,
-        path: vec![cell("0504"), cell("0604")],
-    });
-    app.update();
-    app.update();
+    give(&mut app, retreat(["0504", "0604"])).unwrap();
     assert_eq!(at(&mut app, "rb").unwrap(), "0604");
-    let (bd, bm) = (id(&mut app, "bd"), id(&mut app, "bm"));
+    let advance = |who: &str, to: &str| Order::Advance {
+        units: ids(&[who]),
+        to: cell(to),
+    };
     // The division (on foot) may not go beyond.
-    app.world_mut().write_message(ChooseAdvance {
-        units: vec![bd],
-        to: cell("0503"),
-    });
-    app.update();
+    let _ = give(&mut app, advance("bd", "0503"));
     assert_eq!(
         refusals(&mut app).last().unwrap(),
         "1st Division cannot advance into 0503: only mechanized and motorized units make a second-cell advance"
     );
-    app.world_mut().write_message(ChooseAdvance {
-        units: vec![bd],
-        to: cell("0403"),
-    });
-    app.world_mut().write_message(ChooseAdvance {
-        units: vec![bm],
-        to: cell("0503"),
-    });
-    app.world_mut().write_message(EndAdvance);
-    app.update();
-    app.update();
+    give(&mut app, advance("bd", "0403")).unwrap();
+    give(&mut app, advance("bm", "0503")).unwrap();
+    assert!(
+        app.world().resource::<PendingAdvances>().0.is_empty(),
+        "both advanced: done"
+    );
     assert_eq!(at(&mut app, "bd").unwrap(), "0403");
     assert_eq!(at(&mut app, "bm").unwrap(), "0503");
 }

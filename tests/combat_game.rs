@@ -1,14 +1,16 @@
-//! Combat as ECS systems, headless: `DeclareAttack` in the combat phase is refused with the rule
-//! it breaks or resolved with the game's seeded RNG exactly as `combat::fight` resolves it, and
-//! its result applied to the world: steps, statuses, eliminations, pending retreats and advances.
+//! Combat in the game, headless: an `Attack` order in the combat phase is refused with the rule it
+//! breaks or resolved with the game's seeded RNG exactly as `combat::fight` resolves it, and its
+//! result applied to the world: steps, statuses, eliminations, then the retreats and advances.
 
 use bevy::prelude::*;
 use hexfront::combat::{self, Choices, Dice};
-use hexfront::game::combat::{Attacked, CombatResolved, DeclareAttack, PendingAdvances, PendingRetreats};
+use hexfront::game::combat::{Attacked, CombatResolved, PendingAdvances, PendingCombat, PendingRetreats};
 use hexfront::game::components::*;
+use hexfront::game::execute::issue;
 use hexfront::game::headless_app;
-use hexfront::game::movement::OrderRefused;
-use hexfront::game::phase::{EndPhase, Phase};
+use hexfront::game::order::{AttackOrder, DefenseOrder, Order};
+use hexfront::game::phase::Phase;
+use hexfront::game::retreat::Retreated;
 use hexfront::rules::grid::parse_label;
 use hexfront::scenario::Scenario;
 use rand::SeedableRng;
@@ -25,9 +27,7 @@ fn unit(app: &mut App, id: &str) -> Option<Entity> {
 }
 
 fn end_phase(app: &mut App) {
-    app.world_mut().write_message(EndPhase);
-    app.update();
-    app.update();
+    issue(app.world_mut(), Order::EndPhase).unwrap();
 }
 
 fn in_combat(seed: u64) -> App {
@@ -38,23 +38,28 @@ fn in_combat(seed: u64) -> App {
     app
 }
 
-/// Declares an attack and returns (refusal, resolution).
+/// Attacks (in Rommel the defender answers with no tactics) and returns (refusal, resolution).
 fn attack(app: &mut App, ids: &[&str], target: &str) -> (Option<String>, Option<CombatResolved>) {
-    let attackers = ids.iter().map(|id| unit(app, id).unwrap()).collect();
-    app.world_mut().resource_mut::<Messages<OrderRefused>>().clear();
+    let attackers = ids.iter().map(|id| id.to_string()).collect();
     app.world_mut().resource_mut::<Messages<CombatResolved>>().clear();
-    app.world_mut()
-        .write_message(DeclareAttack::plain(attackers, parse_label(target).unwrap()));
-    app.update();
-    let refused = {
-        let m = app.world().resource::<Messages<OrderRefused>>();
-        m.get_cursor().read(m).last().map(|r| r.reason.clone())
-    };
-    let resolved = {
-        let m = app.world().resource::<Messages<CombatResolved>>();
-        m.get_cursor().read(m).last().cloned()
-    };
-    (refused, resolved)
+    app.world_mut().resource_mut::<Messages<Retreated>>().clear();
+    let order = Order::Attack(AttackOrder::plain(attackers, parse_label(target).unwrap()));
+    if let Err(r) = issue(app.world_mut(), order) {
+        return (Some(r.reason), None);
+    }
+    if app.world().resource::<PendingCombat>().0.is_some()
+        && let Err(r) = issue(app.world_mut(), Order::Defend(DefenseOrder::default()))
+    {
+        return (Some(r.reason), None);
+    }
+    let m = app.world().resource::<Messages<CombatResolved>>();
+    (None, m.get_cursor().read(m).last().cloned())
+}
+
+/// The retreats carried out since the last attack.
+fn retreats_made(app: &App) -> usize {
+    let m = app.world().resource::<Messages<Retreated>>();
+    m.get_cursor().read(m).count()
 }
 
 #[test]
@@ -123,26 +128,17 @@ fn a_combat_in_the_game_is_the_pure_resolution_applied() {
             q.iter(app.world()).count(),
             "the map index drops eliminated units"
         );
-        // Retreats and advances wait for the retreat-pathing systems.
-        let pending = app.world().resource::<PendingRetreats>().0.clone();
+        // The retreats the result demands are carried out at once (automatic choices).
         let retreating = r.defender.units.iter().filter(|u| u.retreats && !u.eliminated).count()
             + r.attacker.units.iter().filter(|u| u.retreats && !u.eliminated).count();
-        assert_eq!(pending.len(), retreating, "seed {seed}");
+        assert_eq!(retreats_made(&app), retreating, "seed {seed}");
         seen_retreat |= retreating > 0;
-        assert_eq!(
-            app.world().resource::<PendingAdvances>().0.len(),
-            usize::from(r.attacker.advance.is_some())
-        );
         let log = app.world().resource::<GameLog>();
         assert!(
             log.0.iter().any(|l| l.starts_with("Combat at 0301 (dice ")),
             "{:?}",
             log.0
         );
-        // The retreat and advance steps then carry out what the result demands.
-        for _ in 0..4 {
-            app.update();
-        }
         assert!(app.world().resource::<PendingRetreats>().0.is_empty());
         assert!(app.world().resource::<PendingAdvances>().0.is_empty());
         for (i, id) in ["gren", "pio"].iter().enumerate() {
@@ -178,15 +174,15 @@ fn situation_of(scenario: &Scenario) -> combat::Situation {
     let world = app.world_mut();
     let mut q = world.query::<hexfront::game::combat::UnitData>();
     let rows: Vec<_> = q.iter(world).collect();
-    let row = |e: Entity| rows.iter().find(|r| r.0 == e).unwrap();
-    let nation = |r: &hexfront::game::combat::UnitRow| scenario.sides[r.2.0].id.clone();
+    let row = |e: Entity| rows.iter().find(|r| r.entity == e).unwrap();
+    let nation = |r: &hexfront::game::combat::UnitRow| scenario.sides[r.side.0].id.clone();
     let attackers = [inf, tank]
         .iter()
         .map(|&e| hexfront::game::combat::combatant(row(e), &nation(row(e)), Default::default()))
         .collect();
     let defenders = rows
         .iter()
-        .filter(|r| r.3.0 == parse_label("0301").unwrap())
+        .filter(|r| r.cell() == parse_label("0301").unwrap())
         .map(|r| hexfront::game::combat::combatant(r, &nation(r), Default::default()))
         .collect();
     combat::Situation {
@@ -215,12 +211,12 @@ fn rommel_combat_takes_every_unit_in_the_contested_square() {
     assert_eq!(r.attacker.units.len(), 2, "both German companies in the square fight");
     assert!(matches!(r.code, combat::ResultCode::Hits { .. }));
     // Whoever fails to hold leaves: the defenders were shattered or retreat, or the attackers retreat.
-    let pending = app.world().resource::<PendingRetreats>().0.len();
+    let retreated = retreats_made(&app);
     if r.cell_taken {
-        assert!(r.defender.units[0].eliminated || pending == 1);
+        assert!(r.defender.units[0].eliminated || retreated == 1);
     } else {
         let alive = r.attacker.units.iter().filter(|u| !u.eliminated).count();
-        assert_eq!(pending, alive, "the attackers retreat");
+        assert_eq!(retreated, alive, "the attackers retreat");
     }
 }
 

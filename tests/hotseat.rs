@@ -8,9 +8,12 @@ use bevy::prelude::*;
 use common::board::phase;
 use common::player::{PhaseReport, play_player_turn};
 use hexfront::game::components::*;
+use hexfront::game::execute::settle;
+use hexfront::game::hash::state_hash;
 use hexfront::game::headless_app;
 use hexfront::game::phase::{GameState, Phase, TurnState};
 use hexfront::game::retreat::AfterCombatMode;
+use hexfront::game::save::{load_game, load_game_str, saved_game, start_loaded};
 use hexfront::game::spawn::capture_scenario;
 use hexfront::game::victory::{ObjectiveControl, Verdict};
 use hexfront::scenario::{Scenario, to_ron};
@@ -111,9 +114,11 @@ fn a_game_saved_mid_turn_continues_exactly_as_the_unsaved_one() {
         let mut game = hotseat(&scenario, 11);
         // Play the first side's turn, save at the start of the second side's.
         play_player_turn(&mut game);
-        let text = to_ron(&capture_scenario(game.world_mut())).unwrap();
-        let saved = Scenario::from_ron_str("save.ron", &text).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let mut loaded = hotseat(&saved, 999);
+        let text = hexfront::game::save::to_text(&saved_game(game.world())).unwrap();
+        let saved = load_game_str("save.ron", &text, 999).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut loaded = hotseat(&scenario, 999);
+        start_loaded(loaded.world_mut(), &saved, None).unwrap();
+        assert_eq!(state_hash(loaded.world_mut()), state_hash(game.world_mut()), "{path}");
         assert_eq!(
             units_state(&mut loaded),
             units_state(&mut game),
@@ -184,7 +189,7 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
         index.remove(german.0, german.1);
         index.place(german.0, road);
     }
-    app.update();
+    settle(app.world_mut());
     let control = app.world().resource::<ObjectiveControl>().0.clone();
     assert_eq!(control[3], Some(de), "the road changes hands");
     assert!(
@@ -202,10 +207,8 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
         turn.active = Side(1 - turn.first_side.0);
         turn.phase_index = phases - 1;
     }
-    app.update();
-    app.world_mut().write_message(hexfront::game::phase::EndPhase);
-    app.update();
-    app.update();
+    settle(app.world_mut());
+    common::board::give(&mut app, hexfront::game::order::Order::EndPhase).unwrap();
     assert_eq!(*app.world().resource::<State<GameState>>().get(), GameState::Over);
     let verdict = app.world().resource::<Verdict>().clone();
     assert_eq!(verdict.winner, Some(de), "{verdict:?}");
@@ -235,7 +238,7 @@ fn taking_st_vith_is_a_sudden_death_victory() {
         app.world_mut().resource_mut::<MapIndex>().remove(e, st_vith);
         app.world_mut().despawn(e);
     }
-    app.update();
+    settle(app.world_mut());
     assert_eq!(
         *app.world().resource::<State<GameState>>().get(),
         GameState::Playing,
@@ -247,8 +250,7 @@ fn taking_st_vith_is_a_sudden_death_victory() {
         index.remove(german.0, german.1);
         index.place(german.0, st_vith);
     }
-    app.update();
-    app.update();
+    settle(app.world_mut());
     assert_eq!(*app.world().resource::<State<GameState>>().get(), GameState::Over);
     let verdict = app.world().resource::<Verdict>();
     assert_eq!(verdict.winner, Some(de));
@@ -286,42 +288,53 @@ fn each_phase_end_autosaves_atomically_and_the_autosave_loads() {
     assert!(!dir.join("saves").join("autosave-mortain.ron.tmp").exists());
     let status = app.world().resource::<SaveStatus>().clone();
     assert!(!status.failed && status.message.contains("Autosaved"), "{status:?}");
-    let saved = Scenario::load(&path).unwrap();
-    let turn = app.world().resource::<TurnState>().clone();
-    let progress = saved.raw.progress.as_ref().unwrap();
-    assert_eq!((progress.turn, progress.phase), (turn.turn, turn.phase_index));
+    let turn_of = |path: &std::path::Path| {
+        let saved = load_game(path, 1).unwrap();
+        let mut replayed = hexfront::game::save::replay_app(&saved, None).unwrap();
+        replayed.world_mut().resource::<TurnState>().clone()
+    };
+    assert_eq!(turn_of(&path), *app.world().resource::<TurnState>());
     // A later phase overwrites it; the old file is never half-written.
     common::player::play_phase(&mut app);
     app.update();
-    let progress = Scenario::load(&path).unwrap().raw.progress.unwrap();
-    assert_eq!(progress.phase, app.world().resource::<TurnState>().phase_index);
+    assert_eq!(turn_of(&path), *app.world().resource::<TurnState>());
     std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
-fn a_save_is_refused_while_a_combat_waits_for_its_retreats() {
-    let scenario = Scenario::load(SCENARIOS[0]).unwrap();
-    let mut app = hotseat(&scenario, 2);
-    let e = app.world_mut().spawn_empty().id();
-    app.world_mut()
-        .resource_mut::<hexfront::game::combat::PendingRetreats>()
-        .0
-        .push(hexfront::game::combat::PendingRetreat {
-            unit: e,
-            from: hexfront::rules::grid::parse_label("0101").unwrap(),
-            demand: hexfront::combat::RetreatDemand {
-                cells: 1,
-                chooser: hexfront::combat::Chooser::Owner,
-                optional: false,
-                er_check_in_ezoc: false,
-            },
-            opponents: Vec::new(),
-            check_first: false,
-        });
-    let path = std::env::temp_dir().join(format!("hexfront-refused-{}.ron", std::process::id()));
-    let e = hexfront::game::spawn::save_game(app.world_mut(), &path).unwrap_err();
-    assert!(e.message.contains("finish the last combat"), "{e}");
-    assert!(!path.exists());
+fn a_game_saved_while_a_retreat_waits_for_its_choice_loads_at_that_choice() {
+    use common::board::{attack, give, to_phase};
+    use hexfront::game::combat::PendingRetreats;
+    let scenario = Scenario::load("tests/fixtures/breakthrough.ron").unwrap();
+    let waiting = |app: &App| {
+        let p = app.world().resource::<PendingRetreats>();
+        p.0.iter()
+            .map(|r| app.world().get::<Unit>(r.unit).unwrap().id.clone())
+            .collect::<Vec<_>>()
+    };
+    // A seed whose die (seeded, not forced: a save replays the seed) makes Red retreat 2 hexes.
+    let mut game = (1..100)
+        .map(|seed| {
+            let mut game = hotseat(&scenario, seed);
+            to_phase(&mut game, Phase::Combat);
+            attack(&mut game, &["bd", "bm"], "0403", &[]).unwrap();
+            game
+        })
+        .find(|game| waiting(game) == ["rb"] && game.world().resource::<PendingRetreats>().0[0].demand.cells == 2)
+        .expect("a seed with a 2-hex retreat");
+    let text = hexfront::game::save::to_text(&saved_game(game.world())).unwrap();
+    let saved = load_game_str("mid-combat.ron", &text, 1).unwrap();
+    let mut loaded = hotseat(&scenario, 1);
+    start_loaded(loaded.world_mut(), &saved, None).unwrap();
+    assert_eq!(waiting(&loaded), ["rb"]);
+    assert_eq!(state_hash(loaded.world_mut()), state_hash(game.world_mut()));
+    let choice = hexfront::game::order::Order::Retreat {
+        unit: "rb".into(),
+        path: vec![common::board::cell("0504"), common::board::cell("0604")],
+    };
+    give(&mut game, choice.clone()).unwrap();
+    give(&mut loaded, choice).unwrap();
+    assert_eq!(state_hash(loaded.world_mut()), state_hash(game.world_mut()));
 }
 
 #[test]

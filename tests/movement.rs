@@ -1,11 +1,12 @@
-//! The movement phase, headless: orders go in as messages, the world is checked after `update`.
+//! The movement phase, headless: orders go in as the players' `Order`s, the world is checked after.
 //! Terrain, edge and road costs, the zone-of-control stop, stacking, phases and refusals.
 
 use bevy::prelude::*;
 use hexfront::game::components::*;
+use hexfront::game::execute::issue;
 use hexfront::game::headless_app;
-use hexfront::game::movement::{MoveOrder, OrderRefused};
-use hexfront::game::phase::{EndPhase, GameState, Phase, TurnState};
+use hexfront::game::order::Order;
+use hexfront::game::phase::{GameState, Phase, TurnState};
 use hexfront::rules::grid::{Cell, parse_label};
 use hexfront::rules::terrain::Mp;
 use hexfront::scenario::{Scenario, to_ron};
@@ -37,25 +38,17 @@ fn phase(app: &App) -> Phase {
     *app.world().resource::<State<Phase>>().get()
 }
 
-/// Sends an order, runs a frame, returns the refusal if there was one.
+/// Gives a move order; returns the refusal if there was one.
 fn order(app: &mut App, ids: &[&str], to: &str) -> Option<String> {
-    let units = ids.iter().map(|id| unit(app, id)).collect();
-    // Messages live two frames: forget earlier refusals so only this order's answer is read.
-    app.world_mut().resource_mut::<Messages<OrderRefused>>().clear();
-    app.world_mut().write_message(MoveOrder {
-        units,
-        to: parse_label(to).unwrap(),
-    });
-    app.update();
-    let msgs = app.world().resource::<Messages<OrderRefused>>();
-    let mut cursor = msgs.get_cursor();
-    cursor.read(msgs).last().map(|r| r.reason.clone())
+    let units = ids.iter().map(|id| id.to_string()).collect();
+    let to = parse_label(to).unwrap();
+    issue(app.world_mut(), Order::Move { units, to })
+        .err()
+        .map(|r| r.reason)
 }
 
 fn end_phase(app: &mut App) {
-    app.world_mut().write_message(EndPhase);
-    app.update();
-    app.update();
+    let _ = issue(app.world_mut(), Order::EndPhase);
 }
 
 /// Every unit stands in exactly the stack of its cell, and nowhere else.
@@ -321,8 +314,8 @@ fn units_move_in_every_shipped_scenario() {
             let Some((to, reach)) = best.map(|(c, r)| (*c, *r)) else {
                 continue;
             };
-            app.world_mut().write_message(MoveOrder { units: vec![e], to });
-            app.update();
+            let id = app.world().get::<Unit>(e).unwrap().id.clone();
+            issue(app.world_mut(), Order::Move { units: vec![id], to }).unwrap();
             assert_eq!(app.world().get::<Position>(e).unwrap().0, to, "{}", path.display());
             let want = if reach.must_stop {
                 mp_allowance(&mut app, e)
@@ -366,14 +359,18 @@ fn a_saved_game_loads_where_it_was_left() {
 
 #[test]
 fn save_game_writes_atomically_and_reloads() {
-    let mut app = corridor_in_movement();
+    let app = corridor_in_movement();
     let dir = std::env::temp_dir().join(format!("hexfront-save-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.ron");
-    hexfront::game::spawn::save_game(app.world_mut(), &path).unwrap();
+    hexfront::game::save::save_game(app.world(), &path).unwrap();
     assert!(!path.with_extension("ron.tmp").exists());
-    let s = Scenario::load(&path).unwrap();
-    assert_eq!(s.units.len(), 7);
+    let game = hexfront::game::save::load_game(&path, 1).unwrap();
+    assert_eq!(game.scenario.units.len(), 7);
+    assert_eq!(
+        game.log.len(),
+        app.world().resource::<hexfront::game::log::OrderLog>().entries.len()
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -381,18 +378,19 @@ fn save_game_writes_atomically_and_reloads() {
 fn the_same_seed_gives_the_same_dice() {
     let mut a = GameRng::new(42);
     let mut b = GameRng::new(42);
-    let rolls_a: Vec<u32> = (0..50).map(|_| a.roll(6)).collect();
-    let rolls_b: Vec<u32> = (0..50).map(|_| b.roll(6)).collect();
+    let rolls_a: Vec<u8> = (0..50).map(|_| a.roll_numbered(6, "test")).collect();
+    let rolls_b: Vec<u8> = (0..50).map(|_| b.roll_numbered(6, "test")).collect();
     assert_eq!(rolls_a, rolls_b);
     assert!(rolls_a.iter().all(|r| (1..=6).contains(r)));
+    assert_eq!(a.rolled.len(), 50, "every die is kept for the order log");
     // ChaCha8 is specified bit for bit: these are the rolls on every OS.
     let mut c = GameRng::new(1);
-    let first: Vec<u32> = (0..8).map(|_| c.roll(6)).collect();
+    let first: Vec<u8> = (0..8).map(|_| c.roll_numbered(6, "test")).collect();
     assert_eq!(first, FIRST_ROLLS_SEED_1.to_vec());
 }
 
 /// Recorded once from ChaCha8Rng::seed_from_u64(1) with rand 0.10's `random_range(1..=6)`.
-const FIRST_ROLLS_SEED_1: [u32; 8] = [4, 3, 6, 1, 2, 4, 3, 2];
+const FIRST_ROLLS_SEED_1: [u8; 8] = [4, 3, 6, 1, 2, 4, 3, 2];
 
 /// Every pair of game systems that touch the same data runs in a declared order, so a game
 /// replays the same way on every machine (Bevy's ambiguity detection, as an error).
@@ -408,7 +406,7 @@ fn the_game_schedule_has_no_ambiguous_system_order() {
             ..default()
         });
     });
-    hexfront::game::spawn::spawn_scenario(app.world_mut(), &fixture(), 1);
+    hexfront::game::spawn::start_game(app.world_mut(), &fixture(), 1);
     // Building the schedule fails (panics) on an ambiguity.
     app.update();
     app.update();

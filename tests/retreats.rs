@@ -301,7 +301,7 @@ fn killing_ground_a_unit_short_of_room_retreats_as_far_as_it_can_and_loses_a_ste
 
 #[test]
 fn rommel_defenders_never_retreat_into_the_square_the_attackers_came_from_and_attackers_fall_back_there() {
-    use hexfront::game::movement::MoveOrder;
+    use hexfront::game::order::Order;
     let units = [
         unit("d", "red", "Infantry", "Battalion", "0202", "strength: 3"),
         unit("a", "blue", "Infantry", "Battalion", "0201", "strength: 3"),
@@ -315,13 +315,15 @@ fn rommel_defenders_never_retreat_into_the_square_the_attackers_came_from_and_at
         &units,
     ));
     to_phase(&mut app, hexfront::game::phase::Phase::Movement);
+    give(
+        &mut app,
+        Order::Move {
+            units: ids(&["a"]),
+            to: cell("0202"),
+        },
+    )
+    .unwrap();
     let a = id(&mut app, "a");
-    app.world_mut().write_message(MoveOrder {
-        units: vec![a],
-        to: cell("0202"),
-    });
-    app.update();
-    app.update();
     assert_eq!(at(&mut app, "a").unwrap(), "0202", "the square is contested");
     app.world_mut().entity_mut(a).insert(hexfront::game::combat::Attacked);
     let o = options(&mut app, "d", 1, &["a"]);
@@ -381,11 +383,9 @@ fn small_general_retreats_in_a_random_direction_into_friendly_hexes_only_or_the_
 #[test]
 fn next_war_units_in_an_over_stacked_hex_lose_one_er_per_stacking_point_over_the_limit() {
     use bevy::ecs::system::SystemState;
-    use bevy::prelude::*;
-    use hexfront::game::combat::{CurrentWeather, DeclareAttack, UnitData, build_situation};
-    use hexfront::game::components::{GameMap, MapIndex, Sides};
+    use hexfront::game::combat::GameView;
+    use hexfront::game::order::AttackOrder;
     use hexfront::game::phase::TurnState;
-    use hexfront::game::zoc::Zoc;
     // 3 + 1 + 1 = 5 stacking points in flat (limit 4): one over.
     let units = [
         unit("div", "blue", "Infantry", "Division", "0301", "strength: 6, er: 4"),
@@ -395,19 +395,12 @@ fn next_war_units_in_an_over_stacked_hex_lose_one_er_per_stacking_point_over_the
     ];
     let mut app = nw(&["....."], "", &units);
     let att = id(&mut app, "att");
-    let order = DeclareAttack::plain(vec![att], cell("0301"));
-    let mut state: SystemState<(
-        Res<GameMap>,
-        Res<Zoc>,
-        Res<Sides>,
-        Res<TurnState>,
-        Res<MapIndex>,
-        Res<CurrentWeather>,
-        Query<UnitData>,
-    )> = SystemState::new(app.world_mut());
-    let (map, zoc, sides, _, index, weather, q) = state.get(app.world()).unwrap();
     let red = *app.world().get::<hexfront::game::components::Side>(att).unwrap();
-    let (s, _, _) = build_situation(&order, &map, &zoc.0, &sides, red, &index, weather.0, &q).unwrap();
+    app.world_mut().resource_mut::<TurnState>().active = red;
+    let order = AttackOrder::plain(ids(&["att"]), cell("0301"));
+    let mut state: SystemState<GameView> = SystemState::new(app.world_mut());
+    let view = state.get(app.world()).unwrap();
+    let (s, _, _) = view.situation(&order, None).unwrap();
     let ers: Vec<Option<u32>> = s.defenders.iter().map(|d| d.er).collect();
     assert_eq!(ers, [Some(3), Some(2), Some(2)], "each loses 1 ER");
     assert_eq!(s.attackers[0].er, Some(4), "the attacker's hex is not over-stacked");

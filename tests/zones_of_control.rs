@@ -195,7 +195,7 @@ fn next_war_light_infantry_alone_ignores_ezocs_except_in_flat_and_flat_woods() {
 
 #[test]
 fn the_zoc_map_follows_a_move() {
-    use hexfront::game::movement::MoveOrder;
+    use hexfront::game::order::Order;
     let s = fixture(
         "killing-ground",
         HEXES,
@@ -210,13 +210,14 @@ fn the_zoc_map_follows_a_move() {
     let mut app = start(&s);
     to_phase(&mut app, hexfront::game::phase::Phase::Movement);
     assert!(zoc(&app).in_enemy_zoc(cell("0102"), 1));
-    let us = id(&mut app, "us");
-    app.world_mut().write_message(MoveOrder {
-        units: vec![us],
-        to: cell("0301"),
-    });
-    app.update();
-    app.update();
+    give(
+        &mut app,
+        Order::Move {
+            units: ids(&["us"]),
+            to: cell("0301"),
+        },
+    )
+    .unwrap();
     assert_eq!(at(&mut app, "us").unwrap(), "0301");
     let z = zoc(&app);
     assert!(!z.in_enemy_zoc(cell("0102"), 1), "the old zone is gone");

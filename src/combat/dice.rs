@@ -13,6 +13,10 @@ pub enum Die {
     D6,
     /// Faces 0..=9 (Next War: 0 is zero, not ten).
     D10,
+    /// Faces 1..=n, rolled outside the combat tables (Small General's random retreat among `n`
+    /// directions). Not a table's die, so ruleset files cannot name it.
+    #[serde(skip)]
+    Numbered(u8),
 }
 
 impl Die {
@@ -20,6 +24,7 @@ impl Die {
         match self {
             Die::D6 => 1..=6,
             Die::D10 => 0..=9,
+            Die::Numbered(n) => 1..=n,
         }
     }
 
@@ -27,7 +32,13 @@ impl Die {
         match self {
             Die::D6 => 6,
             Die::D10 => 10,
+            Die::Numbered(n) => n,
         }
+    }
+
+    /// The die's name as players write it: `d6`, `d10`, `d3`.
+    pub fn name(self) -> String {
+        format!("d{}", self.sides())
     }
 
     pub fn has_face(self, face: u8) -> bool {
@@ -166,13 +177,10 @@ impl DiceSource for Dice<'_> {
                 *die.faces().start()
             }
         } else if let Some(rng) = self.rng.as_deref_mut() {
-            match die {
-                Die::D6 => rng.random_range(1..=6u8),
-                Die::D10 => rng.random_range(0..=9u8),
-            }
+            rng.random_range(die.faces())
         } else {
             let mut classes = [u8::MAX; 10];
-            for (i, face) in die.faces().enumerate() {
+            for (i, face) in die.faces().enumerate().take(classes.len()) {
                 classes[i] = if self.every_face { face } else { class(face) };
             }
             return Err(NeedDie { die, classes });

@@ -1,30 +1,28 @@
 //! Advance after combat, in the combat phase's `Advance` step: once the defender's cell is
-//! vacated, attackers move in (`ChooseAdvance`, or the automatic choice), with the ruleset's
+//! vacated, attackers move in (`Advance` orders, or the automatic choice), with the ruleset's
 //! mandatory advance, zero-attack followers, second-cell advance, Clearing markers and renewed
 //! attacks (War Against Russia's breakthrough).
 
-use super::GameSystems;
 use super::combat::{Attacked, PendingAdvance, PendingAdvances, UnitData};
-use super::components::{GameMap, MapIndex, Position};
-use super::movement::OrderRefused;
-use super::phase::{CombatStep, GameState, TurnState};
-use super::retreat::{AfterCombatWorld, RetreatSystems};
+use super::components::{GameMap, MapIndex, Position, Side};
+use super::phase::TurnState;
+use super::retreat::AfterCombatWorld;
 use crate::rules::advance::{AdvanceTarget, advance_targets};
 use crate::rules::grid::Cell;
 use crate::rules::units::UnitStatus;
-use crate::scenario::ruleset::EnemyCells;
 use bevy::prelude::*;
 
-/// Advance these units (attackers of the pending advance, or their followers) to `to`.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct ChooseAdvance {
-    pub units: Vec<Entity>,
-    pub to: Cell,
+/// What the attacker says about the pending advance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum AdvanceChoice {
+    /// Nothing: carry out what needs no choice.
+    #[default]
+    None,
+    /// Advance these units into a cell.
+    Advance(Vec<Entity>, Cell),
+    /// Done advancing (Stay, when nobody moved).
+    End,
 }
-
-/// The attacker is done advancing after the current combat.
-#[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EndAdvance;
 
 /// Units advanced after combat.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -36,16 +34,7 @@ pub struct Advanced {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<ChooseAdvance>()
-        .add_message::<EndAdvance>()
-        .add_message::<Advanced>()
-        .add_systems(
-            Update,
-            carry_out_advances
-                .in_set(GameSystems::AfterCombat)
-                .after(RetreatSystems)
-                .run_if(in_state(GameState::Playing).and_then(in_state(CombatStep::Advance))),
-        );
+    app.add_message::<Advanced>();
 }
 
 /// Where `unit` may advance to after the combat `pending`: every target with whether it may.
@@ -59,12 +48,13 @@ pub fn advance_options(
     let Ok(d) = units.get(unit) else {
         return Vec::new();
     };
+    let (side, stacking_points) = (*d.side, d.stacking.0);
     let occupied = |c: Cell| !index.stack(c).is_empty();
     let mut targets = advance_targets(
         &map.board,
         &map.ruleset.movement,
         &map.ruleset.advance,
-        d.1.mobility,
+        d.unit.mobility,
         pending.into,
         pending.right.cells,
         &occupied,
@@ -79,14 +69,14 @@ pub fn advance_options(
                     .stack(t.cell)
                     .iter()
                     .filter_map(|e| units.get(*e).ok())
-                    .filter(|o| o.2 == d.2)
-                    .map(|o| stacking.counted(o.12.0))
+                    .filter(|o| *o.side == side)
+                    .map(|o| stacking.counted(o.stacking.0))
                     .sum();
                 t.allowed = stacking.check(
                     terrain,
                     map.ruleset.movement.terrain_name(terrain),
                     already,
-                    stacking.counted(d.12.0),
+                    stacking.counted(stacking_points),
                 );
             }
         }
@@ -94,11 +84,11 @@ pub fn advance_options(
     targets
 }
 
-fn vacated(index: &MapIndex, units: &Query<UnitData>, cell: Cell, attacker_side: super::components::Side) -> bool {
+fn vacated(index: &MapIndex, units: &Query<UnitData>, cell: Cell, attacker_side: Side) -> bool {
     index
         .stack(cell)
         .iter()
-        .all(|e| units.get(*e).is_ok_and(|d| *d.2 == attacker_side))
+        .all(|e| units.get(*e).is_ok_and(|d| *d.side == attacker_side))
 }
 
 /// Moves `group` into `to`, with Clearing markers and renewed attacks as the rules say.
@@ -146,150 +136,164 @@ fn advance(
     origin
 }
 
-#[allow(clippy::too_many_arguments)]
-fn carry_out_advances(
+/// Checks the attacker's choice of units and cell for the pending advance `p`.
+fn check_advance(
+    w: &AfterCombatWorld,
+    units: &Query<UnitData>,
+    p: &PendingAdvance,
+    live: &[Entity],
+    going: &[Entity],
+    to: Cell,
+) -> Result<(), String> {
+    if going.is_empty() {
+        return Err("no units named to advance".into());
+    }
+    for e in going {
+        let name = units.get(*e).map_or("a unit".to_string(), |d| d.unit.name.clone());
+        if !live.contains(e) {
+            return Err(format!(
+                "{name} did not take part in this attack or has advanced already"
+            ));
+        }
+        let leader_moved = p.moved.iter().chain(going).any(|m| p.attackers.contains(m));
+        if p.followers.contains(e) && !leader_moved {
+            return Err(format!(
+                "{name} has no attack strength and may only follow an advancing attacker"
+            ));
+        }
+        match advance_options(&w.map, &w.index, units, p, *e)
+            .into_iter()
+            .find(|t| t.cell == to)
+        {
+            Some(t) => t
+                .allowed
+                .map_err(|reason| format!("{name} cannot advance into {to}: {reason}"))?,
+            None => return Err(format!("{to} is not a cell {name} may advance into")),
+        }
+    }
+    Ok(())
+}
+
+/// The units of the pending advance `p` that may still advance.
+fn live_units(units: &Query<UnitData>, p: &PendingAdvance) -> Vec<Entity> {
+    p.attackers
+        .iter()
+        .chain(&p.followers)
+        .copied()
+        .filter(|e| units.get(*e).is_ok_and(|d| d.cell() != p.into && !p.moved.contains(e)))
+        .collect()
+}
+
+/// Carries out the pending advances as far as they go without the attacker's choice; `choice`
+/// answers the first one. A choice that is not allowed changes nothing.
+pub(super) fn carry_out_advances(
+    In(choice): In<AdvanceChoice>,
     mut w: AfterCombatWorld,
     turn: Res<TurnState>,
     mut pending: ResMut<PendingAdvances>,
-    mut choices: MessageReader<ChooseAdvance>,
-    mut ends: MessageReader<EndAdvance>,
     mut advanced: MessageWriter<Advanced>,
-    mut refused: MessageWriter<OrderRefused>,
-    mut next_step: ResMut<NextState<CombatStep>>,
     mut commands: Commands,
-    mut moved_now: Local<Vec<Entity>>,
     mut queries: ParamSet<(Query<UnitData>, Query<&mut Position>)>,
-) {
-    let mut choices: Vec<ChooseAdvance> = choices.read().cloned().collect();
-    let mut ended = ends.read().count() > 0;
+) -> Result<(), String> {
+    let automatic = w.mode.automatic || w.map.ruleset.advance.automatic;
+    let mut choice = choice;
+    if choice != AdvanceChoice::None {
+        let Some(p) = pending.0.first() else {
+            return Err("no advance is waiting".into());
+        };
+        if automatic {
+            return Err("advances after combat are made automatically in this game".into());
+        }
+        let units = queries.p0();
+        match &choice {
+            AdvanceChoice::Advance(going, to) => {
+                check_advance(&w, &units, p, &live_units(&units, p), going, *to)?;
+            }
+            AdvanceChoice::End => {
+                if p.right.mandatory && !p.moved.iter().any(|m| p.attackers.contains(m)) {
+                    return Err(format!("at least one attacking unit must advance into {}", p.into));
+                }
+            }
+            AdvanceChoice::None => {}
+        }
+    }
     while let Some(p) = pending.0.first().cloned() {
-        let contest = w.map.ruleset.raw.enemy_cells == EnemyCells::Contest;
         if !vacated(&w.index, &queries.p0(), p.into, turn.active) {
             pending.0.remove(0);
-            moved_now.clear();
             continue;
         }
-        if contest {
+        if w.map.ruleset.contests_cells() {
             // Rommel: the combat was fought inside the square; the attackers hold it.
             w.log.push(format!("The attackers take {}.", p.into));
             pending.0.remove(0);
             continue;
         }
-        let live: Vec<Entity> = p
-            .attackers
-            .iter()
-            .chain(&p.followers)
-            .copied()
-            .filter(|e| {
-                queries
-                    .p0()
-                    .get(*e)
-                    .is_ok_and(|d| d.3.0 != p.into && !moved_now.contains(e))
-            })
-            .collect();
-        // Explicit choices first.
-        for choice in choices.drain(..) {
-            let units = queries.p0();
-            let mut why = None;
-            for e in &choice.units {
-                let name = units.get(*e).map_or("a unit".to_string(), |d| d.1.name.clone());
-                if !live.contains(e) {
-                    why = Some(format!(
-                        "{name} did not take part in this attack or has advanced already"
-                    ));
-                } else if p.followers.contains(e) && moved_now.iter().all(|m| !p.attackers.contains(m)) {
-                    why = Some(format!(
-                        "{name} has no attack strength and may only follow an advancing attacker"
-                    ));
-                } else if let Some(t) = advance_options(&w.map, &w.index, &units, &p, *e)
-                    .into_iter()
-                    .find(|t| t.cell == choice.to)
-                {
-                    if let Err(reason) = t.allowed {
-                        why = Some(format!("{name} cannot advance into {}: {reason}", choice.to));
-                    }
-                } else {
-                    why = Some(format!("{} is not a cell {name} may advance into", choice.to));
+        match std::mem::take(&mut choice) {
+            AdvanceChoice::Advance(going, to) => {
+                let names = names_of(&queries.p0(), &going);
+                let from = advance(&mut w, &mut commands, &mut queries.p1(), &p, &going, to, &names);
+                pending.0[0].moved.extend(&going);
+                advanced.write(Advanced { units: going, from, to });
+                if live_units(&queries.p0(), &pending.0[0]).is_empty() {
+                    pending.0.remove(0); // everyone who could has advanced
                 }
+                continue; // more units may follow until the attacker ends the advance
             }
-            if let Some(reason) = why {
-                w.log.push(format!("Advance refused: {reason}."));
-                refused.write(OrderRefused { reason });
+            AdvanceChoice::End => {
+                pending.0.remove(0);
                 continue;
             }
-            let names: Vec<String> = choice
-                .units
-                .iter()
-                .filter_map(|e| units.get(*e).ok().map(|d| d.1.name.clone()))
-                .collect();
-            let from = advance(
-                &mut w,
-                &mut commands,
-                &mut queries.p1(),
-                &p,
-                &choice.units,
-                choice.to,
-                &names,
-            );
-            moved_now.extend(&choice.units);
-            advanced.write(Advanced {
-                units: choice.units.clone(),
-                from,
-                to: choice.to,
-            });
+            AdvanceChoice::None if !automatic => return Ok(()), // wait for the attacker
+            AdvanceChoice::None => {}
         }
-        let any_attacker_moved = moved_now.iter().any(|m| p.attackers.contains(m));
-        let automatic = w.mode.automatic || w.map.ruleset.advance.automatic;
-        if !automatic && !ended {
-            return; // wait for the attacker's choices and EndAdvance
-        }
-        if ended && p.right.mandatory && !any_attacker_moved && !automatic {
-            let reason = format!("at least one attacking unit must advance into {}", p.into);
-            w.log.push(format!("Advance refused: {reason}."));
-            refused.write(OrderRefused { reason });
-            ended = false;
-            continue;
-        }
-        if automatic && !any_attacker_moved {
-            // The strongest first; as many as may enter (Small General: the first attacker only).
-            let units = queries.p0();
-            let mut order: Vec<(u32, Entity, String)> = live
-                .iter()
-                .filter(|e| p.attackers.contains(e))
-                .filter_map(|e| units.get(*e).ok().map(|d| (d.4.values().attack, *e, d.1.name.clone())))
-                .collect();
-            order.sort_by_key(|(a, ..)| std::cmp::Reverse(*a));
-            if w.map.ruleset.advance.automatic {
-                order.truncate(1);
-            }
-            let mut going = Vec::new();
-            let mut names = Vec::new();
-            for (_, e, name) in order {
-                let ok = advance_options(&w.map, &w.index, &units, &p, e)
-                    .iter()
-                    .any(|t| t.cell == p.into && t.allowed.is_ok());
-                // Later units must fit with the earlier ones: check by placing them one by one.
-                if ok || (going.is_empty() && p.right.mandatory) {
-                    going.push(e);
-                    names.push(name);
-                    w.index.place(e, p.into); // counted for the next unit's stacking check
-                }
-            }
-            for e in &going {
-                w.index.remove(*e, p.into);
-            }
+        if !p.moved.iter().any(|m| p.attackers.contains(m)) {
+            let going = automatic_advancers(&mut w, &queries.p0(), &p);
             if !going.is_empty() {
+                let names = names_of(&queries.p0(), &going);
                 let from = advance(&mut w, &mut commands, &mut queries.p1(), &p, &going, p.into, &names);
                 advanced.write(Advanced {
-                    units: going.clone(),
+                    units: going,
                     from,
                     to: p.into,
                 });
             }
         }
         pending.0.remove(0);
-        moved_now.clear();
-        ended = false;
     }
-    next_step.set(CombatStep::Declare);
+    Ok(())
+}
+
+fn names_of(units: &Query<UnitData>, list: &[Entity]) -> Vec<String> {
+    list.iter()
+        .filter_map(|e| units.get(*e).ok().map(|d| d.unit.name.clone()))
+        .collect()
+}
+
+/// The automatic advance: the strongest attackers first, as many as may enter (Small General:
+/// the first attacker only; a mandatory advance sends at least one).
+fn automatic_advancers(w: &mut AfterCombatWorld, units: &Query<UnitData>, p: &PendingAdvance) -> Vec<Entity> {
+    let mut order: Vec<(u32, Entity)> = live_units(units, p)
+        .into_iter()
+        .filter(|e| p.attackers.contains(e))
+        .filter_map(|e| units.get(e).ok().map(|d| (d.steps.values().attack, e)))
+        .collect();
+    order.sort_by_key(|(a, _)| std::cmp::Reverse(*a));
+    if w.map.ruleset.advance.automatic {
+        order.truncate(1);
+    }
+    let mut going = Vec::new();
+    for (_, e) in order {
+        let ok = advance_options(&w.map, &w.index, units, p, e)
+            .iter()
+            .any(|t| t.cell == p.into && t.allowed.is_ok());
+        // Later units must fit with the earlier ones: check by placing them one by one.
+        if ok || (going.is_empty() && p.right.mandatory) {
+            going.push(e);
+            w.index.place(e, p.into); // counted for the next unit's stacking check
+        }
+    }
+    for e in &going {
+        w.index.remove(*e, p.into);
+    }
+    going
 }

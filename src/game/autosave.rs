@@ -31,7 +31,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             autosave
-                .after(GameSystems::Bookkeeping)
+                .after(GameSystems::Orders)
                 .run_if(in_state(GameState::Playing).and_then(resource_exists::<Autosave>)),
         )
         .add_systems(OnEnter(GameState::Over), autosave.run_if(resource_exists::<Autosave>));
@@ -51,7 +51,7 @@ fn autosave(world: &mut World) {
         Some(last) if *last == turn && !over => return,
         _ => {}
     }
-    let status = match super::spawn::save_game(world, &autosave.path) {
+    let status = match super::save::save_game(world, &autosave.path) {
         Ok(()) => SaveStatus {
             message: format!("Autosaved to {}", autosave.path.display()),
             failed: false,

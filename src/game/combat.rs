@@ -1,59 +1,23 @@
-//! Combat in the game: a `DeclareAttack` order in the combat phase is checked and turned into a
-//! `Situation` (`situation.rs`), resolved through `combat::fight` with the game's seeded RNG, and
-//! applied (steps, statuses, experience, eliminations). The retreats and advances a result
-//! demands wait in `PendingRetreats` / `PendingAdvances` for the combat phase's retreat and
-//! advance steps (`retreat.rs`, `advance.rs`).
+//! Combat in the game: an attack order in the combat phase is checked and turned into a
+//! `Situation` (`situation.rs`), rolled through `combat::fight` with the game's seeded dice, and
+//! its result turned into `CombatEffects` by one pure function (`combat_effects`, which the
+//! computer player can call on a copy to look ahead) that a thin step applies. The retreats and
+//! advances a result demands wait in `PendingRetreats` / `PendingAdvances` for the combat
+//! phase's retreat and advance steps (`retreat.rs`, `advance.rs`). Rommel's secret tactics wait
+//! in `PendingCombat` for the defender's answer.
 
-use super::GameSystems;
-use super::components::{
-    Experience, GameLog, GameMap, GameRng, MapIndex, MovePoints, Position, Sides, Statuses, Steps,
+use super::components::{Experience, GameLog, GameMap, GameRng, MapIndex, MovePoints, Position, Side, Statuses, Steps};
+use super::order::{AttackOrder, DefenseOrder, tactic_names};
+use super::phase::{CombatStep, Phase};
+use crate::combat::{
+    self, AdvanceRight, Assessment, CombatResult, Outcome, RetreatDemand, Role, Situation, UnitResult, Weather, report,
 };
-use super::movement::OrderRefused;
-use super::phase::{CombatStep, GameState, Phase, TurnState};
-use super::zoc::Zoc;
-use crate::combat::{self, AdvanceRight, Choices, CombatResult, RetreatDemand, Role, Tactic, Weather, report};
 use crate::rules::grid::Cell;
 use crate::rules::units::UnitStatus;
+use crate::scenario::Ruleset;
 use bevy::prelude::*;
 
-/// Attack the units in `target` with `attackers` (and the support named here).
-#[derive(Message, Clone, Debug, PartialEq)]
-pub struct DeclareAttack {
-    pub attackers: Vec<Entity>,
-    pub target: Cell,
-    /// Rommel: artillery called to barrage.
-    pub barrage: Vec<Entity>,
-    pub attack_tactics: Vec<Tactic>,
-    pub defense_tactics: Vec<Tactic>,
-    /// Rommel: artillery the defender calls to barrage.
-    pub defense_barrage: Vec<Entity>,
-    /// War Against Russia: the defenders are under No Retreat! orders.
-    pub no_retreat: bool,
-    /// Killing Ground: the unit making an Accelerated Effort.
-    pub accelerated_effort: Option<Entity>,
-    pub flanking: bool,
-    pub choices: Choices,
-}
-
-impl DeclareAttack {
-    /// An attack with no support, tactics or choices: the units and the target.
-    pub fn plain(attackers: Vec<Entity>, target: Cell) -> Self {
-        Self {
-            attackers,
-            target,
-            barrage: Vec::new(),
-            attack_tactics: Vec::new(),
-            defense_tactics: Vec::new(),
-            defense_barrage: Vec::new(),
-            no_retreat: false,
-            accelerated_effort: None,
-            flanking: false,
-            choices: Choices::default(),
-        }
-    }
-}
-
-pub use super::situation::{DEFAULT_BARRAGE_RANGE, UnitData, UnitRow, build_situation, combatant};
+pub use super::situation::{DEFAULT_BARRAGE_RANGE, GameView, UnitData, UnitRow, build_situation, combatant};
 
 /// A combat was fought.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -88,7 +52,7 @@ pub struct PendingRetreat {
     pub check_first: bool,
 }
 
-/// Retreats waiting to be carried out (by the retreat-pathing systems).
+/// Retreats waiting to be carried out (by the retreat-pathing step).
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct PendingRetreats(pub Vec<PendingRetreat>);
 
@@ -101,272 +65,394 @@ pub struct PendingAdvance {
     pub followers: Vec<Entity>,
     pub into: Cell,
     pub right: AdvanceRight,
+    /// Units that have advanced already (more may follow until the attacker ends the advance).
+    pub moved: Vec<Entity>,
 }
 
 /// Advances waiting for the attacker's choice (carried out after the retreats).
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct PendingAdvances(pub Vec<PendingAdvance>);
 
+/// Rommel: an attack declared with its secret tactics, waiting for the defender's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclaredCombat {
+    pub order: AttackOrder,
+    pub attacker: Side,
+    pub defender: Side,
+}
+
+impl DeclaredCombat {
+    /// The attack as `viewer` may know it before the reveal: the attacker sees its own tactics,
+    /// everyone else sees them left out.
+    pub fn as_seen_by(&self, viewer: Side) -> AttackOrder {
+        if viewer == self.attacker {
+            self.order.clone()
+        } else {
+            self.order.without_secrets()
+        }
+    }
+}
+
+/// The declared combat waiting for the defender, if any.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PendingCombat(pub Option<DeclaredCombat>);
+
 /// The weather of the current turn (scenarios may set it; clear by default).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CurrentWeather(pub Weather);
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<DeclareAttack>()
-        .add_message::<CombatResolved>()
+    app.add_message::<CombatResolved>()
         .init_resource::<PendingRetreats>()
         .init_resource::<PendingAdvances>()
+        .init_resource::<PendingCombat>()
         .init_resource::<CurrentWeather>()
-        .add_systems(
-            Update,
-            resolve_declared_attacks
-                .in_set(GameSystems::Orders)
-                .after(super::movement::execute_move_orders)
-                .run_if(in_state(GameState::Playing)),
-        )
         .add_systems(OnExit(Phase::Combat), clear_attacked);
 }
 
-fn resolve_declared_attacks(
-    mut orders: MessageReader<DeclareAttack>,
-    map: Res<GameMap>,
-    sides: Res<Sides>,
-    turn: Res<TurnState>,
+/// The combat step the pending work puts the combat phase in.
+pub fn combat_step(retreats: &PendingRetreats, advances: &PendingAdvances) -> CombatStep {
+    if !retreats.0.is_empty() {
+        CombatStep::Retreat
+    } else if !advances.0.is_empty() {
+        CombatStep::Advance
+    } else {
+        CombatStep::Declare
+    }
+}
+
+/// An attack checked against the world, ready for the dice.
+#[derive(Clone, Debug)]
+pub struct PlannedCombat {
+    pub order: AttackOrder,
+    pub defense: Option<DefenseOrder>,
+    pub situation: Situation,
+    pub attackers: Vec<Entity>,
+    pub defenders: Vec<Entity>,
+    /// Where each attacker and defender stands (the situation's order).
+    pub attacker_cells: Vec<Cell>,
+    pub defender_cells: Vec<Cell>,
+    /// Next War: units that retreated into the target earlier and sat this combat out.
+    pub bystanders: Vec<Entity>,
+    /// Next War: zero-attack units stacked with an attacker, which may follow its advance.
+    pub followers: Vec<Entity>,
+    pub barrage: Vec<Entity>,
+    pub defense_barrage: Vec<Entity>,
+}
+
+/// Checks an attack by the side to play in the combat phase and plans it (no dice).
+pub fn plan_attack(
+    In((order, defense)): In<(AttackOrder, Option<DefenseOrder>)>,
+    view: GameView,
     phase: Res<State<Phase>>,
-    weather: Res<CurrentWeather>,
+    retreats: Res<PendingRetreats>,
+    advances: Res<PendingAdvances>,
+) -> Result<PlannedCombat, String> {
+    if *phase.get() != Phase::Combat {
+        return Err(format!(
+            "attacks are made in a combat phase; this is the {:?} phase",
+            phase.get()
+        ));
+    }
+    if !retreats.0.is_empty() || !advances.0.is_empty() {
+        return Err("the last combat's retreats and advances come first".to_string());
+    }
+    let (situation, attackers, defenders) = view.situation(&order, defense.as_ref())?;
+    combat::assess(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
+    let active = view.turn.active;
+    let cell_of = |e: &Entity| view.units.get(*e).map_or(order.target, |d| d.cell());
+    // Next War: units that retreated here earlier and sat the combat out.
+    let bystanders = view
+        .stack_of(order.target, active, false)
+        .into_iter()
+        .filter(|e| !defenders.contains(e))
+        .collect();
+    // Next War: zero-attack units stacked with an attacker may follow its advance.
+    let followers = if view.map.ruleset.advance.zero_attack_followers {
+        attackers
+            .iter()
+            .map(cell_of)
+            .flat_map(|c| view.stack_of(c, active, true))
+            .filter(|e| !attackers.contains(e) && view.units.get(*e).is_ok_and(|d| d.steps.values().attack == 0))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(PlannedCombat {
+        attacker_cells: attackers.iter().map(cell_of).collect(),
+        defender_cells: defenders.iter().map(cell_of).collect(),
+        barrage: view.entities(&order.barrage)?,
+        defense_barrage: view.entities(defense.as_ref().map_or(&[][..], |d| &d.barrage))?,
+        order,
+        defense,
+        situation,
+        attackers,
+        defenders,
+        bystanders,
+        followers,
+    })
+}
+
+/// What a combat's result does to the game, as plain data.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CombatEffects {
+    /// Each unit of the combat with what happened to it.
+    pub changes: Vec<(Entity, UnitResult)>,
+    pub retreats: Vec<PendingRetreat>,
+    pub advance: Option<PendingAdvance>,
+    /// Rommel: batteries tipped after barraging.
+    pub tipped: Vec<Entity>,
+    /// Units that spend their whole movement for having fought (Small General).
+    pub exhausted: Vec<Entity>,
+    /// Units marked as having attacked.
+    pub attacked: Vec<Entity>,
+}
+
+/// What the result `r` of the planned combat `p` does: losses and statuses per unit, the
+/// retreats and advance it demands, tipped batteries, spent movement. Pure.
+pub fn combat_effects(p: &PlannedCombat, r: &CombatResult, rules: &Ruleset) -> CombatEffects {
+    let mut fx = CombatEffects::default();
+    let sides = [
+        (&p.attackers, &p.attacker_cells, &p.defenders, &r.attacker),
+        (&p.defenders, &p.defender_cells, &p.attackers, &r.defender),
+    ];
+    for (units, cells, opponents, side) in sides {
+        for ((e, cell), u) in units.iter().zip(cells).zip(&side.units) {
+            fx.changes.push((*e, *u));
+            if !u.eliminated
+                && u.retreats
+                && let Some(demand) = side.retreat
+            {
+                fx.retreats.push(PendingRetreat {
+                    unit: *e,
+                    // The unit's own cell: attackers retreat from theirs, not the target.
+                    from: *cell,
+                    demand,
+                    opponents: opponents.clone(),
+                    check_first: false,
+                });
+            }
+        }
+    }
+    fx.attacked = p.attackers.clone();
+    for (batteries, side) in [(&p.barrage, &r.attacker), (&p.defense_barrage, &r.defender)] {
+        if side.batteries_tipped > 0 {
+            fx.tipped.extend(batteries.iter().copied());
+        }
+    }
+    if r.cell_taken {
+        let demand = r.defender.retreat.unwrap_or(RetreatDemand {
+            cells: 1,
+            chooser: combat::Chooser::Owner,
+            optional: false,
+            er_check_in_ezoc: true,
+        });
+        for &e in &p.bystanders {
+            fx.retreats.push(PendingRetreat {
+                unit: e,
+                from: p.order.target,
+                demand,
+                opponents: p.attackers.clone(),
+                check_first: true,
+            });
+        }
+    }
+    if rules.advance.fought_units_lose_movement {
+        fx.exhausted = p.attackers.clone();
+    }
+    if let Some(right) = r.attacker.advance {
+        let survivors: Vec<Entity> = p
+            .attackers
+            .iter()
+            .zip(&r.attacker.units)
+            .filter(|(_, u)| !u.eliminated && !u.retreats)
+            .map(|(e, _)| *e)
+            .collect();
+        if !survivors.is_empty() {
+            fx.advance = Some(PendingAdvance {
+                attackers: survivors,
+                followers: p.followers.clone(),
+                into: p.order.target,
+                right,
+                moved: Vec::new(),
+            });
+        }
+    }
+    fx
+}
+
+/// Carries out a combat's effects on the world.
+fn apply_combat_effects(
+    In(fx): In<CombatEffects>,
     mut index: ResMut<MapIndex>,
-    mut rng: ResMut<GameRng>,
-    mut log: ResMut<GameLog>,
-    (zoc, mut retreats, mut advances, mut next_step): (
-        Res<Zoc>,
-        ResMut<PendingRetreats>,
-        ResMut<PendingAdvances>,
-        ResMut<NextState<CombatStep>>,
-    ),
-    mut resolved: MessageWriter<CombatResolved>,
-    mut refused: MessageWriter<OrderRefused>,
+    mut retreats: ResMut<PendingRetreats>,
+    mut advances: ResMut<PendingAdvances>,
     mut commands: Commands,
-    mut queries: ParamSet<(
-        Query<UnitData>,
-        Query<(
-            &mut Steps,
-            &mut Statuses,
-            Option<&mut Experience>,
-            &Position,
-            &mut MovePoints,
-        )>,
+    mut units: Query<(
+        &mut Steps,
+        &mut Statuses,
+        Option<&mut Experience>,
+        &Position,
+        &mut MovePoints,
     )>,
 ) {
-    for order in orders.read() {
-        let built = if *phase.get() != Phase::Combat {
-            Err(format!(
-                "attacks are made in a combat phase; this is the {:?} phase",
-                phase.get()
-            ))
-        } else if !retreats.0.is_empty() || !advances.0.is_empty() {
-            Err("the last combat's retreats and advances come first".to_string())
-        } else {
-            build_situation(
-                order,
-                &map,
-                &zoc.0,
-                &sides,
-                turn.active,
-                &index,
-                weather.0,
-                &queries.p0(),
-            )
+    for (e, u) in &fx.changes {
+        let Ok((mut steps, mut statuses, xp, pos, _)) = units.get_mut(*e) else {
+            continue;
         };
-        let fought = built.and_then(|(s, att, def)| {
-            rng.with_dice(|dice| combat::fight(&map.ruleset.combat, &s, dice))
-                .map(|(assessment, outcome)| (s, att, def, assessment, outcome))
-                .map_err(|r| r.0)
-        });
-        let (s, att, def, assessment, outcome) = match fought {
-            Ok(x) => x,
-            Err(reason) => {
-                log.push(format!("Attack refused: {reason}."));
-                refused.write(OrderRefused { reason });
-                continue;
-            }
-        };
-        let r = &outcome.result;
-        // Next War: units that retreated here earlier and sat the combat out.
-        let bystanders: Vec<Entity> = index
-            .stack(order.target)
-            .iter()
-            .copied()
-            .filter(|e| !def.contains(e) && queries.p0().get(*e).is_ok_and(|d| *d.2 != turn.active))
-            .collect();
-        // Next War: zero-attack units stacked with an attacker may follow its advance.
-        let followers: Vec<Entity> = if map.ruleset.advance.zero_attack_followers {
-            let cells: Vec<Cell> = att
-                .iter()
-                .filter_map(|e| queries.p0().get(*e).ok().map(|d| d.3.0))
-                .collect();
-            cells
-                .iter()
-                .flat_map(|c| index.stack(*c).iter().copied())
-                .filter(|e| {
-                    !att.contains(e)
-                        && queries
-                            .p0()
-                            .get(*e)
-                            .is_ok_and(|d| *d.2 == turn.active && d.4.values().attack == 0)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let dice: Vec<String> = outcome.rolls.iter().map(|d| d.face.to_string()).collect();
-        let summary = format!(
-            "{} | {} | {}",
-            r.code,
-            report::side_text(&s.attackers, &r.attacker, Role::Attacker),
-            report::side_text(&s.defenders, &r.defender, Role::Defender)
-        );
-        // Odds and modifiers, the narrative, then the result last: the status bar shows the newest line.
-        let modifiers: Vec<String> = assessment
-            .modifiers
-            .iter()
-            .map(|m| format!("{} ({})", m.effect, m.source))
-            .collect();
-        log.push(format!(
-            "  {}{}; {}",
-            assessment.ratio,
-            assessment
-                .cell
-                .as_ref()
-                .map(|c| format!(", column {}", c.column))
-                .unwrap_or_default(),
-            if modifiers.is_empty() {
-                "no modifiers".to_string()
-            } else {
-                modifiers.join("; ")
-            }
-        ));
-        for line in &outcome.log {
-            log.push(format!("  {line}"));
+        steps.0.lose(u.steps_lost as usize);
+        for st in u.gained.iter() {
+            statuses.0.insert(st);
         }
-        log.push(format!(
-            "Combat at {} (dice {}): {summary}",
-            order.target,
-            dice.join(",")
-        ));
-        let mut apply = queries.p1();
-        for (entities, opponents, side) in [(&att, &def, &r.attacker), (&def, &att, &r.defender)] {
-            for (e, u) in entities.iter().zip(&side.units) {
-                let Ok((mut steps, mut statuses, xp, pos, _)) = apply.get_mut(*e) else {
-                    continue;
-                };
-                steps.0.lose(u.steps_lost as usize);
-                for st in u.gained.iter() {
-                    statuses.0.insert(st);
-                }
-                for st in u.cleared.iter() {
-                    statuses.0.remove(&st);
-                }
-                if u.experience > 0 {
-                    match xp {
-                        Some(mut x) => x.0 += u.experience,
-                        None => {
-                            commands.entity(*e).try_insert(Experience(u.experience));
-                        }
-                    }
-                }
-                if u.eliminated {
-                    index.remove(*e, pos.0);
-                } else if u.retreats
-                    && let Some(demand) = side.retreat
-                {
-                    retreats.0.push(PendingRetreat {
-                        unit: *e,
-                        // The unit's own cell: attackers retreat from theirs, not the target.
-                        from: pos.0,
-                        demand,
-                        opponents: opponents.clone(),
-                        check_first: false,
-                    });
+        for st in u.cleared.iter() {
+            statuses.0.remove(&st);
+        }
+        if u.experience > 0 {
+            match xp {
+                Some(mut x) => x.0 += u.experience,
+                None => {
+                    commands.entity(*e).try_insert(Experience(u.experience));
                 }
             }
         }
-        // Eliminated units leave the map.
-        for (entities, side) in [(&att, &r.attacker), (&def, &r.defender)] {
-            for (e, u) in entities.iter().zip(&side.units) {
-                if u.eliminated {
-                    commands.entity(*e).despawn();
-                }
-            }
+        if u.eliminated {
+            index.remove(*e, pos.0);
+            commands.entity(*e).despawn();
         }
-        for &e in &att {
-            commands.entity(e).try_insert(Attacked);
-        }
-        // Rommel: every battery that barraged is tipped.
-        for (batteries, side) in [(&order.barrage, &r.attacker), (&order.defense_barrage, &r.defender)] {
-            if side.batteries_tipped > 0 {
-                for &e in batteries {
-                    if let Ok((_, mut statuses, ..)) = apply.get_mut(e) {
-                        statuses.0.insert(UnitStatus::Tipped);
-                    }
-                }
-            }
-        }
-        if r.cell_taken && !bystanders.is_empty() {
-            let demand = r.defender.retreat.unwrap_or(RetreatDemand {
-                cells: 1,
-                chooser: combat::Chooser::Owner,
-                optional: false,
-                er_check_in_ezoc: true,
-            });
-            for &e in &bystanders {
-                retreats.0.push(PendingRetreat {
-                    unit: e,
-                    from: order.target,
-                    demand,
-                    opponents: att.clone(),
-                    check_first: true,
-                });
-            }
-        }
-        if map.ruleset.advance.fought_units_lose_movement {
-            for e in &att {
-                if let Ok((.., mut mp)) = apply.get_mut(*e) {
-                    mp.spent = mp.allowance;
-                }
-            }
-        }
-        if let Some(right) = r.attacker.advance {
-            let survivors: Vec<Entity> = att
-                .iter()
-                .zip(&r.attacker.units)
-                .filter(|(_, u)| !u.eliminated && !u.retreats)
-                .map(|(e, _)| *e)
-                .collect();
-            if !survivors.is_empty() {
-                advances.0.push(PendingAdvance {
-                    attackers: survivors,
-                    followers: followers.clone(),
-                    into: order.target,
-                    right,
-                });
-            }
-        }
-        if !retreats.0.is_empty() {
-            next_step.set(CombatStep::Retreat);
-        } else if !advances.0.is_empty() {
-            next_step.set(CombatStep::Advance);
-        }
-        resolved.write(CombatResolved {
-            target: order.target,
-            attackers: att.clone(),
-            defenders: def.clone(),
-            result: outcome.result.clone(),
-            summary,
-            cell: assessment.cell.clone(),
-            rolls: outcome.rolls.clone(),
-            narrative: outcome.log.clone(),
-        });
     }
+    for &e in &fx.attacked {
+        commands.entity(e).try_insert(Attacked);
+    }
+    for &e in &fx.tipped {
+        if let Ok((_, mut statuses, ..)) = units.get_mut(e) {
+            statuses.0.insert(UnitStatus::Tipped);
+        }
+    }
+    for &e in &fx.exhausted {
+        if let Ok((.., mut mp)) = units.get_mut(e) {
+            mp.spent = mp.allowance;
+        }
+    }
+    retreats.0.extend(fx.retreats);
+    advances.0.extend(fx.advance);
+}
+
+/// Rommel: checks an attack with secret tactics and leaves it waiting for the defender.
+pub(super) fn declare(world: &mut World, order: AttackOrder) -> Result<(), String> {
+    let planned = run(world, plan_attack, (order, None))??;
+    let attacker = world.resource::<super::phase::TurnState>().active;
+    let defender = planned
+        .defenders
+        .first()
+        .and_then(|e| world.get::<Side>(*e).copied())
+        .unwrap_or(attacker);
+    let names = planned
+        .situation
+        .attackers
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    world.resource_mut::<GameLog>().push(format!(
+        "Attack declared on {} by {names}; the attacker's tactics stay hidden until the defender answers.",
+        planned.order.target
+    ));
+    world.resource_mut::<PendingCombat>().0 = Some(DeclaredCombat {
+        order: planned.order,
+        attacker,
+        defender,
+    });
+    Ok(())
+}
+
+/// Checks, rolls and carries out an attack (with the defender's answer, in Rommel).
+pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<DefenseOrder>) -> Result<(), String> {
+    let planned = run(world, plan_attack, (order, defense))??;
+    let ruleset = world.resource::<GameMap>().ruleset.clone();
+    let (assessment, outcome) = world
+        .resource_mut::<GameRng>()
+        .with_dice(|dice| combat::fight(&ruleset.combat, &planned.situation, dice))
+        .map_err(|r| r.0)?;
+    world.resource_mut::<PendingCombat>().0 = None;
+    let effects = combat_effects(&planned, &outcome.result, &ruleset);
+    let summary = narrate(world, &planned, &assessment, &outcome);
+    run(world, apply_combat_effects, effects)?;
+    world.write_message(CombatResolved {
+        target: planned.order.target,
+        attackers: planned.attackers,
+        defenders: planned.defenders,
+        result: outcome.result,
+        summary,
+        cell: assessment.cell,
+        rolls: outcome.rolls,
+        narrative: outcome.log,
+    });
+    Ok(())
+}
+
+/// Logs the odds, modifiers, narrative and result (the result last: the status bar shows the
+/// newest line); returns the result in words.
+fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outcome) -> String {
+    let r = &outcome.result;
+    let s = &p.situation;
+    let summary = format!(
+        "{} | {} | {}",
+        r.code,
+        report::side_text(&s.attackers, &r.attacker, Role::Attacker),
+        report::side_text(&s.defenders, &r.defender, Role::Defender)
+    );
+    let mut log = world.resource_mut::<GameLog>();
+    if world_has_secret(p) {
+        log.push(format!(
+            "  Tactics revealed: attacker {}, defender {}.",
+            tactic_names(&p.order.tactics),
+            tactic_names(p.defense.as_ref().map_or(&[][..], |d| &d.tactics))
+        ));
+    }
+    let modifiers: Vec<String> = a
+        .modifiers
+        .iter()
+        .map(|m| format!("{} ({})", m.effect, m.source))
+        .collect();
+    log.push(format!(
+        "  {}{}; {}",
+        a.ratio,
+        a.cell
+            .as_ref()
+            .map(|c| format!(", column {}", c.column))
+            .unwrap_or_default(),
+        if modifiers.is_empty() {
+            "no modifiers".to_string()
+        } else {
+            modifiers.join("; ")
+        }
+    ));
+    for line in &outcome.log {
+        log.push(format!("  {line}"));
+    }
+    let dice: Vec<String> = outcome.rolls.iter().map(|d| d.face.to_string()).collect();
+    log.push(format!(
+        "Combat at {} (dice {}): {summary}",
+        p.order.target,
+        dice.join(",")
+    ));
+    summary
+}
+
+fn world_has_secret(p: &PlannedCombat) -> bool {
+    p.defense.is_some()
+}
+
+/// Runs a step of the game as a one-off system on `world` (its commands applied after it).
+pub(super) fn run<I, O, M, S>(world: &mut World, system: S, input: I::Inner<'_>) -> Result<O, String>
+where
+    I: bevy::ecs::system::SystemInput + 'static,
+    O: 'static,
+    S: IntoSystem<I, O, M> + 'static,
+{
+    world
+        .run_system_cached_with(system, input)
+        .map_err(|e| format!("internal error: a game step could not run ({e})"))
 }
 
 fn clear_attacked(mut commands: Commands, attacked: Query<Entity, With<Attacked>>) {

@@ -171,12 +171,14 @@ impl MapIndex {
 }
 
 /// The one source of randomness: every die roll goes through it, so a seed replays a game.
-/// `forced` faces come first (tests, `--dice`), then the seeded generator.
+/// `forced` faces come first (tests, `--dice`), then the seeded generator; `rolled` keeps every
+/// die since the order log last took them.
 #[derive(Resource, Debug)]
 pub struct GameRng {
     pub seed: u64,
     pub rng: ChaCha8Rng,
     pub forced: Vec<u8>,
+    pub rolled: Vec<crate::combat::Roll>,
 }
 
 impl GameRng {
@@ -185,6 +187,7 @@ impl GameRng {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced: Vec::new(),
+            rolled: Vec::new(),
         }
     }
 
@@ -200,29 +203,40 @@ impl GameRng {
         u64::try_from(self.rng.get_word_pos()).unwrap_or(u64::MAX)
     }
 
-    /// Rolls one die with `sides` faces: 1..=sides (a forced face when one is waiting and fits).
-    pub fn roll(&mut self, sides: u32) -> u32 {
-        use rand::RngExt;
-        if let Some(&face) = self.forced.first()
-            && (1..=sides).contains(&u32::from(face))
-        {
-            self.forced.remove(0);
-            return u32::from(face);
-        }
-        self.rng.random_range(1..=sides)
+    /// Rolls a die numbered 1..=`faces` that no table reads (a random retreat direction).
+    pub fn roll_numbered(&mut self, faces: u8, purpose: &'static str) -> u8 {
+        use crate::combat::DiceSource;
+        self.with_dice(|dice| dice.roll(crate::combat::Die::Numbered(faces.max(1)), purpose))
+            .unwrap_or(1)
     }
 
-    /// Runs `f` with combat dice: the forced faces first, then the seeded generator; forced faces
-    /// it used are consumed.
+    /// Runs `f` with the game's dice: the forced faces first, then the seeded generator; forced
+    /// faces it used are consumed and every die it rolled is kept in `rolled`.
     pub fn with_dice<T>(&mut self, f: impl FnOnce(&mut crate::combat::Dice) -> T) -> T {
         let forced = std::mem::take(&mut self.forced);
-        let (out, used) = {
+        let (out, used, rolls) = {
             let mut dice = crate::combat::Dice::forced_then_seeded(&forced, &mut self.rng);
             let out = f(&mut dice);
-            (out, dice.forced_used())
+            (out, dice.forced_used(), std::mem::take(&mut dice.rolls))
         };
         self.forced = forced[used..].to_vec();
+        self.rolled.extend(rolls);
         out
+    }
+}
+
+/// Unit ids to entities, for the units on the map (orders name units by id). Built when the
+/// scenario is spawned; an eliminated unit's entity no longer exists.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct UnitIds(pub std::collections::HashMap<String, Entity>);
+
+impl UnitIds {
+    /// The entity of unit `id`, or why there is none.
+    pub fn entity(&self, id: &str) -> Result<Entity, String> {
+        self.0
+            .get(id)
+            .copied()
+            .ok_or_else(|| format!("there is no unit `{id}`"))
     }
 }
 

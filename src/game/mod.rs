@@ -1,15 +1,25 @@
-//! Bevy plugins that turn the rules into a game: the ECS model, phases as states, and the
-//! systems that carry out orders. All of it runs without rendering.
+//! Bevy plugins that turn the rules into a game: the ECS model, phases as states, orders and
+//! their log, and the steps that carry orders out. All of it runs without rendering.
+//!
+//! Every change to a game is an `Order` (`order.rs`) carried out by `execute::execute`, which
+//! records it in the `OrderLog` (`log.rs`) with its dice and state hash (`hash.rs`). Saves and
+//! turn files are the scenario, the seed and the log (`save.rs`); undo replays it (`undo.rs`).
 
 pub mod advance;
 pub mod autosave;
 pub mod combat;
 pub mod components;
+pub mod execute;
+pub mod hash;
+pub mod log;
 pub mod movement;
+pub mod order;
 pub mod phase;
 pub mod retreat;
+pub mod save;
 pub mod situation;
 pub mod spawn;
+pub mod undo;
 pub mod victory;
 pub mod zoc;
 
@@ -21,40 +31,26 @@ use bevy::prelude::*;
 pub enum GameSystems {
     /// Bring derived maps (zones of control) up to date before orders read them.
     Zones,
-    /// Carry out orders (messages) from players, the AI and tests: moves, then attacks.
+    /// Carry out the orders sent this frame (`IssuedOrder` messages), each settled and logged.
     Orders,
-    /// Carry out what combat demands: retreats, then advances (combat sub-steps).
-    AfterCombat,
-    /// End phases and turns, after this frame's orders.
-    TurnFlow,
-    /// Keep derived state (the phase sub-state, fresh movement points) in step with the turn.
-    Bookkeeping,
 }
 
 /// All game plugins. Add after `StatesPlugin` (part of `DefaultPlugins`).
 pub fn plugin(app: &mut App) {
-    app.configure_sets(
-        Update,
-        (
-            GameSystems::Zones,
-            GameSystems::Orders,
-            GameSystems::AfterCombat,
-            GameSystems::TurnFlow,
-            GameSystems::Bookkeeping,
-        )
-            .chain(),
-    )
-    .add_plugins((
-        phase::plugin,
-        zoc::plugin,
-        movement::plugin,
-        combat::plugin,
-        retreat::plugin,
-        advance::plugin,
-        victory::plugin,
-        autosave::plugin,
-        spawn::plugin,
-    ));
+    app.configure_sets(Update, (GameSystems::Zones, GameSystems::Orders).chain())
+        .add_plugins((
+            phase::plugin,
+            zoc::plugin,
+            movement::plugin,
+            combat::plugin,
+            retreat::plugin,
+            advance::plugin,
+            victory::plugin,
+            autosave::plugin,
+            spawn::plugin,
+            execute::plugin,
+            undo::plugin,
+        ));
 }
 
 /// A headless app for tests and command-line tools: `MinimalPlugins` + states + the game, with
@@ -63,9 +59,6 @@ pub fn headless_app(scenario: &crate::scenario::Scenario, seed: u64) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
         .add_plugins(plugin);
-    spawn::spawn_scenario(app.world_mut(), scenario, seed);
-    // One update enters GameState::Playing, a second enters the first Phase.
-    app.update();
-    app.update();
+    spawn::start_game(app.world_mut(), scenario, seed);
     app
 }

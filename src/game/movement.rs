@@ -1,29 +1,21 @@
 //! Movement orders: a stack of the active side moves to a cell along the cheapest legal path,
-//! or the order is refused with the rule it breaks. The legality check is one pure function
-//! (`plan_move`), shared by the systems, the GUI's reachable-cells preview and tests.
+//! or the order is refused with the rule it breaks. The legality check is one pure search
+//! (`search_moves` and `MoveSearch::plan`), shared by the order step, the GUI's reachable-cells
+//! preview, the computer player and tests.
 
-use super::GameSystems;
 use super::components::{
     CameFrom, GameLog, GameMap, MapIndex, MovePoints, Position, Side, StackingPoints, Statuses, Unit,
 };
-use super::phase::{GameState, Phase, TurnState};
+use super::phase::{Phase, TurnState};
 use crate::rules::grid::Cell;
 use crate::rules::movement::{self, Blocked, Reach, StepCost};
 use crate::rules::terrain::{Mobility, Mp};
 use crate::rules::units::UnitClass;
 use crate::rules::units::UnitStatus;
 use crate::rules::zoc::{EzocToEzoc, ZocEffect, ZocMap};
-use crate::scenario::ruleset::EnemyCells;
 use bevy::prelude::*;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
-
-/// Move these units (one stack, or part of it) to `to`.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct MoveOrder {
-    pub units: Vec<Entity>,
-    pub to: Cell,
-}
 
 /// A move was made.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -33,22 +25,8 @@ pub struct Moved {
     pub spent: Mp,
 }
 
-/// An order was refused; `reason` names the rule broken.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct OrderRefused {
-    pub reason: String,
-}
-
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<MoveOrder>()
-        .add_message::<Moved>()
-        .add_message::<OrderRefused>()
-        .add_systems(
-            Update,
-            execute_move_orders
-                .in_set(GameSystems::Orders)
-                .run_if(in_state(GameState::Playing)),
-        );
+    app.add_message::<Moved>();
 }
 
 /// What the movement rules need to know about one moving unit.
@@ -147,7 +125,7 @@ fn step_rules<'a>(
             && zoc.in_enemy_zoc(c, side)
             && !(light_infantry && zr.light_infantry_ignores(&map.board, c))
     };
-    let contest = rules.raw.enemy_cells == EnemyCells::Contest;
+    let contest = rules.contests_cells();
     let cost = move |from: Cell, to: Cell| -> Result<StepCost, Blocked> {
         if has_enemy(to) && !contest {
             return Err(Blocked::EnemyUnits);
@@ -263,8 +241,9 @@ pub fn movers_and_others(
     Ok((movers, others))
 }
 
-pub(super) fn execute_move_orders(
-    mut orders: MessageReader<MoveOrder>,
+/// Carries out a move of `units` to `to` by the side to play, or says which rule forbids it.
+pub(super) fn move_units(
+    In((units, to)): In<(Vec<Entity>, Cell)>,
     map: Res<GameMap>,
     turn: Res<TurnState>,
     phase: Res<State<Phase>>,
@@ -272,51 +251,34 @@ pub(super) fn execute_move_orders(
     mut index: ResMut<MapIndex>,
     mut log: ResMut<GameLog>,
     mut moved: MessageWriter<Moved>,
-    mut refused: MessageWriter<OrderRefused>,
     mut commands: Commands,
     mut queries: ParamSet<(
         Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
         Query<(&mut Position, &mut MovePoints)>,
     )>,
-) {
-    for order in orders.read() {
-        let plan = movers_and_others(&order.units, &queries.p0()).and_then(|(movers, others)| {
-            let search = search_moves(&map, &zoc.0, *phase.get(), turn.active, &movers, &others)?;
-            let who = movers.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
-            search
-                .plan(&map, &zoc.0, turn.active, &movers, &others, order.to)
-                .map(|plan| (who, plan))
-        });
-        match plan {
-            Err(reason) => {
-                log.push(format!("Move refused: {reason}."));
-                refused.write(OrderRefused { reason });
-            }
-            Ok((who, (path, spent, must_stop))) => {
-                let mut apply = queries.p1();
-                let came_from = CameFrom(path[path.len().saturating_sub(2)]);
-                for e in &order.units {
-                    commands.entity(*e).try_insert(came_from);
-                    if let Ok((mut pos, mut mp)) = apply.get_mut(*e) {
-                        index.remove(*e, pos.0);
-                        index.place(*e, order.to);
-                        pos.0 = order.to;
-                        mp.spent = if must_stop { mp.allowance } else { mp.spent + spent };
-                    }
-                }
-                let route = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ");
-                let stop = if must_stop {
-                    " and must stop there (enemy zone of control)"
-                } else {
-                    ""
-                };
-                log.push(format!("{who} moved {route}, spending {spent} MP{stop}."));
-                moved.write(Moved {
-                    units: order.units.clone(),
-                    path,
-                    spent,
-                });
-            }
+) -> Result<(), String> {
+    let (movers, others) = movers_and_others(&units, &queries.p0())?;
+    let search = search_moves(&map, &zoc.0, *phase.get(), turn.active, &movers, &others)?;
+    let who = movers.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
+    let (path, spent, must_stop) = search.plan(&map, &zoc.0, turn.active, &movers, &others, to)?;
+    let mut apply = queries.p1();
+    let came_from = CameFrom(path[path.len().saturating_sub(2)]);
+    for e in &units {
+        commands.entity(*e).try_insert(came_from);
+        if let Ok((mut pos, mut mp)) = apply.get_mut(*e) {
+            index.remove(*e, pos.0);
+            index.place(*e, to);
+            pos.0 = to;
+            mp.spent = if must_stop { mp.allowance } else { mp.spent + spent };
         }
     }
+    let route = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ");
+    let stop = if must_stop {
+        " and must stop there (enemy zone of control)"
+    } else {
+        ""
+    };
+    log.push(format!("{who} moved {route}, spending {spent} MP{stop}."));
+    moved.write(Moved { units, path, spent });
+    Ok(())
 }

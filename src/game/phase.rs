@@ -1,7 +1,6 @@
 //! The turn sequence: `GameState` (is a game on?) and its sub-state `Phase`, driven by the
-//! ruleset's player turn and the `TurnState` resource, advanced by `EndPhase` messages.
+//! ruleset's player turn and the `TurnState` resource, advanced by `EndPhase` orders.
 
-use super::GameSystems;
 use super::components::{GameLog, GameMap, MovePoints, Side, Sides, Statuses, Unit};
 use crate::rules::terrain::Mobility;
 use crate::rules::units::UnitStatus;
@@ -91,24 +90,11 @@ impl PhaseStarted {
     }
 }
 
-/// Ends the current phase (the GUI's button and hotkey, the AI, tests).
-#[derive(Message, Clone, Copy, Debug, Default)]
-pub struct EndPhase;
-
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<GameState>()
         .add_sub_state::<Phase>()
         .add_sub_state::<CombatStep>()
-        .add_message::<EndPhase>()
-        .init_resource::<PhaseStarted>()
-        .add_systems(
-            Update,
-            (
-                advance_phase.in_set(GameSystems::TurnFlow),
-                sync_phase_with_turn.in_set(GameSystems::Bookkeeping),
-            )
-                .run_if(in_state(GameState::Playing)),
-        );
+        .init_resource::<PhaseStarted>();
 }
 
 /// The phase `TurnState` points at.
@@ -116,10 +102,15 @@ pub fn current_phase(turn: &TurnState, map: &GameMap) -> Phase {
     map.ruleset.raw.player_turn[turn.phase_index].into()
 }
 
+/// Whether ending the current phase also ends the side's player turn.
+pub fn ends_player_turn(turn: &TurnState, map: &GameMap) -> bool {
+    turn.phase_index + 1 >= map.ruleset.raw.player_turn.len()
+}
+
 /// Moves `TurnState` to the next phase, the next side's player turn, or the next game turn;
-/// ends the game after the last turn.
-fn advance_phase(
-    mut ends: MessageReader<EndPhase>,
+/// ends the game after the last turn. Refused while the last combat still owes retreats or
+/// advances.
+pub(super) fn end_phase(
     mut turn: ResMut<TurnState>,
     map: Res<GameMap>,
     sides: Res<Sides>,
@@ -127,39 +118,44 @@ fn advance_phase(
     mut next_game: ResMut<NextState<GameState>>,
     retreats: Res<super::combat::PendingRetreats>,
     advances: Res<super::combat::PendingAdvances>,
-) {
-    for _ in ends.read() {
-        if !retreats.0.is_empty() || !advances.0.is_empty() {
-            log.push("The phase cannot end yet: finish the retreats and advances of the last combat first.");
-            continue;
-        }
-        let phases = map.ruleset.raw.player_turn.len();
-        let ended = current_phase(&turn, &map);
-        turn.phase_index += 1;
-        if turn.phase_index == phases {
-            turn.phase_index = 0;
-            turn.active = Side((turn.active.0 + 1) % sides.0.len());
-            if turn.active == turn.first_side {
-                if turn.turn == turn.last_turn {
-                    log.push(format!("Turn {} ends: the game is over.", turn.turn));
-                    next_game.set(GameState::Over);
-                    return;
-                }
-                turn.turn += 1;
-            }
-        }
-        log.push(format!(
-            "{ended:?} phase ends. Turn {}, {}: {:?} phase.",
-            turn.turn,
-            sides.0[turn.active.0].name,
-            current_phase(&turn, &map)
+    declared: Res<super::combat::PendingCombat>,
+) -> Result<(), String> {
+    if !retreats.0.is_empty() || !advances.0.is_empty() {
+        return Err("finish the retreats and advances of the last combat first".into());
+    }
+    if let Some(c) = &declared.0 {
+        return Err(format!(
+            "the attack declared on {} waits for the defender's tactics",
+            c.order.target
         ));
     }
+    let phases = map.ruleset.raw.player_turn.len();
+    let ended = current_phase(&turn, &map);
+    turn.phase_index += 1;
+    if turn.phase_index == phases {
+        turn.phase_index = 0;
+        turn.active = Side((turn.active.0 + 1) % sides.0.len());
+        if turn.active == turn.first_side {
+            if turn.turn == turn.last_turn {
+                log.push(format!("Turn {} ends: the game is over.", turn.turn));
+                next_game.set(GameState::Over);
+                return Ok(());
+            }
+            turn.turn += 1;
+        }
+    }
+    log.push(format!(
+        "{ended:?} phase ends. Turn {}, {}: {:?} phase.",
+        turn.turn,
+        sides.0[turn.active.0].name,
+        current_phase(&turn, &map)
+    ));
+    Ok(())
 }
 
 /// Makes `Phase` follow `TurnState` and gives the active side fresh movement points on entering
 /// a movement or exploitation phase.
-fn sync_phase_with_turn(
+pub(super) fn sync_phase_with_turn(
     turn: Res<TurnState>,
     map: Res<GameMap>,
     phase: Res<State<Phase>>,
@@ -167,9 +163,6 @@ fn sync_phase_with_turn(
     mut started: ResMut<PhaseStarted>,
     mut units: Query<(&Side, &Unit, &mut MovePoints, &mut Statuses)>,
 ) {
-    if !turn.is_changed() {
-        return;
-    }
     let wanted = current_phase(&turn, &map);
     if *phase.get() != wanted {
         next_phase.set(wanted);

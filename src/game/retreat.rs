@@ -1,12 +1,9 @@
 //! Retreats after combat, in the combat phase's `Retreat` step: each pending retreat becomes the
-//! unit's legal paths (`rules::retreat`), one is chosen (a `ChooseRetreat` message, or the
-//! automatic choice by the ruleset's chooser) and carried out with its ER checks and step losses.
+//! unit's legal paths (`rules::retreat`), one is chosen (a `Retreat` order, or the automatic
+//! choice by the ruleset's chooser) and carried out with its ER checks and step losses.
 
-use super::GameSystems;
-use super::combat::{PendingAdvances, PendingRetreats, UnitData};
+use super::combat::{PendingRetreat, PendingRetreats, UnitData};
 use super::components::{GameLog, GameMap, GameRng, MapIndex, Position, Sides, Steps};
-use super::movement::OrderRefused;
-use super::phase::{CombatStep, GameState};
 use super::zoc::Zoc;
 use crate::combat::Chooser;
 use crate::rules::grid::Cell;
@@ -17,17 +14,6 @@ use crate::rules::units::UnitClass;
 use crate::rules::zoc::ZocMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-
-/// The retreats and advances systems, in order.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RetreatSystems;
-
-/// A player's (or the AI's) choice of path for a pending retreat: the cells after the start.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct ChooseRetreat {
-    pub unit: Entity,
-    pub path: Vec<Cell>,
-}
 
 /// A retreat was carried out (or could not be: `path` is empty and the unit stayed or died).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -43,8 +29,8 @@ pub struct Retreated {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RetreatedThisPhase;
 
-/// Whether retreats and advances are chosen automatically (quick play, the AI, tests) or wait
-/// for `ChooseRetreat` / `ChooseAdvance` messages when there is a real choice.
+/// Whether retreats and advances with a real choice are made automatically (quick play, tests)
+/// or wait for `Retreat` / `Advance` / `EndAdvance` orders.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AfterCombatMode {
     pub automatic: bool,
@@ -61,17 +47,9 @@ impl Default for AfterCombatMode {
 pub struct StuckRetreats(pub Vec<(Entity, Cell)>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<ChooseRetreat>()
-        .add_message::<Retreated>()
+    app.add_message::<Retreated>()
         .init_resource::<AfterCombatMode>()
         .init_resource::<StuckRetreats>()
-        .configure_sets(Update, RetreatSystems.in_set(GameSystems::AfterCombat))
-        .add_systems(
-            Update,
-            carry_out_retreats
-                .in_set(RetreatSystems)
-                .run_if(in_state(GameState::Playing).and_then(in_state(CombatStep::Retreat))),
-        )
         .add_systems(OnExit(super::phase::Phase::Combat), clear_retreated);
 }
 
@@ -103,24 +81,24 @@ pub fn retreat_options(
     let me = units
         .get(unit)
         .map_err(|_| "the retreating unit no longer exists".to_string())?;
-    let side = *me.2;
+    let side = *me.side;
     let retreater = Retreater {
         side: side.0 as u8,
-        mobility: me.1.mobility,
-        light_infantry: me.1.class == UnitClass::LightInfantry,
-        stacking_points: map.ruleset.stacking.counted(me.12.0),
+        mobility: me.unit.mobility,
+        light_infantry: me.unit.class == UnitClass::LightInfantry,
+        stacking_points: map.ruleset.stacking.counted(me.stacking.0),
         home_edge: sides.0.get(side.0).and_then(|s| s.home_edge),
-        came_from: me.11.map(|c| c.0),
+        came_from: me.came_from.map(|c| c.0),
     };
     let friends = |cell: Cell| {
         let mut f = Friends::default();
         for &e in index.stack(cell) {
             if e != unit
                 && let Ok(d) = units.get(e)
-                && *d.2 == side
+                && *d.side == side
             {
-                f.units += u32::from(!d.13);
-                f.stacking += map.ruleset.stacking.counted(d.12.0);
+                f.units += u32::from(!d.retreated);
+                f.stacking += map.ruleset.stacking.counted(d.stacking.0);
             }
         }
         f
@@ -129,10 +107,10 @@ pub fn retreat_options(
     let mut came_from = Vec::new();
     for &o in opponents {
         if let Ok(d) = units.get(o) {
-            attackers.push(d.3.0);
+            attackers.push(d.cell());
             // Only units that attacked count (Rommel: a defender never retreats where they came from).
-            if d.10 {
-                came_from.extend(d.11.map(|c| c.0));
+            if d.attacked {
+                came_from.extend(d.came_from.map(|c| c.0));
             }
         }
     }
@@ -194,207 +172,290 @@ fn er_check(rng: &mut GameRng, er: Option<u32>) -> (bool, String) {
     )
 }
 
-fn carry_out_retreats(
-    mut w: AfterCombatWorld,
-    mut pending: ResMut<PendingRetreats>,
-    mut stuck: ResMut<StuckRetreats>,
-    advances: Res<PendingAdvances>,
-    mut choices: MessageReader<ChooseRetreat>,
-    mut chosen: Local<Vec<ChooseRetreat>>,
-    mut retreated: MessageWriter<Retreated>,
-    mut refused: MessageWriter<OrderRefused>,
-    mut next_step: ResMut<NextState<CombatStep>>,
-    mut commands: Commands,
-    mut queries: ParamSet<(Query<UnitData>, Apply)>,
-) {
-    chosen.extend(choices.read().cloned());
-    while let Some(p) = pending.0.first().cloned() {
-        let (name, er, exists) = match queries.p0().get(p.unit) {
-            Ok(d) => (d.1.name.clone(), d.7.map(|e| e.0), true),
-            Err(_) => (String::new(), None, false),
-        };
-        if !exists {
-            pending.0.remove(0);
-            continue;
-        }
-        let options_of = |w: &AfterCombatWorld, units: &Query<UnitData>, length: u32| {
-            retreat_options(
-                &w.map,
-                &w.zoc.0,
-                &w.sides,
-                &w.index,
-                units,
-                p.unit,
-                p.from,
-                length,
-                &p.opponents,
-            )
-        };
-        let planned = options_of(&w, &queries.p0(), p.demand.cells);
-        let Ok((retreater, options)) = planned else {
-            pending.0.remove(0);
-            continue;
-        };
-        // A player's choice for this unit, if one came and is legal.
-        let mut pick: Option<RetreatPath> = None;
-        if let Some(i) = chosen.iter().position(|c| c.unit == p.unit) {
-            let choice = chosen.remove(i);
-            match options
-                .legal
-                .iter()
-                .find(|l| l.cells.as_slice() == choice.path.as_slice())
-            {
-                Some(l) => pick = Some(l.clone()),
-                None => {
-                    let why = options
-                        .illegal
-                        .iter()
-                        .find(|x| choice.path.starts_with(&x.cells))
-                        .map_or("it is not one of the unit's legal retreat paths".to_string(), |x| {
-                            x.reason.clone()
-                        });
-                    let reason = format!("{name} cannot retreat that way: {why}");
-                    w.log.push(format!("Retreat refused: {reason}."));
-                    refused.write(OrderRefused { reason });
-                }
-            }
-        }
-        let real_choice = options.legal.len() > 1 && p.demand.chooser != Chooser::Random;
-        if pick.is_none() && real_choice && !w.mode.automatic {
-            return; // wait for the chooser
-        }
-        pending.0.remove(0);
-        let picker = match p.demand.chooser {
-            Chooser::Owner => Picker::Owner,
-            Chooser::Opponent => Picker::Opponent,
-            Chooser::Random => Picker::Random {
-                roll: if options.legal.len() > 1 {
-                    w.rng.roll(options.legal.len() as u32)
-                } else {
-                    1
-                },
-            },
-        };
-        let mut steps_lost = 0;
-        let mut eliminated = false;
-        if p.check_first {
-            let (pass, text) = er_check(&mut w.rng, er);
-            w.log
-                .push(format!("  {name} retreated here earlier and must go on: {text}."));
-            if !pass {
-                steps_lost += 1;
-                eliminated = lose_steps(&mut w.index, &mut queries.p1(), &mut commands, p.unit, 1);
-            }
-        }
-        let path = pick.or_else(|| choose_retreat(&options.legal, &retreater, picker).cloned());
-        let mut cells: Vec<Cell> = Vec::new();
-        if eliminated {
-            // It did not survive its ER check.
-        } else if let Some(path) = path {
-            cells = path.cells.to_vec();
-            relocate(&mut w.index, &mut queries.p1(), p.unit, p.from, path.end());
-            commands.entity(p.unit).try_insert(RetreatedThisPhase);
-            let route = cells.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ");
-            w.log.push(format!("{name} retreats {} → {route}.", p.from));
-            if path.through_ezoc && w.map.ruleset.retreat.ezoc_entry == crate::rules::retreat::EzocEntry::ErCheck {
-                let (pass, text) = er_check(&mut w.rng, er);
-                w.log
-                    .push(format!("  It passed through an enemy zone of control: {text}."));
-                if !pass {
-                    steps_lost += 1;
-                    eliminated = lose_steps(&mut w.index, &mut queries.p1(), &mut commands, p.unit, 1);
-                }
-            }
-        } else {
+type UnitsAndApply<'w, 's> = ParamSet<'w, 's, (Query<'static, 'static, UnitData>, Apply<'static, 'static>)>;
+
+/// The legal retreats of the pending retreat `p`, `length` cells long.
+fn options_for(
+    w: &AfterCombatWorld,
+    units: &Query<UnitData>,
+    p: &PendingRetreat,
+    length: u32,
+) -> Result<(Retreater, RetreatOptions), String> {
+    retreat_options(
+        &w.map,
+        &w.zoc.0,
+        &w.sides,
+        &w.index,
+        units,
+        p.unit,
+        p.from,
+        length,
+        &p.opponents,
+    )
+}
+
+/// The side that picks the path of a retreat of a unit of `owner`: `None` when a die picks it.
+pub fn retreat_chooser(chooser: Chooser, owner: usize, sides: usize) -> Option<usize> {
+    match chooser {
+        Chooser::Owner => Some(owner),
+        Chooser::Opponent => (0..sides).find(|s| *s != owner),
+        Chooser::Random => None,
+    }
+}
+
+/// Checks a player's path for the first pending retreat.
+fn check_choice(
+    w: &AfterCombatWorld,
+    pending: &PendingRetreats,
+    units: &Query<UnitData>,
+    unit: Entity,
+    path: &[Cell],
+) -> Result<RetreatPath, String> {
+    let name = |e: Entity| {
+        units
+            .get(e)
+            .map_or_else(|_| "a unit".to_string(), |d| d.unit.name.clone())
+    };
+    let Some(p) = pending.0.first() else {
+        return Err("no retreat is waiting for a choice".into());
+    };
+    if p.unit != unit {
+        return Err(format!("{} retreats first, not {}", name(p.unit), name(unit)));
+    }
+    if p.demand.chooser == Chooser::Random {
+        return Err(format!("a die picks {}'s retreat", name(unit)));
+    }
+    let (_, options) = options_for(w, units, p, p.demand.cells)?;
+    match options.legal.iter().find(|l| l.cells.as_slice() == path) {
+        Some(l) => Ok(l.clone()),
+        None => {
             let why = options
                 .illegal
                 .iter()
-                .map(|x| x.reason.as_str())
-                .next()
-                .unwrap_or("no cell leads away");
-            match w.map.ruleset.retreat.when_blocked {
-                WhenBlocked::Eliminated => {
-                    w.log.push(format!("{name} cannot retreat ({why}) and is eliminated."));
-                    let total = queries.p1().get(p.unit).map_or(0, |(_, s)| s.0.remaining() as u32);
-                    steps_lost += total;
-                    eliminated = lose_steps(&mut w.index, &mut queries.p1(), &mut commands, p.unit, total);
-                }
-                WhenBlocked::StayWithErCheck => {
-                    w.log
-                        .push(format!("{name} cannot retreat fully ({why}) and stays in {}.", p.from));
-                    stuck.0.push((p.unit, p.from));
-                }
-                WhenBlocked::StepPerCellShort => {
-                    let mut done = false;
-                    for length in (1..p.demand.cells).rev() {
-                        let shorter = options_of(&w, &queries.p0(), length);
-                        if let Ok((r, o)) = shorter
-                            && let Some(path) = choose_retreat(&o.legal, &r, picker).cloned()
-                        {
-                            let short = p.demand.cells - length;
-                            let mut apply = queries.p1();
-                            relocate(&mut w.index, &mut apply, p.unit, p.from, path.end());
-                            commands.entity(p.unit).try_insert(RetreatedThisPhase);
-                            cells = path.cells.to_vec();
-                            w.log.push(format!(
-                                "{name} retreats only {length} of {} hexes ({why}) and loses {short} step(s) for the rest.",
-                                p.demand.cells
-                            ));
-                            steps_lost += short;
-                            eliminated = lose_steps(&mut w.index, &mut apply, &mut commands, p.unit, short);
-                            done = true;
-                            break;
-                        }
-                    }
-                    if !done {
-                        let n = p.demand.cells;
-                        w.log.push(format!(
-                            "{name} cannot retreat ({why}) and loses {n} step(s) in place instead."
-                        ));
-                        steps_lost += n;
-                        let mut apply = queries.p1();
-                        eliminated = lose_steps(&mut w.index, &mut apply, &mut commands, p.unit, n);
-                    }
-                }
-            }
+                .find(|x| path.starts_with(&x.cells))
+                .map_or("it is not one of the unit's legal retreat paths".to_string(), |x| {
+                    x.reason.clone()
+                });
+            Err(format!("{} cannot retreat that way: {why}", name(unit)))
         }
-        retreated.write(Retreated {
-            unit: p.unit,
-            from: p.from,
-            path: cells,
-            steps_lost,
-            eliminated,
-        });
     }
-    // Next War: of the units that could not retreat, the lowest ER makes one check.
-    if !stuck.0.is_empty() {
-        let group = std::mem::take(&mut stuck.0);
-        let lowest = group
+}
+
+/// Carries out the pending retreats in order, as far as it can go without a player's choice;
+/// `choice` is a player's path for the first one. A choice that is not legal changes nothing.
+pub(super) fn carry_out_retreats(
+    In(choice): In<Option<(Entity, Vec<Cell>)>>,
+    mut w: AfterCombatWorld,
+    mut pending: ResMut<PendingRetreats>,
+    mut stuck: ResMut<StuckRetreats>,
+    mut retreated: MessageWriter<Retreated>,
+    mut commands: Commands,
+    mut queries: UnitsAndApply,
+) -> Result<(), String> {
+    let mut pick = match choice {
+        Some((unit, path)) => Some(check_choice(&w, &pending, &queries.p0(), unit, &path)?),
+        None => None,
+    };
+    while let Some(p) = pending.0.first().cloned() {
+        let Ok((retreater, options)) = options_for(&w, &queries.p0(), &p, p.demand.cells) else {
+            // The unit is gone.
+            pending.0.remove(0);
+            continue;
+        };
+        let real_choice = options.legal.len() > 1 && p.demand.chooser != Chooser::Random;
+        if pick.is_none() && real_choice && !w.mode.automatic {
+            return Ok(()); // wait for the chooser
+        }
+        pending.0.remove(0);
+        let chosen = pick.take();
+        let done = retreat_unit(
+            &mut w,
+            &mut commands,
+            &mut queries,
+            &mut stuck,
+            &p,
+            retreater,
+            options,
+            chosen,
+        );
+        retreated.write(done);
+    }
+    check_stuck_units(&mut w, &mut commands, &mut queries, &mut stuck);
+    Ok(())
+}
+
+/// Carries out one retreat: the ER check of a unit going on, the path (chosen, or by the
+/// ruleset's chooser), an ER check for passing an enemy zone of control, or what happens to a
+/// unit that cannot retreat.
+#[allow(clippy::too_many_arguments)]
+fn retreat_unit(
+    w: &mut AfterCombatWorld,
+    commands: &mut Commands,
+    queries: &mut UnitsAndApply,
+    stuck: &mut StuckRetreats,
+    p: &PendingRetreat,
+    retreater: Retreater,
+    options: RetreatOptions,
+    chosen: Option<RetreatPath>,
+) -> Retreated {
+    let (name, er) = queries
+        .p0()
+        .get(p.unit)
+        .map_or((String::new(), None), |d| (d.unit.name.clone(), d.er.map(|e| e.0)));
+    let picker = match p.demand.chooser {
+        Chooser::Owner => Picker::Owner,
+        Chooser::Opponent => Picker::Opponent,
+        Chooser::Random => Picker::Random {
+            roll: if options.legal.len() > 1 {
+                u32::from(
+                    w.rng
+                        .roll_numbered(options.legal.len().min(255) as u8, "random retreat direction"),
+                )
+            } else {
+                1
+            },
+        },
+    };
+    let mut done = Retreated {
+        unit: p.unit,
+        from: p.from,
+        path: Vec::new(),
+        steps_lost: 0,
+        eliminated: false,
+    };
+    if p.check_first {
+        let (pass, text) = er_check(&mut w.rng, er);
+        w.log
+            .push(format!("  {name} retreated here earlier and must go on: {text}."));
+        if !pass {
+            done.steps_lost += 1;
+            done.eliminated = lose_steps(&mut w.index, &mut queries.p1(), commands, p.unit, 1);
+        }
+    }
+    if done.eliminated {
+        return done; // It did not survive its ER check.
+    }
+    let path = chosen.or_else(|| choose_retreat(&options.legal, &retreater, picker).cloned());
+    let Some(path) = path else {
+        let why = options
+            .illegal
             .iter()
-            .filter_map(|(e, _)| {
-                queries
-                    .p0()
-                    .get(*e)
-                    .ok()
-                    .map(|d| (d.7.map_or(u32::MAX, |x| x.0), d.1.name.clone(), *e))
-            })
-            .min_by_key(|(er, ..)| *er);
-        if let Some((er, name, e)) = lowest {
-            let (pass, text) = er_check(&mut w.rng, (er != u32::MAX).then_some(er));
-            w.log
-                .push(format!("{name} checks for the units that failed to retreat: {text}."));
-            if !pass {
-                let mut apply = queries.p1();
-                lose_steps(&mut w.index, &mut apply, &mut commands, e, 1);
-                w.log.push(format!("  {name} loses a step for failing to retreat."));
-            }
+            .map(|x| x.reason.as_str())
+            .next()
+            .unwrap_or("no cell leads away")
+            .to_string();
+        retreat_blocked(w, commands, queries, stuck, p, picker, &name, &why, &mut done);
+        return done;
+    };
+    done.path = path.cells.to_vec();
+    relocate(&mut w.index, &mut queries.p1(), p.unit, p.from, path.end());
+    commands.entity(p.unit).try_insert(RetreatedThisPhase);
+    let route = done
+        .path
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" → ");
+    w.log.push(format!("{name} retreats {} → {route}.", p.from));
+    if path.through_ezoc && w.map.ruleset.retreat.ezoc_entry == crate::rules::retreat::EzocEntry::ErCheck {
+        let (pass, text) = er_check(&mut w.rng, er);
+        w.log
+            .push(format!("  It passed through an enemy zone of control: {text}."));
+        if !pass {
+            done.steps_lost += 1;
+            done.eliminated = lose_steps(&mut w.index, &mut queries.p1(), commands, p.unit, 1);
         }
     }
-    next_step.set(if advances.0.is_empty() {
-        CombatStep::Declare
-    } else {
-        CombatStep::Advance
-    });
+    done
+}
+
+/// A unit with no legal retreat: eliminated, stays (Next War, checked with the others that
+/// stayed), or retreats as far as it can and loses a step per cell short (Killing Ground).
+#[allow(clippy::too_many_arguments)]
+fn retreat_blocked(
+    w: &mut AfterCombatWorld,
+    commands: &mut Commands,
+    queries: &mut UnitsAndApply,
+    stuck: &mut StuckRetreats,
+    p: &PendingRetreat,
+    picker: Picker,
+    name: &str,
+    why: &str,
+    done: &mut Retreated,
+) {
+    match w.map.ruleset.retreat.when_blocked {
+        WhenBlocked::Eliminated => {
+            w.log.push(format!("{name} cannot retreat ({why}) and is eliminated."));
+            let total = queries.p1().get(p.unit).map_or(0, |(_, s)| s.0.remaining() as u32);
+            done.steps_lost += total;
+            done.eliminated = lose_steps(&mut w.index, &mut queries.p1(), commands, p.unit, total);
+        }
+        WhenBlocked::StayWithErCheck => {
+            w.log
+                .push(format!("{name} cannot retreat fully ({why}) and stays in {}.", p.from));
+            stuck.0.push((p.unit, p.from));
+        }
+        WhenBlocked::StepPerCellShort => {
+            for length in (1..p.demand.cells).rev() {
+                let shorter = options_for(w, &queries.p0(), p, length);
+                if let Ok((r, o)) = shorter
+                    && let Some(path) = choose_retreat(&o.legal, &r, picker).cloned()
+                {
+                    let short = p.demand.cells - length;
+                    let mut apply = queries.p1();
+                    relocate(&mut w.index, &mut apply, p.unit, p.from, path.end());
+                    commands.entity(p.unit).try_insert(RetreatedThisPhase);
+                    done.path = path.cells.to_vec();
+                    w.log.push(format!(
+                        "{name} retreats only {length} of {} hexes ({why}) and loses {short} step(s) for the rest.",
+                        p.demand.cells
+                    ));
+                    done.steps_lost += short;
+                    done.eliminated = lose_steps(&mut w.index, &mut apply, commands, p.unit, short);
+                    return;
+                }
+            }
+            let n = p.demand.cells;
+            w.log.push(format!(
+                "{name} cannot retreat ({why}) and loses {n} step(s) in place instead."
+            ));
+            done.steps_lost += n;
+            done.eliminated = lose_steps(&mut w.index, &mut queries.p1(), commands, p.unit, n);
+        }
+    }
+}
+
+/// Next War: of the units that could not retreat, the lowest ER makes one check.
+fn check_stuck_units(
+    w: &mut AfterCombatWorld,
+    commands: &mut Commands,
+    queries: &mut UnitsAndApply,
+    stuck: &mut StuckRetreats,
+) {
+    if stuck.0.is_empty() {
+        return;
+    }
+    let group = std::mem::take(&mut stuck.0);
+    let lowest = group
+        .iter()
+        .filter_map(|(e, _)| {
+            queries
+                .p0()
+                .get(*e)
+                .ok()
+                .map(|d| (d.er.map_or(u32::MAX, |x| x.0), d.unit.name.clone(), *e))
+        })
+        .min_by_key(|(er, ..)| *er);
+    if let Some((er, name, e)) = lowest {
+        let (pass, text) = er_check(&mut w.rng, (er != u32::MAX).then_some(er));
+        w.log
+            .push(format!("{name} checks for the units that failed to retreat: {text}."));
+        if !pass {
+            let mut apply = queries.p1();
+            lose_steps(&mut w.index, &mut apply, commands, e, 1);
+            w.log.push(format!("  {name} loses a step for failing to retreat."));
+        }
+    }
 }
 
 fn clear_retreated(mut commands: Commands, units: Query<Entity, With<RetreatedThisPhase>>) {

@@ -1,45 +1,57 @@
-//! The world as the combat rules see it: a unit's components as a `Combatant`, and a
-//! `DeclareAttack` order checked and turned into a `Situation` (attackers, defenders, support,
-//! surrounded, Next War's over-stacking and retreated units). Pure over the world's data, so the
-//! game, the preview and tests call the same function.
+//! The world as the combat rules see it: a unit's components as a `Combatant`, and an attack
+//! order checked and turned into a `Situation` (attackers, defenders, support, surrounded, Next
+//! War's over-stacking and retreated units). Pure over the world's data, so the game, the
+//! preview, the computer player and tests call the same function.
 
-use super::combat::{Attacked, DeclareAttack};
+use super::combat::Attacked;
+use super::combat::CurrentWeather;
 use super::components::{
     Armor, CameFrom, Effectiveness, Experience, Formation, GameMap, MapIndex, Position, Side, Sides, StackingPoints,
-    Statuses, Steps, Unit,
+    Statuses, Steps, Unit, UnitIds,
 };
+use super::order::{AttackOrder, DefenseOrder};
+use super::phase::TurnState;
 use super::retreat::RetreatedThisPhase;
-use crate::combat::{ArmorValue, Battery, Combatant, Conditions, Situation, Support, Weather};
+use super::zoc::Zoc;
+use crate::combat::{ArmorValue, Battery, Combatant, Conditions, Situation, Support};
 use crate::rules::grid::Cell;
 use crate::rules::terrain::{EdgeFeatures, TerrainId};
-use crate::rules::zoc::ZocMap;
-use crate::scenario::ruleset::EnemyCells;
+use bevy::ecs::query::QueryData;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-/// What the combat rules need from one unit's components.
-pub type UnitData<'a> = (
-    Entity,
-    &'a Unit,
-    &'a Side,
-    &'a Position,
-    &'a Steps,
-    &'a Statuses,
-    Option<&'a Armor>,
-    Option<&'a Effectiveness>,
-    Option<&'a Formation>,
-    Option<&'a Experience>,
-    Has<Attacked>,
-    Option<&'a CameFrom>,
-    &'a StackingPoints,
-    Has<RetreatedThisPhase>,
-);
+/// What the combat, retreat and advance rules read of one unit.
+#[derive(QueryData)]
+pub struct UnitData {
+    pub entity: Entity,
+    pub unit: &'static Unit,
+    pub side: &'static Side,
+    pub position: &'static Position,
+    pub steps: &'static Steps,
+    pub statuses: &'static Statuses,
+    pub armor: Option<&'static Armor>,
+    pub er: Option<&'static Effectiveness>,
+    pub formation: Option<&'static Formation>,
+    pub experience: Option<&'static Experience>,
+    pub attacked: Has<Attacked>,
+    pub came_from: Option<&'static CameFrom>,
+    pub stacking: &'static StackingPoints,
+    pub retreated: Has<RetreatedThisPhase>,
+}
 
 /// One row of `UnitData`.
-pub type UnitRow<'a> = bevy::ecs::query::QueryItem<'a, 'a, UnitData<'static>>;
+pub type UnitRow<'a> = UnitDataItem<'a, 'a>;
+
+impl UnitDataItem<'_, '_> {
+    /// The unit's cell.
+    pub fn cell(&self) -> Cell {
+        self.position.0
+    }
+}
 
 /// A unit as the combat rules see it; `crossing` is the edge it attacks across.
 pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combatant {
-    let (_, unit, _, _, steps, statuses, armor, er, formation, xp, ..) = data;
+    let unit = data.unit;
     Combatant {
         id: unit.id.clone(),
         name: unit.name.clone(),
@@ -47,16 +59,16 @@ pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combat
         size: unit.size,
         mobility: unit.mobility,
         traits: unit.traits.clone(),
-        steps: steps.0.clone(),
-        armor: armor.map(|a| ArmorValue {
+        steps: data.steps.0.clone(),
+        armor: data.armor.map(|a| ArmorValue {
             attack: a.0,
             defense: a.0,
         }),
-        er: er.map(|e| e.0),
-        element: formation.and_then(|f| f.element.clone()),
-        parent: formation.and_then(|f| f.parent.clone()),
-        statuses: statuses.0.iter().copied().collect(),
-        experience: xp.map_or(0, |x| x.0),
+        er: data.er.map(|e| e.0),
+        element: data.formation.and_then(|f| f.element.clone()),
+        parent: data.formation.and_then(|f| f.parent.clone()),
+        statuses: data.statuses.0.iter().copied().collect(),
+        experience: data.experience.map_or(0, |x| x.0),
         nation: nation.to_string(),
         crossing,
         participating: true,
@@ -66,19 +78,71 @@ pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combat
 /// Authored: artillery range in cells for Rommel barrages (scenarios do not give ranges yet).
 pub const DEFAULT_BARRAGE_RANGE: u32 = 3;
 
-/// Checks an attack order and builds its situation: who attacks, who defends, and the entities
-/// in the situation's order. Pure over the world's data, so previews can call it too.
-#[allow(clippy::too_many_arguments)]
+/// What the game looks like to the rules, read-only: the board, zones of control, sides, turn,
+/// map index, weather, unit ids and every unit. The preview, the resolver, the computer player
+/// and tests read the game through this one parameter.
+#[derive(SystemParam)]
+pub struct GameView<'w, 's> {
+    pub map: Res<'w, GameMap>,
+    pub zoc: Res<'w, Zoc>,
+    pub sides: Res<'w, Sides>,
+    pub turn: Res<'w, TurnState>,
+    pub index: Res<'w, MapIndex>,
+    pub weather: Res<'w, CurrentWeather>,
+    pub ids: Res<'w, UnitIds>,
+    pub units: Query<'w, 's, UnitData>,
+}
+
+impl GameView<'_, '_> {
+    /// The units of unit ids, or the first id that names no unit on the map.
+    pub fn entities(&self, ids: &[String]) -> Result<Vec<Entity>, String> {
+        ids.iter().map(|id| self.unit(id)).collect()
+    }
+
+    /// The entity of a unit on the map.
+    pub fn unit(&self, id: &str) -> Result<Entity, String> {
+        let e = self.ids.entity(id)?;
+        if self.units.contains(e) {
+            Ok(e)
+        } else {
+            Err(format!("{id} is no longer on the map"))
+        }
+    }
+
+    /// The side (index) of a side id.
+    pub fn side(&self, id: &str) -> Option<Side> {
+        self.sides.0.iter().position(|s| s.id == id).map(Side)
+    }
+
+    /// The units in `cell` of `side` (or, with `same: false`, of any other side).
+    pub fn stack_of(&self, cell: Cell, side: Side, same: bool) -> Vec<Entity> {
+        self.index
+            .stack(cell)
+            .iter()
+            .copied()
+            .filter(|e| self.units.get(*e).is_ok_and(|d| (*d.side == side) == same))
+            .collect()
+    }
+
+    /// The situation of an attack by the side to play (see `build_situation`).
+    pub fn situation(
+        &self,
+        order: &AttackOrder,
+        defense: Option<&DefenseOrder>,
+    ) -> Result<(Situation, Vec<Entity>, Vec<Entity>), String> {
+        build_situation(order, defense, self)
+    }
+}
+
+/// Checks an attack order of the side to play and builds its situation: who attacks, who
+/// defends, and the entities in the situation's order. Pure over the world's data.
 pub fn build_situation(
-    order: &DeclareAttack,
-    map: &GameMap,
-    zoc: &ZocMap,
-    sides: &Sides,
-    active: Side,
-    index: &MapIndex,
-    weather: Weather,
-    units: &Query<UnitData>,
+    order: &AttackOrder,
+    defense: Option<&DefenseOrder>,
+    view: &GameView,
 ) -> Result<(Situation, Vec<Entity>, Vec<Entity>), String> {
+    let (map, index, units) = (&*view.map, &*view.index, &view.units);
+    let active = view.turn.active;
     let grid = &map.board.grid;
     let target = order.target;
     let terrain: TerrainId = map
@@ -88,13 +152,13 @@ pub fn build_situation(
     if order.attackers.is_empty() {
         return Err("no attacking units selected".into());
     }
-    let nation = |side: &Side| sides.0.get(side.0).map_or("", |s| s.id.as_str()).to_string();
-    let contest = map.ruleset.raw.enemy_cells == EnemyCells::Contest;
+    let nation = |side: &Side| view.sides.0.get(side.0).map_or("", |s| s.id.as_str()).to_string();
+    let contest = map.ruleset.contests_cells();
     // Rommel: every unit of the attacking side in the contested square takes part.
-    let mut attacker_entities = order.attackers.clone();
+    let mut attacker_entities = view.entities(&order.attackers)?;
     if contest {
-        for &e in index.stack(target) {
-            if !attacker_entities.contains(&e) && units.get(e).is_ok_and(|d| *d.2 == active) {
+        for e in view.stack_of(target, active, true) {
+            if !attacker_entities.contains(&e) {
                 attacker_entities.push(e);
             }
         }
@@ -104,15 +168,15 @@ pub fn build_situation(
         let data = units
             .get(e)
             .map_err(|_| "an attacking unit no longer exists".to_string())?;
-        let (_, unit, side, pos, ..) = &data;
-        if **side != active {
+        let (unit, side, cell) = (data.unit, *data.side, data.cell());
+        if side != active {
             return Err(format!("{} belongs to the side not attacking now", unit.name));
         }
-        if data.10 {
+        if data.attacked {
             return Err(format!("{} has already attacked in this combat phase", unit.name));
         }
         let crossing = if contest {
-            if pos.0 != target {
+            if cell != target {
                 return Err(format!(
                     "{} is not in the contested square {target}: Rommel combats are fought inside the square",
                     unit.name
@@ -120,12 +184,12 @@ pub fn build_situation(
             }
             EdgeFeatures::NONE
         } else {
-            if grid.distance(pos.0, target) != 1 {
-                return Err(format!("{} at {} is not next to {target}", unit.name, pos.0));
+            if grid.distance(cell, target) != 1 {
+                return Err(format!("{} at {cell} is not next to {target}", unit.name));
             }
-            map.board.edge(pos.0, target)
+            map.board.edge(cell, target)
         };
-        attackers.push(combatant(&data, &nation(side), crossing));
+        attackers.push(combatant(&data, &nation(&side), crossing));
     }
     let mut defenders = Vec::new();
     let mut defender_entities = Vec::new();
@@ -134,19 +198,20 @@ pub fn build_situation(
         && index
             .stack(target)
             .iter()
-            .any(|e| units.get(*e).is_ok_and(|d| *d.2 != active && !d.13));
+            .any(|e| units.get(*e).is_ok_and(|d| *d.side != active && !d.retreated));
     for &e in index.stack(target) {
         if let Ok(data) = units.get(e)
-            && *data.2 != active
-            && !(skip_retreated && data.13)
+            && *data.side != active
+            && !(skip_retreated && data.retreated)
         {
-            defenders.push(combatant(&data, &nation(data.2), EdgeFeatures::NONE));
+            defenders.push(combatant(&data, &nation(data.side), EdgeFeatures::NONE));
             defender_entities.push(e);
         }
     }
     if defenders.is_empty() {
         return Err(format!("there are no enemy units at {target} to attack"));
     }
+    let defending = *units.get(defender_entities[0]).map_err(|_| "a defender vanished")?.side;
     // Next War: an over-stacked hex's units lose 1 ER per stacking point over the limit.
     if map.ruleset.retreat.may_overstack {
         let limit = |cell: Cell| {
@@ -159,33 +224,42 @@ pub fn build_situation(
                 .stack(cell)
                 .iter()
                 .filter_map(|e| units.get(*e).ok())
-                .filter(|d| *d.2 == side)
-                .map(|d| d.12.0)
+                .filter(|d| *d.side == side)
+                .map(|d| d.stacking.0)
                 .sum()
         };
-        let defending = *units.get(defender_entities[0]).map_err(|_| "a defender vanished")?.2;
         let excess = points(target, defending).saturating_sub(limit(target));
         for d in &mut defenders {
             d.er = d.er.map(|er| er.saturating_sub(excess));
         }
         for (c, e) in attackers.iter_mut().zip(&attacker_entities) {
             if let Ok(d) = units.get(*e) {
-                let excess = points(d.3.0, active).saturating_sub(limit(d.3.0));
+                let excess = points(d.cell(), active).saturating_sub(limit(d.cell()));
                 c.er = c.er.map(|er| er.saturating_sub(excess));
             }
         }
     }
     // Surrounded: no defender has a legal first retreat step (War Against Russia converts results).
     let surrounded = defender_entities.iter().all(|&e| {
-        super::retreat::retreat_options(map, zoc, sides, index, units, e, target, 1, &attacker_entities)
-            .is_ok_and(|(_, o)| o.legal.is_empty())
+        super::retreat::retreat_options(
+            map,
+            &view.zoc.0,
+            &view.sides,
+            index,
+            units,
+            e,
+            target,
+            1,
+            &attacker_entities,
+        )
+        .is_ok_and(|(_, o)| o.legal.is_empty())
     });
-    let battery = |e: Entity, side_wanted: Side| -> Result<Battery, String> {
+    let battery = |id: &String, side_wanted: Side| -> Result<Battery, String> {
         let data = units
-            .get(e)
+            .get(view.unit(id)?)
             .map_err(|_| "a barraging unit no longer exists".to_string())?;
-        let (_, unit, side, pos, steps, ..) = &data;
-        if **side != side_wanted {
+        let (unit, side, cell) = (data.unit, *data.side, data.cell());
+        if side != side_wanted {
             return Err(format!(
                 "{} belongs to the other side and cannot barrage for this one",
                 unit.name
@@ -195,52 +269,52 @@ pub fn build_situation(
             return Err(format!("{} is not artillery and cannot barrage", unit.name));
         }
         Ok(Battery {
-            unit: combatant(&data, &nation(side), EdgeFeatures::NONE),
-            barrage: steps.values().attack,
+            unit: combatant(&data, &nation(&side), EdgeFeatures::NONE),
+            barrage: data.steps.values().attack,
             range: DEFAULT_BARRAGE_RANGE,
-            distance: grid.distance(pos.0, target),
-            terrain: map.board.terrain(pos.0).unwrap_or(terrain),
+            distance: grid.distance(cell, target),
+            terrain: map.board.terrain(cell).unwrap_or(terrain),
             contested: index
-                .stack(pos.0)
+                .stack(cell)
                 .iter()
-                .any(|o| units.get(*o).is_ok_and(|d| *d.2 != **side)),
+                .any(|o| units.get(*o).is_ok_and(|d| *d.side != side)),
             rocket: unit.class == crate::rules::units::UnitClass::Rocket,
         })
     };
     let barrage = order
         .barrage
         .iter()
-        .map(|&e| battery(e, active))
+        .map(|e| battery(e, active))
         .collect::<Result<Vec<_>, _>>()?;
-    let defending_side = units.get(defender_entities[0]).map(|d| *d.2).unwrap_or(active);
-    let defense_barrage = order
-        .defense_barrage
+    let empty = DefenseOrder::default();
+    let defense = defense.unwrap_or(&empty);
+    let defense_barrage = defense
+        .barrage
         .iter()
-        .map(|&e| battery(e, defending_side))
+        .map(|e| battery(e, defending))
         .collect::<Result<Vec<_>, _>>()?;
-    let accelerated_effort = match order.accelerated_effort {
-        Some(e) => Some(
-            units
-                .get(e)
-                .map(|d| d.1.id.clone())
-                .map_err(|_| "the unit named for Accelerated Effort no longer exists".to_string())?,
-        ),
+    let accelerated_effort = match &order.accelerated_effort {
+        Some(id) => {
+            view.unit(id)
+                .map_err(|why| format!("the unit named for Accelerated Effort: {why}"))?;
+            Some(id.clone())
+        }
         None => None,
     };
     let situation = Situation {
         terrain,
-        weather,
+        weather: view.weather.0,
         attackers,
         defenders,
         attack: Support {
-            tactics: order.attack_tactics.clone(),
+            tactics: order.tactics.clone(),
             barrage,
             accelerated_effort,
             flanking: order.flanking,
             ..Support::default()
         },
         defense: Support {
-            tactics: order.defense_tactics.clone(),
+            tactics: defense.tactics.clone(),
             barrage: defense_barrage,
             no_retreat: order.no_retreat,
             ..Support::default()

@@ -1,11 +1,12 @@
-//! Turns a validated `Scenario` into entities and resources, and captures the world back into a
-//! scenario file (a save) so that load → save → load gives the same game.
+//! Turns a validated `Scenario` into entities and resources (a new game, or the start of a
+//! replay), and captures the world back into a scenario file: a position, for thumbnails and
+//! summaries of saved games.
 
 use super::components::*;
 use super::phase::{GameState, TurnState};
 use crate::rules::terrain::Mp;
+use crate::scenario::Scenario;
 use crate::scenario::file::{RawProgress, RawScenario};
-use crate::scenario::{LoadError, Scenario};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -20,11 +21,28 @@ fn despawn_game(mut commands: Commands, units: Query<Entity, With<Unit>>) {
     commands.remove_resource::<super::victory::Verdict>();
 }
 
+/// Starts a game of `scenario` with `seed` in `world`: spawns it and brings it to its first phase.
+pub fn start_game(world: &mut World, scenario: &Scenario, seed: u64) {
+    spawn_scenario(world, scenario, seed);
+    super::execute::settle(world);
+}
+
+/// Clears the units of the game in `world` and starts `scenario` again (undo, replays).
+pub fn respawn(world: &mut World, scenario: &Scenario, seed: u64) {
+    let units: Vec<Entity> = world.query_filtered::<Entity, With<Unit>>().iter(world).collect();
+    for e in units {
+        world.despawn(e);
+    }
+    start_game(world, scenario, seed);
+}
+
 /// Spawns `scenario` into `world`: the board, sides, units and map index, the seeded RNG, and
-/// the turn state (from the scenario's saved progress, or turn 1 of its first side), then starts
-/// the game. Units are stacked in file order, the first listed at the bottom.
+/// the turn state (from the scenario's saved progress, or turn 1 of its first side), with an
+/// empty order log; the game starts at the next state transition (`start_game` runs it). Units
+/// are stacked in file order, the first listed at the bottom.
 pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
     let mut index = MapIndex::new(&scenario.board.grid);
+    let mut ids = UnitIds::default();
     for setup in &scenario.units {
         let mut unit = world.spawn((
             Unit {
@@ -78,6 +96,7 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         }
         let entity = unit.id();
         index.place(entity, setup.cell);
+        ids.0.insert(setup.id.clone(), entity);
     }
     let (turn, active, phase_index, rng) = match &scenario.raw.progress {
         Some(p) => (
@@ -88,8 +107,16 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         ),
         None => (1, scenario.first_side, 0, GameRng::new(seed)),
     };
+    world.insert_resource(super::undo::GameOrigin {
+        scenario: scenario.clone(),
+        seed,
+    });
     let seed = rng.seed;
     world.insert_resource(index);
+    world.insert_resource(ids);
+    world.insert_resource(super::log::OrderLog::default());
+    world.insert_resource(super::combat::PendingCombat::default());
+    world.insert_resource(super::retreat::StuckRetreats::default());
     world.insert_resource(super::zoc::Zoc(crate::rules::zoc::ZocMap::empty(scenario.board.grid)));
     world.insert_resource(GameMap {
         board: scenario.board.clone(),
@@ -131,7 +158,7 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         )),
     }
     world.insert_resource(log);
-    world.resource_mut::<NextState<GameState>>().set(GameState::Playing);
+    NextState::<GameState>::set_if_neq(&mut world.resource_mut::<NextState<GameState>>(), GameState::Playing);
 }
 
 /// The world as a scenario file: the loaded scenario with every surviving unit's cell, losses,
@@ -213,26 +240,4 @@ pub fn capture_scenario(world: &mut World) -> RawScenario {
         log: world.resource::<GameLog>().0.clone(),
     });
     raw
-}
-
-/// Writes the world to `path` as RON, atomically (a temporary file renamed over the old one), so a
-/// crash mid-save never destroys the previous save. Refused while a combat's retreats or advances
-/// are waiting, since a save holds no half-finished combat.
-pub fn save_game(world: &mut World, path: &std::path::Path) -> Result<(), LoadError> {
-    let fail = |message: String| LoadError {
-        file: path.to_path_buf(),
-        pos: None,
-        field: String::new(),
-        message,
-    };
-    if !world.resource::<super::combat::PendingRetreats>().0.is_empty()
-        || !world.resource::<super::combat::PendingAdvances>().0.is_empty()
-    {
-        return Err(fail(
-            "not saved: finish the last combat's retreats and advances first".into(),
-        ));
-    }
-    let raw = capture_scenario(world);
-    let text = crate::scenario::to_ron(&raw).map_err(|e| fail(format!("cannot write RON: {e}")))?;
-    crate::storage::write_atomic(path, &text).map_err(fail)
 }

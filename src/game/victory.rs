@@ -2,7 +2,6 @@
 //! objective changes hands (sudden death) and when the last turn ends, into the `Verdict` the end
 //! screen shows.
 
-use super::GameSystems;
 use super::components::{GameLog, GameMap, MapIndex, Side, Sides};
 use super::phase::{GameState, TurnState};
 use crate::scenario::validate::{Objective, WinCondition};
@@ -27,14 +26,7 @@ pub struct Verdict {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (track_control, check_sudden_death)
-            .chain()
-            .in_set(GameSystems::Bookkeeping)
-            .run_if(in_state(GameState::Playing)),
-    )
-    .add_systems(OnEnter(GameState::Over), decide_at_end);
+    app.add_systems(OnEnter(GameState::Over), decide_at_end);
 }
 
 /// Objective points each of `sides` holds.
@@ -151,7 +143,7 @@ pub fn verdict_at_end(map: &GameMap, control: &[Option<Side>], sides: &Sides, tu
 }
 
 /// Gives each objective to the side whose units alone stand in it.
-fn track_control(
+pub(super) fn track_control(
     index: Res<MapIndex>,
     map: Res<GameMap>,
     sides_of: Query<&Side>,
@@ -178,7 +170,7 @@ fn track_control(
     }
 }
 
-fn check_sudden_death(
+pub(super) fn check_sudden_death(
     mut commands: Commands,
     control: Res<ObjectiveControl>,
     map: Res<GameMap>,

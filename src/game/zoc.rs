@@ -12,15 +12,12 @@ use bevy::prelude::*;
 pub struct Zoc(pub ZocMap);
 
 pub(super) fn plugin(app: &mut App) {
-    // Before orders (moves read it) and again before retreats (combat changed it).
+    // The order step refreshes it after every change (`execute::settle`); this keeps it current
+    // for whatever else changes units.
     app.add_systems(
         Update,
-        (
-            refresh_zoc.in_set(GameSystems::Zones),
-            refresh_zoc
-                .in_set(GameSystems::AfterCombat)
-                .before(super::retreat::RetreatSystems),
-        )
+        refresh_zoc
+            .in_set(GameSystems::Zones)
             .run_if(in_state(GameState::Playing)),
     );
 }

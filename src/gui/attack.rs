@@ -1,33 +1,24 @@
 //! Attacking from the board. In a combat phase, hovering an enemy cell with a stack selected shows
 //! the exact odds; clicking it pins the attack: Shift+click more stacks to join, set the
 //! ruleset's options (tactics, retreat-or-steps, no retreat, hold, accelerated effort), read the
-//! modifiers, the odds and the CRT (`crt.rs`), then Roll (Space). The result stays on screen,
-//! explained, with its row and column lit on the table.
+//! modifiers, the odds and the CRT (`crt.rs`), then Roll (Space). In Rommel the attacker's tactic
+//! is declared hidden and the defender answers before the roll; the defender's preview never
+//! shows the attacker's secret. The result stays on screen, explained, with its row and column
+//! lit on the table.
 
 use super::camera::PointerOverUi;
 use super::crt;
 use super::hud::{Hovered, LastRefusal, Selection};
+use super::orders::PlayerOrder;
 use super::settings::Palette;
 use crate::combat::{self, Odds, RetreatOrSteps, Role, Situation, Tactic};
-use crate::game::combat::{CombatResolved, CurrentWeather, DeclareAttack, UnitData, build_situation};
+use crate::game::combat::{CombatResolved, DeclaredCombat, GameView, PendingCombat};
 use crate::game::components::{GameMap, MapIndex, Position, Side, Sides, Unit};
+use crate::game::order::{AttackOrder, DefenseOrder, Order};
 use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
-use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-/// Rommel's tactics are chosen secretly and simultaneously; at one screen, in turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TacticsStep {
-    /// The attacker picks (the defender looks away).
-    #[default]
-    Attacker,
-    /// The attacker's pick is hidden; the defender picks.
-    Defender,
-    /// Both revealed.
-    Revealed,
-}
 
 /// The attack being prepared: target, attackers and the players' options.
 #[derive(Resource, Clone, Debug, Default)]
@@ -35,8 +26,8 @@ pub struct AttackPlan {
     pub target: Option<Cell>,
     pub attackers: Vec<Entity>,
     pub attack_tactic: Option<Tactic>,
+    /// Rommel: the defender's answer to a declared attack.
     pub defense_tactic: Option<Tactic>,
-    pub tactics_step: TacticsStep,
     pub defender_retreat: RetreatOrSteps,
     pub attacker_retreat: RetreatOrSteps,
     pub no_retreat: bool,
@@ -46,32 +37,40 @@ pub struct AttackPlan {
 }
 
 impl AttackPlan {
-    /// The order the Roll button sends (and the preview evaluates).
-    pub fn order(&self, strongest: Option<Entity>) -> Option<DeclareAttack> {
+    /// The order the Roll button sends (and the preview evaluates); `id` names a unit, the
+    /// strongest attacker makes an accelerated effort.
+    pub fn order(&self, id: impl Fn(Entity) -> Option<String>, strongest: Option<Entity>) -> Option<AttackOrder> {
         let target = self.target?;
-        let mut order = DeclareAttack::plain(self.attackers.clone(), target);
-        order.attack_tactics.extend(self.attack_tactic.clone());
-        order.defense_tactics.extend(self.defense_tactic.clone());
+        let mut order = AttackOrder::plain(self.attackers.iter().filter_map(|e| id(*e)).collect(), target);
+        order.tactics.extend(self.attack_tactic.clone());
         order.no_retreat = self.no_retreat;
         order.choices.defender_retreat = self.defender_retreat;
         order.choices.attacker_retreat = self.attacker_retreat;
         order.choices.ignore_retreat = self.hold;
         order.choices.german_exchange = self.german_exchange;
-        order.accelerated_effort = if self.accelerated_effort { strongest } else { None };
+        order.accelerated_effort = if self.accelerated_effort {
+            strongest.and_then(id)
+        } else {
+            None
+        };
         Some(order)
     }
 
-    /// Rommel: the players have not both chosen their secret tactics yet, so no roll.
-    pub fn awaits_tactics(&self, map: &GameMap) -> bool {
-        matches!(map.ruleset.combat, combat::CombatRules::Rommel(_)) && self.tactics_step == TacticsStep::Attacker
+    /// Rommel's defender's answer.
+    pub fn defense(&self) -> DefenseOrder {
+        DefenseOrder {
+            tactics: self.defense_tactic.iter().cloned().collect(),
+            barrage: Vec::new(),
+        }
     }
 }
 
-/// The preview for the pinned plan or the hovered target.
+/// The preview for the pinned plan, the hovered target, or the declared attack the defender
+/// answers (without the attacker's secret).
 #[derive(Resource, Default)]
 pub struct AttackPreview {
-    /// The order the preview was computed for.
-    key: Option<DeclareAttack>,
+    /// The orders the preview was computed for.
+    key: Option<(AttackOrder, Option<DefenseOrder>)>,
     pub target: Option<Cell>,
     pub result: Option<Result<(Situation, Odds), String>>,
 }
@@ -87,9 +86,17 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<LastCombat>()
         .add_systems(
             Update,
-            (pin_on_click, roll_keys, update_preview, remember_result)
+            (pin_on_click, roll_keys).chain().after(super::hud::HudSystems).run_if(
+                in_state(Phase::Combat)
+                    .and_then(in_state(GameState::Playing))
+                    .and_then(not(resource_exists::<super::replay::Replay>)),
+            ),
+        )
+        .add_systems(
+            Update,
+            (update_preview, remember_result)
                 .chain()
-                .after(super::hud::HudSystems)
+                .after(roll_keys)
                 .run_if(in_state(Phase::Combat).and_then(in_state(GameState::Playing))),
         )
         .add_systems(EguiPrimaryContextPass, draw_panels.run_if(in_state(Phase::Combat)))
@@ -169,60 +176,74 @@ fn roll_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<RollRequest
 #[derive(Message, Clone, Copy, Debug)]
 pub struct RollRequest;
 
+/// What Roll does now: declare (Rommel's hidden tactic), answer (Rommel's defender) or attack.
+fn roll_order(plan: &AttackPlan, pinned: Option<AttackOrder>, declared: &Option<DeclaredCombat>) -> Option<Order> {
+    match declared {
+        Some(_) => Some(Order::Defend(plan.defense())),
+        None => pinned.map(Order::Attack),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn update_preview(
     hovered: Res<Hovered>,
     selection: Res<Selection>,
-    map: Res<GameMap>,
-    all_sides: Res<Sides>,
-    turn: Res<TurnState>,
-    index: Res<MapIndex>,
-    weather: Res<CurrentWeather>,
-    zoc: Res<Zoc>,
+    view: GameView,
     side_of: Query<&Side>,
-    units: Query<UnitData>,
+    declared: Res<PendingCombat>,
     mut plan: ResMut<AttackPlan>,
     mut preview: ResMut<AttackPreview>,
     mut rolls: MessageReader<RollRequest>,
-    mut attacks: MessageWriter<DeclareAttack>,
+    mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
     step: Option<Res<State<CombatStep>>>,
 ) {
-    plan.attackers.retain(|e| units.contains(*e));
+    plan.attackers.retain(|e| view.units.contains(*e));
+    let id = |e: Entity| view.units.get(e).ok().map(|d| d.unit.id.clone());
     let strongest = plan
         .attackers
         .iter()
-        .filter_map(|e| units.get(*e).ok().map(|d| (d.4.values().attack, *e)))
+        .filter_map(|e| view.units.get(*e).ok().map(|d| (d.steps.values().attack, *e)))
         .max_by_key(|(a, _)| *a)
         .map(|(_, e)| e);
-    let pinned = plan.order(strongest);
+    let pinned = plan.order(id, strongest);
     let ready = step.is_some_and(|s| *s.get() == CombatStep::Declare);
     if rolls.read().count() > 0
-        && let Some(order) = pinned.clone()
         && ready
-        && !plan.awaits_tactics(&map)
+        && let Some(order) = roll_order(&plan, pinned.clone(), &declared.0)
     {
         refusal.0 = None;
-        attacks.write(order);
-        *plan = AttackPlan::default();
+        let declaring = matches!(order, Order::Attack(_)) && view.map.ruleset.secret_tactics();
+        orders.write(PlayerOrder(order));
+        if declaring {
+            // The game keeps the hidden tactic; the screen forgets it before the defender looks.
+            plan.attack_tactic = None;
+        } else {
+            *plan = AttackPlan::default();
+        }
         *preview = AttackPreview::default();
         return;
     }
-    let order = pinned.or_else(|| {
-        hovered
-            .0
-            .filter(|c| !selection.units.is_empty() && enemies_in(*c, &index, &side_of, turn.active))
-            .map(|c| DeclareAttack::plain(selection.units.clone(), c))
-    });
-    if order == preview.key && !index.is_changed() {
+    // The defender answering sees the declared attack without the attacker's secret.
+    let key = match &declared.0 {
+        Some(c) => Some((c.as_seen_by(c.defender), Some(plan.defense()))),
+        None => pinned
+            .or_else(|| {
+                hovered
+                    .0
+                    .filter(|c| !selection.units.is_empty() && enemies_in(*c, &view.index, &side_of, view.turn.active))
+                    .map(|c| AttackOrder::plain(selection.units.iter().filter_map(|e| id(*e)).collect(), c))
+            })
+            .map(|o| (o, None)),
+    };
+    if key == preview.key && !view.index.is_changed() && !declared.is_changed() {
         return;
     }
-    preview.key = order.clone();
-    preview.target = order.as_ref().map(|o| o.target);
-    preview.result = order.map(|order| {
-        let (situation, _, _) =
-            build_situation(&order, &map, &zoc.0, &all_sides, turn.active, &index, weather.0, &units)?;
-        let odds = combat::odds(&map.ruleset.combat, &situation).map_err(|r| r.0)?;
+    preview.key = key.clone();
+    preview.target = key.as_ref().map(|(o, _)| o.target);
+    preview.result = key.map(|(order, defense)| {
+        let (situation, _, _) = view.situation(&order, defense.as_ref())?;
+        let odds = combat::odds(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
         Ok((situation, odds))
     });
 }
@@ -247,9 +268,11 @@ fn draw_panels(
     mut rolls: MessageWriter<RollRequest>,
     layout: Option<Res<super::layout::Layout>>,
     camera: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    declared: Res<PendingCombat>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let pinned = plan.target.is_some();
+    let declared = declared.0.as_ref();
+    let pinned = plan.target.is_some() || declared.is_some();
     let cell = preview
         .result
         .as_ref()
@@ -287,7 +310,18 @@ fn draw_panels(
             .resizable(false)
             .anchor(egui::Align2::LEFT_TOP, [8.0, 40.0])
             .show(ctx, |ui| {
-                if pinned {
+                let attacker_side = sides.0[turn.active.0].name.clone();
+                if let Some(c) = declared {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{attacker_side} attacks with {} and a hidden tactic.",
+                            c.order.attackers.join(", ")
+                        ))
+                        .small(),
+                    );
+                    defender_tactic(ui, &mut plan, &defender_side);
+                    ui.separator();
+                } else if pinned {
                     let list: Vec<String> = plan
                         .attackers
                         .iter()
@@ -295,7 +329,7 @@ fn draw_panels(
                         .collect();
                     ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
                         .on_hover_text("Shift+click your stacks next to the target to add or remove them");
-                    options(ui, &mut plan, &map, &sides.0[turn.active.0].name, &defender_side);
+                    options(ui, &mut plan, &map, &attacker_side, &defender_side);
                     ui.separator();
                 }
                 match &preview.result {
@@ -308,15 +342,22 @@ fn draw_panels(
                 ui.separator();
                 if pinned {
                     ui.horizontal(|ui| {
-                        let secret_pending = plan.awaits_tactics(&map);
-                        let can = matches!(preview.result, Some(Ok(_))) && !secret_pending;
+                        let can = matches!(preview.result, Some(Ok(_)));
+                        let (label, tip) = match (declared.is_some(), map.ruleset.secret_tactics()) {
+                            (true, _) => (
+                                "Reveal both tactics and roll (Space)".to_string(),
+                                "Both tactics are shown, then the dice".to_string(),
+                            ),
+                            (false, true) => (
+                                format!("Declare, hide the tactic, hand over to {defender_side} (Space)"),
+                                format!("{defender_side} then chooses a tactic without seeing yours"),
+                            ),
+                            (false, false) => ("Roll (Space)".to_string(), "Roll the dice for this attack".to_string()),
+                        };
                         if ui
-                            .add_enabled(can, egui::Button::new(egui::RichText::new("Roll (Space)").strong()))
-                            .on_disabled_hover_text(if secret_pending {
-                                "Both sides choose tactics first"
-                            } else {
-                                "This attack is not allowed"
-                            })
+                            .add_enabled(can, egui::Button::new(egui::RichText::new(label).strong()))
+                            .on_hover_text(tip)
+                            .on_disabled_hover_text("This attack is not allowed")
                             .clicked()
                         {
                             rolls.write(RollRequest);
@@ -414,43 +455,25 @@ const DEFENSE_TACTICS: [(&str, Option<Tactic>); 5] = [
     ("Airstrike", Some(Tactic::Airstrike)),
 ];
 
+fn pick_tactic(ui: &mut egui::Ui, list: &[(&str, Option<Tactic>)], value: &mut Option<Tactic>) {
+    ui.horizontal_wrapped(|ui| {
+        for (name, t) in list {
+            ui.radio_value(value, t.clone(), *name);
+        }
+    });
+}
+
 /// Rommel's secret, simultaneous tactics at one screen: the attacker picks while the defender
-/// looks away, the pick is hidden, the defender picks, then both are revealed.
+/// looks away and declares the attack with the pick hidden; the defender then answers.
 fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, defender: &str) {
-    let pick = |ui: &mut egui::Ui, list: &[(&str, Option<Tactic>)], value: &mut Option<Tactic>| {
-        ui.horizontal_wrapped(|ui| {
-            for (name, t) in list {
-                ui.radio_value(value, t.clone(), *name);
-            }
-        });
-    };
-    match plan.tactics_step {
-        TacticsStep::Attacker => {
-            ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
-            pick(ui, &ATTACK_TACTICS, &mut plan.attack_tactic);
-            if ui.button(format!("Hide it and hand over to {defender}")).clicked() {
-                plan.tactics_step = TacticsStep::Defender;
-            }
-        }
-        TacticsStep::Defender => {
-            ui.label(format!("{attacker} has chosen a tactic (hidden)."));
-            ui.strong(format!("{defender}: choose a tactic"));
-            pick(ui, &DEFENSE_TACTICS, &mut plan.defense_tactic);
-            if ui.button("Reveal both").clicked() {
-                plan.tactics_step = TacticsStep::Revealed;
-            }
-        }
-        TacticsStep::Revealed => {
-            let name = |t: &Option<Tactic>, list: &[(&str, Option<Tactic>)]| {
-                list.iter().find(|(_, x)| x == t).map_or("?", |(n, _)| *n).to_string()
-            };
-            ui.label(format!(
-                "Tactics: {attacker} {} · {defender} {}",
-                name(&plan.attack_tactic, &ATTACK_TACTICS),
-                name(&plan.defense_tactic, &DEFENSE_TACTICS)
-            ));
-        }
-    }
+    ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
+    pick_tactic(ui, &ATTACK_TACTICS, &mut plan.attack_tactic);
+}
+
+/// Rommel: the defender's answer to a declared attack.
+fn defender_tactic(ui: &mut egui::Ui, plan: &mut AttackPlan, defender: &str) {
+    ui.strong(format!("{defender}: choose a tactic"));
+    pick_tactic(ui, &DEFENSE_TACTICS, &mut plan.defense_tactic);
 }
 
 fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) {

@@ -1,18 +1,20 @@
 //! After-combat choices at the client: each legal retreat path drawn on the board and labelled by
 //! its priority (the suggested one first), picked by button or by clicking its end cell; advance
 //! targets highlighted, with the units to send and a Stay button. The game waits for these
-//! (`AfterCombatMode { automatic: false }`) and checks every choice itself.
+//! orders (`AfterCombatMode { automatic: false }`) and checks every choice itself.
 
 use super::camera::{BoardCamera, PointerOverUi};
 use super::hud::Hovered;
 use super::layout::Layout;
+use super::orders::PlayerOrder;
 use super::settings::Palette;
 use crate::combat::Chooser;
-use crate::game::advance::{ChooseAdvance, EndAdvance, advance_options};
+use crate::game::advance::advance_options;
 use crate::game::combat::{PendingAdvances, PendingRetreats, UnitData};
 use crate::game::components::{GameMap, MapIndex, Sides};
+use crate::game::order::Order;
 use crate::game::phase::{CombatStep, GameState};
-use crate::game::retreat::{AfterCombatMode, ChooseRetreat, retreat_options};
+use crate::game::retreat::{AfterCombatMode, retreat_options};
 use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use crate::rules::retreat::{Picker, choose_retreat};
@@ -28,7 +30,8 @@ pub struct Asked {
 
 #[derive(Clone, Debug)]
 pub struct RetreatAsk {
-    pub unit: Entity,
+    /// The unit's id.
+    pub unit: String,
     pub name: String,
     pub from: Cell,
     pub cells: u32,
@@ -41,10 +44,18 @@ pub struct RetreatAsk {
 #[derive(Clone, Debug)]
 pub struct AdvanceAsk {
     pub into: Cell,
-    pub units: Vec<(Entity, String, bool)>,
+    /// Id, name, and whether it attacked (followers only follow).
+    pub units: Vec<(String, String, bool)>,
     /// Cells with whether the first chosen unit may enter and why not.
     pub targets: Vec<(Cell, Result<(), String>)>,
     pub mandatory: bool,
+}
+
+impl AdvanceAsk {
+    /// The ids of the attackers still to advance.
+    pub fn attackers(&self) -> Vec<String> {
+        self.units.iter().filter(|u| u.2).map(|u| u.0.clone()).collect()
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -52,7 +63,11 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Asked>()
         .add_systems(
             Update,
-            (work_out_questions, click_to_choose, draw_choices)
+            (
+                work_out_questions,
+                click_to_choose.run_if(not(resource_exists::<super::replay::Replay>)),
+                draw_choices,
+            )
                 .chain()
                 .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
         )
@@ -118,8 +133,11 @@ fn work_out_questions(
             let first = paths.remove(i);
             paths.insert(0, first);
         }
-        let name = units.get(p.unit).map_or_else(|_| "a unit".into(), |d| d.1.name.clone());
-        let owner = units.get(p.unit).map_or(0, |d| d.2.0);
+        let name = units
+            .get(p.unit)
+            .map_or_else(|_| "a unit".into(), |d| d.unit.name.clone());
+        let id = units.get(p.unit).map_or_else(|_| String::new(), |d| d.unit.id.clone());
+        let owner = units.get(p.unit).map_or(0, |d| d.side.0);
         let chooser = match p.demand.chooser {
             Chooser::Owner => sides.0[owner].name.clone(),
             Chooser::Opponent => sides
@@ -131,7 +149,7 @@ fn work_out_questions(
             Chooser::Random => "a die roll".into(),
         };
         asked.retreat = Some(RetreatAsk {
-            unit: p.unit,
+            unit: id,
             name,
             from: p.from,
             cells: p.demand.cells,
@@ -155,17 +173,19 @@ fn work_out_questions(
         && !map.ruleset.advance.automatic
     {
         let mut list = Vec::new();
+        let mut first = None;
         for e in p.attackers.iter().chain(&p.followers) {
             if let Ok(d) = units.get(*e)
-                && d.3.0 != p.into
+                && d.cell() != p.into
+                && !p.moved.contains(e)
             {
-                list.push((*e, d.1.name.clone(), p.attackers.contains(e)));
+                first.get_or_insert(*e);
+                list.push((d.unit.id.clone(), d.unit.name.clone(), p.attackers.contains(e)));
             }
         }
-        let targets = list
-            .first()
-            .map(|(e, ..)| {
-                advance_options(&map, &index, &units, p, *e)
+        let targets = first
+            .map(|e| {
+                advance_options(&map, &index, &units, p, e)
                     .into_iter()
                     .map(|t| (t.cell, t.allowed))
                     .collect()
@@ -186,9 +206,7 @@ fn click_to_choose(
     over_ui: Res<PointerOverUi>,
     hovered: Res<Hovered>,
     asked: Res<Asked>,
-    mut retreat: MessageWriter<ChooseRetreat>,
-    mut advance: MessageWriter<ChooseAdvance>,
-    mut end: MessageWriter<EndAdvance>,
+    mut orders: MessageWriter<PlayerOrder>,
 ) {
     if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
         return;
@@ -197,24 +215,18 @@ fn click_to_choose(
     if let Some(r) = &asked.retreat
         && let Some((path, ..)) = r.paths.iter().find(|(p, ..)| p.last() == Some(&cell))
     {
-        retreat.write(ChooseRetreat {
-            unit: r.unit,
+        orders.write(PlayerOrder(Order::Retreat {
+            unit: r.unit.clone(),
             path: path.clone(),
-        });
+        }));
     }
     if let Some(a) = &asked.advance
         && a.targets.iter().any(|(c, ok)| *c == cell && ok.is_ok())
     {
-        advance.write(ChooseAdvance {
-            units: a
-                .units
-                .iter()
-                .filter(|(_, _, attacker)| *attacker)
-                .map(|(e, ..)| *e)
-                .collect(),
+        orders.write(PlayerOrder(Order::Advance {
+            units: a.attackers(),
             to: cell,
-        });
-        end.write(EndAdvance);
+        }));
     }
 }
 
@@ -261,15 +273,14 @@ fn choice_panel(
     palette: Res<Palette>,
     layout: Option<Res<Layout>>,
     camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
-    mut retreat: MessageWriter<ChooseRetreat>,
-    mut advance: MessageWriter<ChooseAdvance>,
-    mut end: MessageWriter<EndAdvance>,
+    mut orders: MessageWriter<PlayerOrder>,
+    log_panel: Res<super::log_panel::LogPanel>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(r) = &asked.retreat {
         egui::Window::new(format!("Retreat: {}", r.name))
             .id(egui::Id::new("retreat-choice"))
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -40.0])
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-log_panel.right_inset(), -40.0])
             .resizable(false)
             .show(ctx, |ui| {
                 ui.label(format!(
@@ -293,10 +304,10 @@ fn choice_panel(
                         text += "   ★ suggested";
                     }
                     if ui.button(text).clicked() {
-                        retreat.write(ChooseRetreat {
-                            unit: r.unit,
+                        orders.write(PlayerOrder(Order::Retreat {
+                            unit: r.unit.clone(),
                             path: path.clone(),
-                        });
+                        }));
                     }
                 }
                 if !r.refused.is_empty() {
@@ -338,10 +349,10 @@ fn choice_panel(
     if let Some(a) = &asked.advance {
         egui::Window::new(format!("Advance into {}", a.into))
             .id(egui::Id::new("advance-choice"))
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -40.0])
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-log_panel.right_inset(), -40.0])
             .resizable(false)
             .show(ctx, |ui| {
-                let attackers: Vec<Entity> = a.units.iter().filter(|u| u.2).map(|u| u.0).collect();
+                let attackers = a.attackers();
                 let names: Vec<&str> = a.units.iter().filter(|u| u.2).map(|u| u.1.as_str()).collect();
                 ui.label(format!(
                     "The cell is vacated. {} may advance{}.",
@@ -352,11 +363,10 @@ fn choice_panel(
                     match ok {
                         Ok(()) => {
                             if ui.button(format!("Advance into {cell}")).clicked() {
-                                advance.write(ChooseAdvance {
+                                orders.write(PlayerOrder(Order::Advance {
                                     units: attackers.clone(),
                                     to: *cell,
-                                });
-                                end.write(EndAdvance);
+                                }));
                             }
                         }
                         Err(why) => {
@@ -373,7 +383,7 @@ fn choice_panel(
                     .on_hover_text("End the advance; refused when an advance is mandatory")
                     .clicked()
                 {
-                    end.write(EndAdvance);
+                    orders.write(PlayerOrder(Order::EndAdvance));
                 }
                 ui.label(
                     egui::RichText::new("Or click a green cell on the board.")

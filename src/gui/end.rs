@@ -50,6 +50,7 @@ fn end_screen(
     palette: Res<Palette>,
     units: Query<(&Unit, &Side, &Steps)>,
     mut commands: MessageWriter<GameCommand>,
+    mut undo: MessageWriter<super::orders::History>,
     mut exit: MessageWriter<AppExit>,
     mut hidden: Local<bool>,
 ) -> Result {
@@ -117,6 +118,20 @@ fn end_screen(
                 }
                 if ui.button("Look at the board").clicked() {
                     *hidden = true;
+                }
+                if ui
+                    .button("Watch the replay")
+                    .on_hover_text("Play the whole game back, order by order")
+                    .clicked()
+                {
+                    commands.write(GameCommand::Watch);
+                }
+                if ui
+                    .button("Undo the last order (Ctrl+Z)")
+                    .on_hover_text("Take back the order that ended the game, if no die was rolled since")
+                    .clicked()
+                {
+                    undo.write(super::orders::History::Undo);
                 }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);

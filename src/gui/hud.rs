@@ -1,14 +1,18 @@
 //! The player's controls over the board: hover info, selecting a stack, seeing where it can go,
-//! ordering moves (sent as `MoveOrder` messages; the game systems decide), ending phases, and
-//! the egui bars that show turn, phase, the cell under the cursor, the log and the controls.
+//! ordering moves (sent as `Order`s; the game decides), ending phases, and the egui bars that
+//! show turn, phase, the cell under the cursor, the last message and the controls.
 
 use super::board::{CellLabel, toggle_labels};
 use super::camera::{BoardCamera, PointerOverUi};
 use super::counters::values_text;
 use super::layout::Layout;
+use super::orders::{ConfirmEndTurn, History, HistoryNote, PlayerOrder, end_phase};
+use super::settings::Settings;
 use crate::game::components::*;
-use crate::game::movement::{MoveOrder, OrderRefused, movers_and_others, search_moves};
-use crate::game::phase::{EndPhase, GameState, Phase, TurnState};
+use crate::game::execute::OrderRefused;
+use crate::game::movement::{movers_and_others, search_moves};
+use crate::game::order::Order;
+use crate::game::phase::{GameState, Phase, TurnState};
 use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use crate::rules::movement::Reach;
@@ -58,7 +62,11 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain()
                 .in_set(HudSystems)
-                .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+                .run_if(
+                    in_state(GameState::Playing)
+                        .and_then(resource_exists::<Layout>)
+                        .and_then(not(resource_exists::<super::replay::Replay>)),
+                ),
         )
         .add_systems(
             EguiPrimaryContextPass,
@@ -90,8 +98,9 @@ fn handle_clicks(
     turn: Res<TurnState>,
     phase: Res<State<Phase>>,
     sides: Query<&Side>,
+    unit_ids: Query<&Unit>,
     mut selection: ResMut<Selection>,
-    mut orders: MessageWriter<MoveOrder>,
+    mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
 ) {
     if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
@@ -116,10 +125,12 @@ fn handle_clicks(
         && !own.iter().any(|e| selection.units.contains(e))
         && (selection.reach.contains_key(&cell) || own.is_empty())
     {
-        orders.write(MoveOrder {
-            units: selection.units.clone(),
-            to: cell,
-        });
+        let units = selection
+            .units
+            .iter()
+            .filter_map(|e| unit_ids.get(*e).ok().map(|u| u.id.clone()))
+            .collect();
+        orders.write(PlayerOrder(Order::Move { units, to: cell }));
         return;
     }
     *selection = Selection {
@@ -130,13 +141,25 @@ fn handle_clicks(
 
 fn handle_keys(
     keys: Res<ButtonInput<KeyCode>>,
-    mut ends: MessageWriter<EndPhase>,
+    mut orders: MessageWriter<PlayerOrder>,
+    (mut confirm, turn, map, settings): (ResMut<ConfirmEndTurn>, Res<TurnState>, Res<GameMap>, Res<Settings>),
     mut selection: ResMut<Selection>,
     mut labels: Query<&mut Visibility, With<CellLabel>>,
     mut help: ResMut<ShowHelp>,
 ) {
+    let chord = keys.any_pressed([
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+        KeyCode::AltLeft,
+        KeyCode::AltRight,
+    ]);
+    if chord || confirm.0 {
+        return; // Ctrl+… belongs to the menu's shortcuts; the confirmation has its own keys
+    }
     if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::KeyE) {
-        ends.write(EndPhase);
+        end_phase(&mut orders, &mut confirm, &turn, &map, &settings);
         *selection = Selection::default();
     }
     if keys.just_pressed(KeyCode::Escape) {
@@ -185,7 +208,7 @@ fn refresh_reach(
 
 fn note_refusals(mut refused: MessageReader<OrderRefused>, mut last: ResMut<LastRefusal>) {
     for r in refused.read() {
-        last.0 = Some(r.reason.clone());
+        last.0 = Some(format!("{}: {}", r.order, r.reason));
     }
 }
 
@@ -231,19 +254,31 @@ type UnitInfo<'a> = (
 
 fn draw_hud(
     mut contexts: EguiContexts,
-    turn: Res<TurnState>,
-    map: Res<GameMap>,
-    sides: Res<Sides>,
-    source: Res<ScenarioSource>,
-    hovered: Res<Hovered>,
-    index: Res<MapIndex>,
-    selection: Res<Selection>,
-    refusal: Res<LastRefusal>,
-    log: Res<GameLog>,
-    help: Res<ShowHelp>,
-    phase: Res<State<Phase>>,
+    (turn, map, sides, source, phase): (
+        Res<TurnState>,
+        Res<GameMap>,
+        Res<Sides>,
+        Res<ScenarioSource>,
+        Res<State<Phase>>,
+    ),
+    (hovered, index, selection, refusal, log, help): (
+        Res<Hovered>,
+        Res<MapIndex>,
+        Res<Selection>,
+        Res<LastRefusal>,
+        Res<GameLog>,
+        Res<ShowHelp>,
+    ),
     mut over_ui: ResMut<PointerOverUi>,
-    mut ends: MessageWriter<EndPhase>,
+    mut orders: MessageWriter<PlayerOrder>,
+    (mut confirm, settings, note, replay): (
+        ResMut<ConfirmEndTurn>,
+        Res<Settings>,
+        Res<HistoryNote>,
+        Option<Res<super::replay::Replay>>,
+    ),
+    mut history: MessageWriter<History>,
+    log_panel: Res<super::log_panel::LogPanel>,
     units: Query<UnitInfo>,
     mut game_commands: MessageWriter<super::saves::GameCommand>,
 ) -> Result {
@@ -259,18 +294,64 @@ fn draw_hud(
         ui.horizontal(|ui| {
             use super::saves::GameCommand;
             ui.menu_button("Game", |ui| {
-                for (label, command) in [
-                    ("Save  (Ctrl+S)", GameCommand::Save),
-                    ("Load…  (Ctrl+O)", GameCommand::OpenLoad),
-                    ("New game  (F2)", GameCommand::NewGame),
-                    ("Settings  (F10)", GameCommand::Settings),
+                for (label, command, tip) in [
+                    (
+                        "Save  (Ctrl+S)",
+                        GameCommand::Save,
+                        "Save the game: the scenario, the seed and every order",
+                    ),
+                    (
+                        "Load…  (Ctrl+O)",
+                        GameCommand::OpenLoad,
+                        "Continue or watch a saved game or turn file",
+                    ),
+                    (
+                        "Send turn…",
+                        GameCommand::SendTurn,
+                        "Write a turn file for your opponent (play by e-mail)",
+                    ),
+                    (
+                        "Watch from the start",
+                        GameCommand::Watch,
+                        "Replay this game from its first order",
+                    ),
+                    ("Concede…", GameCommand::Concede, "Give up: the other side wins"),
+                    ("New game  (F2)", GameCommand::NewGame, "Back to the start screen"),
+                    (
+                        "Settings  (F10)",
+                        GameCommand::Settings,
+                        "UI scale, colours, confirmations",
+                    ),
                 ] {
-                    if ui.button(label).clicked() {
+                    if ui.button(label).on_hover_text(tip).clicked() {
                         game_commands.write(command);
                         ui.close();
                     }
                 }
+                ui.separator();
+                if ui
+                    .button("Undo  (Ctrl+Z)")
+                    .on_hover_text("Take back the last order (not past a die roll)")
+                    .clicked()
+                {
+                    history.write(History::Undo);
+                    ui.close();
+                }
+                if ui
+                    .button("Redo  (Ctrl+Y)")
+                    .on_hover_text("Give the last undone order again")
+                    .clicked()
+                {
+                    history.write(History::Redo);
+                    ui.close();
+                }
             });
+            if ui.button("⟲").on_hover_text("Undo the last order (Ctrl+Z)").clicked() {
+                history.write(History::Undo);
+            }
+            if ui.button("⟳").on_hover_text("Redo (Ctrl+Y)").clicked() {
+                history.write(History::Redo);
+            }
             ui.separator();
             ui.strong(&source.0.name);
             ui.separator();
@@ -285,11 +366,11 @@ fn draw_hud(
             ui.label(format!("{:?} phase", phase.get()));
             ui.separator();
             if ui
-                .button("End phase (Enter)")
-                .on_hover_text("End this phase (Enter or E)")
+                .add_enabled(replay.is_none(), egui::Button::new("End phase (Enter)"))
+                .on_hover_text("End this phase (Enter or E); ending a side's last phase asks first")
                 .clicked()
             {
-                ends.write(EndPhase);
+                end_phase(&mut orders, &mut confirm, &turn, &map, &settings);
             }
             ui.separator();
             ui.label(egui::RichText::new(format!("{} · {}", map.ruleset.raw.name, source.0.setting)).weak());
@@ -299,6 +380,10 @@ fn draw_hud(
         ui.horizontal(|ui| {
             let combat_hint = *phase.get() == Phase::Combat && !selection.units.is_empty();
             match (&refusal.0, &selection.cannot_move) {
+                (_, _) if note.0.is_some() => ui.colored_label(
+                    egui::Color32::from_rgb(220, 180, 60),
+                    note.0.as_deref().unwrap_or_default(),
+                ),
                 (Some(r), _) => ui.colored_label(egui::Color32::from_rgb(220, 60, 40), format!("Refused: {r}")),
                 (None, _) if combat_hint => {
                     ui.label("Combat phase: hover an enemy next to the selection for the odds, click it to attack.")
@@ -322,7 +407,7 @@ fn draw_hud(
         egui::Window::new("cell")
             .title_bar(false)
             .resizable(false)
-            .anchor(egui::Align2::RIGHT_TOP, [-8.0, 40.0])
+            .anchor(egui::Align2::RIGHT_TOP, [-log_panel.right_inset(), 40.0])
             .show(ctx, |ui| {
                 let terrain = map
                     .board
@@ -392,7 +477,9 @@ fn draw_hud(
                     ("F2", "new game (the start screen)"),
                     ("F10", "settings: UI scale, colour-blind-safe palette"),
                     ("Esc", "clear the selection, cancel the prepared attack"),
-                    ("Enter, E", "end the phase"),
+                    ("Enter, E", "end the phase (ending a side's last phase asks first)"),
+                    ("Ctrl+Z, Ctrl+Y", "undo the last order (never past a die roll), redo it"),
+                    ("L", "show or hide the game log"),
                     ("Right or middle drag, WASD, arrows", "pan"),
                     ("Wheel, + / -", "zoom"),
                     ("F", "fit the map to the window"),

@@ -10,13 +10,15 @@ pub mod crt;
 pub mod end;
 pub mod hud;
 pub mod layout;
+pub mod log_panel;
+pub mod orders;
+pub mod replay;
 pub mod saves;
 pub mod script;
 pub mod settings;
 pub mod start;
 pub mod zones;
 
-use crate::scenario::Scenario;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
@@ -54,6 +56,9 @@ pub fn plugin(app: &mut App) {
         choices::plugin,
         script::plugin,
         zones::plugin,
+        orders::plugin,
+        replay::plugin,
+        log_panel::plugin,
     ));
 }
 
@@ -65,17 +70,17 @@ fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
     }
 }
 
-/// Opens the window, on `scenario` when one is given (else on the start screen), and runs until
-/// it is closed.
+/// Opens the window, on `start` when one is given (else on the start screen), and runs until it
+/// is closed.
 pub fn run(
-    scenario: Option<Scenario>,
+    start: Option<start::StartGame>,
     seed: u64,
     screenshot: Option<ScreenshotRequest>,
     options: RunOptions,
 ) -> ExitCode {
     let mut app = App::new();
-    let title = match &scenario {
-        Some(s) => format!("Hexfront — {}", s.raw.name),
+    let title = match &start {
+        Some(s) => format!("Hexfront — {}", s.game.scenario.raw.name),
         None => "Hexfront".to_string(),
     };
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
@@ -104,8 +109,8 @@ pub fn run(
         // Frames as fast as they come, not paced by the display.
         app.insert_resource(bevy::winit::WinitSettings::continuous());
     }
-    if let Some(scenario) = scenario {
-        app.insert_resource(start::StartGame { scenario, seed });
+    if let Some(start) = start {
+        app.insert_resource(start);
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -1,15 +1,22 @@
-//! Saving and loading from the client: the Game menu's commands and their hotkeys (Ctrl+S save,
-//! Ctrl+O load, F2 new game), the load window listing the saves folder, and a toast saying what
-//! happened. Saves are written atomically by `game::spawn::save_game`.
+//! Saving, loading and turn files from the client: the Game menu's commands and their hotkeys
+//! (Ctrl+S save, Ctrl+O load, F2 new game), the load window listing saves and turn files with
+//! Continue and Watch, play by e-mail (Send turn; opening a turn file plays the opponent's turn
+//! back), conceding, and a toast saying what happened. Files are written atomically by
+//! `game::save`; a file that does not replay exactly is refused and the game in progress goes on.
 
+use super::orders::PlayerOrder;
+use super::replay::Replay;
 use super::settings::{Palette, SettingsFile};
-use super::start::{StartMenu, load_into_game};
-use crate::game::autosave::SaveStatus;
-use crate::game::components::{GameRng, ScenarioSource};
+use super::start::{StartGame, StartMenu};
+use crate::game::autosave::{Autosave, SaveStatus};
+use crate::game::components::{GameRng, ScenarioSource, Sides};
+use crate::game::order::Order;
 use crate::game::phase::{GameState, TurnState};
+use crate::game::save::{LoadedGame, continues_game, load_game, save_game, write_turn_file};
 use crate::storage::{self, SaveFile};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::path::{Path, PathBuf};
 
 /// What the Game menu and its hotkeys ask for.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +25,12 @@ pub enum GameCommand {
     OpenLoad,
     NewGame,
     Settings,
+    /// Write a turn file for the side to play (play by e-mail).
+    SendTurn,
+    /// Watch the game in progress from its first order.
+    Watch,
+    /// Ask, then give up.
+    Concede,
 }
 
 /// The load window.
@@ -25,6 +38,8 @@ pub enum GameCommand {
 struct LoadWindow {
     open: bool,
     saves: Vec<SaveFile>,
+    turns: Vec<SaveFile>,
+    path: String,
 }
 
 /// When the status last changed, for the toast's fade.
@@ -34,23 +49,42 @@ struct Toast {
     since: f32,
 }
 
+/// The concession waiting for the player's yes.
+#[derive(Resource, Default)]
+struct ConfirmConcede(bool);
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<GameCommand>()
         .init_resource::<LoadWindow>()
         .init_resource::<Toast>()
+        .init_resource::<ConfirmConcede>()
         .add_systems(
             Update,
-            (hotkeys, handle_commands, save_now.run_if(resource_exists::<SaveNow>)).chain(),
+            (
+                hotkeys,
+                handle_commands,
+                write_files.run_if(resource_exists::<WriteNow>),
+            )
+                .chain(),
         )
         .add_systems(
             EguiPrimaryContextPass,
-            (load_window, toast).run_if(resource_exists::<TurnState>),
+            (load_window, toast, confirm_concede).run_if(resource_exists::<TurnState>),
         );
 }
 
-/// A save to write this frame (an exclusive system does it).
+/// A file to write this frame (an exclusive system does it).
 #[derive(Resource)]
-struct SaveNow(std::path::PathBuf);
+enum WriteNow {
+    Save(PathBuf),
+    Turn(PathBuf),
+    Watch,
+}
+
+/// The folder turn files are written to.
+pub fn turns_dir() -> PathBuf {
+    storage::saves_dir().join("turns")
+}
 
 fn hotkeys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<GameCommand>) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft]);
@@ -72,22 +106,36 @@ fn handle_commands(
     state: Res<State<GameState>>,
     turn: Option<Res<TurnState>>,
     source: Option<Res<ScenarioSource>>,
+    sides: Option<Res<Sides>>,
     mut next: ResMut<NextState<GameState>>,
     mut load: ResMut<LoadWindow>,
     mut settings: ResMut<SettingsFile>,
+    mut concede: ResMut<ConfirmConcede>,
 ) {
+    let in_game = *state.get() != GameState::NoGame;
     for c in incoming.read() {
         match c {
-            GameCommand::Save if *state.get() != GameState::NoGame => {
-                if let (Some(turn), Some(source)) = (&turn, &source) {
-                    let name = format!("{}-turn-{}", storage::slug(&source.0.name), turn.turn);
-                    commands.insert_resource(SaveNow(storage::saves_dir().join(format!("{name}.ron"))));
+            GameCommand::Save | GameCommand::SendTurn if in_game => {
+                if let (Some(turn), Some(source), Some(sides)) = (&turn, &source, &sides) {
+                    let name = storage::slug(&source.0.name);
+                    commands.insert_resource(match c {
+                        GameCommand::Save => {
+                            WriteNow::Save(storage::saves_dir().join(format!("{name}-turn-{}.ron", turn.turn)))
+                        }
+                        _ => {
+                            let to = sides.0.get(turn.active.0).map_or("next", |s| s.id.as_str());
+                            WriteNow::Turn(turns_dir().join(format!("{name}-turn-{}-to-{to}.ron", turn.turn)))
+                        }
+                    });
                 }
             }
-            GameCommand::Save => {}
+            GameCommand::Watch if in_game => commands.insert_resource(WriteNow::Watch),
+            GameCommand::Concede if *state.get() == GameState::Playing => concede.0 = true,
+            GameCommand::Save | GameCommand::SendTurn | GameCommand::Watch | GameCommand::Concede => {}
             GameCommand::OpenLoad => {
                 load.open = !load.open;
                 load.saves = storage::list_saves(&storage::saves_dir());
+                load.turns = storage::list_saves(&turns_dir());
             }
             GameCommand::NewGame => {
                 commands.remove_resource::<StartMenu>();
@@ -98,38 +146,155 @@ fn handle_commands(
     }
 }
 
-fn save_now(world: &mut World) {
-    let Some(SaveNow(path)) = world.remove_resource::<SaveNow>() else {
+fn write_files(world: &mut World) {
+    let Some(job) = world.remove_resource::<WriteNow>() else {
         return;
     };
-    let status = match crate::game::spawn::save_game(world, &path) {
-        Ok(()) => SaveStatus {
-            message: format!("Saved to {}", path.display()),
-            failed: false,
+    let status = match job {
+        WriteNow::Save(path) => match save_game(world, &path) {
+            Ok(()) => SaveStatus {
+                message: format!("Saved to {}", path.display()),
+                failed: false,
+            },
+            Err(e) => SaveStatus {
+                message: format!("Not saved: {e}"),
+                failed: true,
+            },
         },
-        Err(e) => SaveStatus {
-            message: format!("Not saved: {e}"),
-            failed: true,
+        WriteNow::Turn(path) => match write_turn_file(world, &path) {
+            Ok(game) => SaveStatus {
+                message: format!(
+                    "Turn file written to {}: send it to {}",
+                    path.display(),
+                    game.turn_file.map_or_else(String::new, |t| t.to)
+                ),
+                failed: false,
+            },
+            Err(e) => SaveStatus {
+                message: format!("Turn file not written: {e}"),
+                failed: true,
+            },
         },
+        WriteNow::Watch => {
+            let log = world.resource::<crate::game::log::OrderLog>().entries.clone();
+            let mut replay = Replay::new(log, 0);
+            let mut status = SaveStatus {
+                message: "Watching the game from its first order: Continue the game returns to the last".into(),
+                failed: false,
+            };
+            if let Err(e) = crate::game::undo::rebuild(world, &[]) {
+                replay.problem = Some(e.to_string());
+                status = SaveStatus {
+                    message: format!("Cannot replay: {e}"),
+                    failed: true,
+                };
+            }
+            world.insert_resource(replay);
+            status
+        }
     };
     world.insert_resource(status);
 }
 
-fn load_window(
-    mut contexts: EguiContexts,
-    mut load: ResMut<LoadWindow>,
-    mut commands: Commands,
-    mut next: ResMut<NextState<GameState>>,
-    mut status: ResMut<SaveStatus>,
-    rng: Res<GameRng>,
-) -> Result {
+/// Autosaves from now on to a new file named after this one with `suffix` (a branch of a watched
+/// game never overwrites the file it came from).
+pub fn autosave_elsewhere(world: &mut World, suffix: &str) {
+    if let Some(mut autosave) = world.get_resource_mut::<Autosave>() {
+        let stem = autosave
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        autosave.path = autosave.path.with_file_name(format!("{stem}-{suffix}.ron"));
+        autosave.last = None;
+    }
+}
+
+/// Opens a saved game or turn file from inside a game. A turn file that continues the game in
+/// progress plays the opponent's new orders back on this board; anything else starts anew (to
+/// continue, or to watch from the start, or from a turn file's new orders). A file that does not
+/// load or replay is refused with the reason, and the game in progress goes on.
+fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
+    let seed = world.resource::<GameRng>().seed;
+    let game = match load_game(path, seed) {
+        Ok(g) => g,
+        Err(e) => {
+            return SaveStatus {
+                message: format!("Not loaded: {e}"),
+                failed: true,
+            };
+        }
+    };
+    if let Some(info) = &game.turn_file {
+        let playing = world.get_resource::<State<GameState>>().map(|s| *s.get()) == Some(GameState::Playing);
+        match playing.then(|| continues_game(world, &game)) {
+            Some(Ok(known)) => {
+                let mut replay = Replay::new(game.log.clone(), known);
+                replay.new_from = Some(known);
+                replay.playing = true;
+                world.insert_resource(replay);
+                return SaveStatus {
+                    message: format!(
+                        "Turn file from {}: playing back {} new order(s); Continue the game skips to the end",
+                        info.from,
+                        game.log.len() - known
+                    ),
+                    failed: false,
+                };
+            }
+            Some(Err(why)) if world.resource::<ScenarioSource>().0.name == game.scenario.raw.name => {
+                return SaveStatus {
+                    message: format!("Turn file refused: {why}. Nothing was changed."),
+                    failed: true,
+                };
+            }
+            _ => {}
+        }
+        let since = info.since;
+        start(world, game, Some(since));
+        return SaveStatus {
+            message: format!(
+                "Opened {}: watch the new orders, then Continue the game",
+                path.display()
+            ),
+            failed: false,
+        };
+    }
+    let message = if game.migrated {
+        format!("Loaded {} (an older save: its orders start from here)", path.display())
+    } else {
+        format!("Loaded {}", path.display())
+    };
+    start(world, game, watch.then_some(0));
+    SaveStatus { message, failed: false }
+}
+
+fn start(world: &mut World, game: LoadedGame, watch: Option<usize>) {
+    world.insert_resource(StartGame { game, watch });
+    world.resource_mut::<NextState<GameState>>().set(GameState::NoGame);
+}
+
+/// A file to open, chosen in the load window.
+#[derive(Resource)]
+struct OpenNow(PathBuf, bool);
+
+fn open_now(world: &mut World) {
+    if let Some(OpenNow(path, watch)) = world.remove_resource::<OpenNow>() {
+        let status = open_file(world, &path, watch);
+        let failed = status.failed;
+        world.insert_resource(status);
+        world.resource_mut::<LoadWindow>().open = failed;
+    }
+}
+
+fn load_window(mut contexts: EguiContexts, mut load: ResMut<LoadWindow>, mut commands: Commands) -> Result {
     if !load.open {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut chosen = None;
-    egui::Window::new("Load a saved game (Ctrl+O)")
+    egui::Window::new("Open a saved game or turn file (Ctrl+O)")
         .open(&mut open)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
@@ -138,22 +303,87 @@ fn load_window(
                     .small()
                     .weak(),
             );
-            if load.saves.is_empty() {
-                ui.label("No saved games yet: Ctrl+S saves, and every phase end autosaves.");
-            }
+            let list = |ui: &mut egui::Ui, files: &[SaveFile], chosen: &mut Option<(PathBuf, bool)>| {
+                for s in files {
+                    ui.horizontal(|ui| {
+                        ui.label(&s.name).on_hover_text(s.path.display().to_string());
+                        if ui
+                            .button("Continue")
+                            .on_hover_text("Play on from where it stands")
+                            .clicked()
+                        {
+                            *chosen = Some((s.path.clone(), false));
+                        }
+                        if ui
+                            .button("Watch")
+                            .on_hover_text("Replay it order by order from the start")
+                            .clicked()
+                        {
+                            *chosen = Some((s.path.clone(), true));
+                        }
+                    });
+                }
+            };
             egui::ScrollArea::vertical().max_height(360.0).show(ui, |ui| {
-                for s in &load.saves {
-                    if ui.button(&s.name).on_hover_text(s.path.display().to_string()).clicked() {
-                        chosen = Some(s.path.clone());
-                    }
+                if load.saves.is_empty() {
+                    ui.label("No saved games yet: Ctrl+S saves, and every phase end autosaves.");
+                }
+                list(ui, &load.saves, &mut chosen);
+                if !load.turns.is_empty() {
+                    ui.separator();
+                    ui.strong("Turn files (play by e-mail)");
+                    list(ui, &load.turns, &mut chosen);
+                }
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut load.path)
+                        .hint_text("or a path: …/turn-3-to-us.ron")
+                        .desired_width(280.0),
+                );
+                if ui.button("Open").clicked() && !load.path.trim().is_empty() {
+                    chosen = Some((PathBuf::from(load.path.trim()), false));
                 }
             });
         });
     load.open = open;
-    if let Some(path) = chosen {
-        load_into_game(&path, rng.seed, &mut commands, &mut next, &mut status);
-        load.open = status.failed;
+    if let Some((path, watch)) = chosen {
+        commands.insert_resource(OpenNow(path, watch));
+        commands.queue(open_now);
     }
+    Ok(())
+}
+
+fn confirm_concede(
+    mut contexts: EguiContexts,
+    mut concede: ResMut<ConfirmConcede>,
+    mut orders: MessageWriter<PlayerOrder>,
+    turn: Res<TurnState>,
+    sides: Res<Sides>,
+) -> Result {
+    if !concede.0 {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let side = sides.0.get(turn.active.0).map_or("?", |s| s.name.as_str()).to_string();
+    egui::Window::new("Concede?")
+        .id(egui::Id::new("confirm-concede"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label(format!("{side} gives up and the other side wins."));
+            ui.horizontal(|ui| {
+                if ui.button(format!("{side} concedes")).clicked() {
+                    orders.write(PlayerOrder(Order::Concede));
+                    concede.0 = false;
+                }
+                if ui.button("Play on").clicked() {
+                    concede.0 = false;
+                }
+            });
+        });
     Ok(())
 }
 

@@ -3,8 +3,10 @@
 //! frames of a 100×100 map with 1,000 units and prints the mean and 99th-percentile frame time.
 
 use super::attack::{AttackPlan, RollRequest};
+use super::orders::PlayerOrder;
 use crate::game::components::{MapIndex, Side};
-use crate::game::phase::{CombatStep, EndPhase, GameState, Phase, TurnState};
+use crate::game::order::Order;
+use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
 use crate::rules::grid::{Cell, parse_label};
 use bevy::prelude::*;
 
@@ -62,7 +64,7 @@ fn run_scripted_attack(
     index: Res<MapIndex>,
     sides: Query<&Side>,
     mut plan: ResMut<AttackPlan>,
-    mut ends: MessageWriter<EndPhase>,
+    mut orders: MessageWriter<PlayerOrder>,
     mut rolls: MessageWriter<RollRequest>,
 ) {
     script.frame += 1;
@@ -70,7 +72,7 @@ fn run_scripted_attack(
         // One end per two frames: the phase follows the turn state a frame later.
         if script.frame.is_multiple_of(2) && script.ends_sent < 12 {
             script.ends_sent += 1;
-            ends.write(EndPhase);
+            orders.write(PlayerOrder(Order::EndPhase));
         }
         return;
     }

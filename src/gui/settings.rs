@@ -15,6 +15,8 @@ pub struct Settings {
     pub ui_scale: f32,
     /// Okabe-Ito colours for overlays and panels, safe for every common colour-vision deficiency.
     pub colour_blind: bool,
+    /// Ask before the phase that ends a side's player turn is ended.
+    pub confirm_end_turn: bool,
 }
 
 impl Default for Settings {
@@ -22,6 +24,7 @@ impl Default for Settings {
         Self {
             ui_scale: 1.0,
             colour_blind: false,
+            confirm_end_turn: true,
         }
     }
 }
@@ -175,6 +178,8 @@ fn settings_window(
                 .on_hover_text("Size of every panel and label; larger for big screens and streams");
             ui.checkbox(&mut edited.colour_blind, "Colour-blind-safe palette")
                 .on_hover_text("Okabe-Ito colours for reach, zones of control, retreats, advances and odds");
+            ui.checkbox(&mut edited.confirm_end_turn, "Ask before ending a side's turn")
+                .on_hover_text("A stray Enter at the last phase asks first; undo (Ctrl+Z) can still take an end back");
             ui.label(
                 egui::RichText::new(format!("Saved in {}", file.path.display()))
                     .small()

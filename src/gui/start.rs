@@ -1,22 +1,35 @@
 //! The start screen: pick a shipped scenario, any `.ron` scenario file or a saved game; read its
-//! description, sides, ruleset and a map thumbnail; set the seed; start. Also starting and
-//! loading games from inside one (the New game and Load commands come back through here).
+//! description, sides, ruleset and a map thumbnail; set the seed; start, continue or watch. Also
+//! starting games from inside one (the New game and Load commands come back through here).
 
 use super::layout::Layout;
+use super::replay::Replay;
 use super::settings::{Palette, SettingsFile};
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::phase::GameState;
+use crate::game::save::{LoadedGame, load_game, start_loaded};
 use crate::scenario::{self, Scenario};
 use crate::storage;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::path::PathBuf;
 
-/// A game to start as soon as the previous one is cleared away.
+/// A game to start as soon as the previous one is cleared away: its log is replayed, all of it
+/// (to continue) or up to `watch` (to watch it from there).
 #[derive(Resource, Clone, Debug)]
 pub struct StartGame {
-    pub scenario: Scenario,
-    pub seed: u64,
+    pub game: LoadedGame,
+    pub watch: Option<usize>,
+}
+
+impl StartGame {
+    /// A new game of `scenario` with `seed`.
+    pub fn new(scenario: Scenario, seed: u64) -> Self {
+        Self {
+            game: LoadedGame::new(scenario, seed),
+            watch: None,
+        }
+    }
 }
 
 /// One line of the scenario list.
@@ -25,7 +38,16 @@ struct Entry {
     /// `None` for a shipped scenario (embedded), else the file.
     file: Option<PathBuf>,
     saved: bool,
-    loaded: Result<Scenario, String>,
+    loaded: Result<LoadedGame, String>,
+    /// Where a saved game stands (worked out when it is first shown).
+    position: Option<Scenario>,
+}
+
+impl Entry {
+    /// Whether this is a game under way (a log to continue or watch).
+    fn under_way(&self) -> bool {
+        self.loaded.as_ref().is_ok_and(|g| !g.log.is_empty() || g.migrated)
+    }
 }
 
 /// The start screen's state.
@@ -50,7 +72,8 @@ impl StartMenu {
                         .map_or_else(|_| scenario::SHIPPED[i].0.to_string(), |s| s.raw.name.clone()),
                     file: None,
                     saved: false,
-                    loaded,
+                    loaded: loaded.map(|s| LoadedGame::new(s, 1)),
+                    position: None,
                 }
             })
             .collect();
@@ -85,13 +108,15 @@ impl StartMenu {
         self.seed.trim().parse().ok()
     }
 
-    /// The selected scenario with the seed, when both are good.
-    fn start_game(&self) -> Option<StartGame> {
-        let scenario = self.entries.get(self.selected)?.loaded.as_ref().ok()?.clone();
-        Some(StartGame {
-            scenario,
-            seed: self.seed()?,
-        })
+    /// The selected game, to play (`watch: None`) or watch from its start, when it and the seed
+    /// are good. A game under way keeps its own seed.
+    fn start_game(&self, watch: Option<usize>) -> Option<StartGame> {
+        let entry = self.entries.get(self.selected)?;
+        let mut game = entry.loaded.as_ref().ok()?.clone();
+        if !entry.under_way() {
+            game.seed = self.seed()?;
+        }
+        Some(StartGame { game, watch })
     }
 
     pub fn with_seed(mut self, seed: u64) -> Self {
@@ -101,7 +126,7 @@ impl StartMenu {
 }
 
 fn file_entry(path: PathBuf, saved: bool) -> Entry {
-    let loaded = Scenario::load(&path).map_err(|e| e.to_string());
+    let loaded = load_game(&path, 1).map_err(|e| e.to_string());
     Entry {
         label: path
             .file_stem()
@@ -110,6 +135,7 @@ fn file_entry(path: PathBuf, saved: bool) -> Entry {
         file: Some(path),
         saved,
         loaded,
+        position: None,
     }
 }
 
@@ -122,23 +148,44 @@ pub(super) fn plugin(app: &mut App) {
     .add_systems(EguiPrimaryContextPass, start_screen.run_if(in_state(GameState::NoGame)));
 }
 
-/// Spawns the waiting game once the old one is gone, with its autosave file.
+/// Spawns the waiting game once the old one is gone and replays its log (to the end, or to the
+/// entry to watch from), with its autosave file.
 fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
     let Some(pending) = pending else { return };
     let start = pending.clone();
     commands.remove_resource::<StartGame>();
-    let name = storage::slug(&start.scenario.raw.name);
+    let name = storage::slug(&start.game.scenario.raw.name);
     commands.insert_resource(Autosave::new(storage::saves_dir().join(format!("autosave-{name}.ron"))));
     commands.queue(move |world: &mut World| {
-        crate::game::spawn::spawn_scenario(world, &start.scenario, start.seed);
+        if let Err(e) = start_loaded(world, &start.game, start.watch) {
+            // Checked when the file was read, so only a bug gets here: say so, keep what replayed.
+            world.insert_resource(SaveStatus {
+                message: format!("The game did not replay: {e}"),
+                failed: true,
+            });
+        }
+        if let Some(at) = start.watch {
+            let mut replay = Replay::new(start.game.log.clone(), at);
+            if at > 0 {
+                replay.new_from = Some(at);
+            }
+            world.insert_resource(replay);
+        }
     });
 }
 
-fn start_on_enter(keys: Res<ButtonInput<KeyCode>>, menu: Option<Res<StartMenu>>, mut commands: Commands) {
-    if !keys.just_pressed(KeyCode::Enter) {
+fn start_on_enter(
+    keys: Res<ButtonInput<KeyCode>>,
+    menu: Option<Res<StartMenu>>,
+    mut commands: Commands,
+    mut contexts: EguiContexts,
+) {
+    // Enter in a text field belongs to the field.
+    let typing = contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input());
+    if !keys.just_pressed(KeyCode::Enter) || typing {
         return;
     }
-    if let Some(start) = menu.and_then(|m| m.start_game()) {
+    if let Some(start) = menu.and_then(|m| m.start_game(None)) {
         commands.insert_resource(start);
     }
 }
@@ -148,33 +195,6 @@ fn clear_board_state(mut commands: Commands) {
     commands.remove_resource::<Layout>();
     commands.insert_resource(super::hud::Selection::default());
     commands.insert_resource(super::attack::AttackPreview::default());
-}
-
-/// Loads a saved game or scenario file while a game runs: starts it, or says why not and keeps
-/// the current game.
-pub fn load_into_game(
-    path: &std::path::Path,
-    seed: u64,
-    commands: &mut Commands,
-    next: &mut NextState<GameState>,
-    status: &mut SaveStatus,
-) {
-    match Scenario::load(path) {
-        Ok(scenario) => {
-            commands.insert_resource(StartGame { scenario, seed });
-            next.set(GameState::NoGame);
-            *status = SaveStatus {
-                message: format!("Loaded {}", path.display()),
-                failed: false,
-            };
-        }
-        Err(e) => {
-            *status = SaveStatus {
-                message: format!("Not loaded: {e}"),
-                failed: true,
-            };
-        }
-    }
 }
 
 fn start_screen(
@@ -233,7 +253,7 @@ fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
                     shown_saves = true;
                 }
                 let text = match &e.loaded {
-                    Ok(s) => format!("{}   ({})", e.label, s.ruleset.raw.name),
+                    Ok(g) => format!("{}   ({})", e.label, g.scenario.ruleset.raw.name),
                     Err(_) => format!("{}   (cannot be loaded)", e.label),
                 };
                 let mut rich = egui::RichText::new(text);
@@ -275,16 +295,23 @@ fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
 }
 
 fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, palette: &Palette) {
-    let Some(entry) = menu.entries.get(menu.selected) else {
+    let selected = menu.selected;
+    let Some(entry) = menu.entries.get_mut(selected) else {
         return;
     };
-    let s = match &entry.loaded {
-        Ok(s) => s.clone(),
+    let game = match &entry.loaded {
+        Ok(g) => g.clone(),
         Err(e) => {
             ui.colored_label(palette.bad, format!("This file cannot be played:\n{e}"));
             return;
         }
     };
+    let under_way = entry.under_way();
+    if under_way && entry.position.is_none() {
+        entry.position = crate::game::save::position(&game);
+    }
+    // A game under way is shown where it stands now.
+    let s = entry.position.clone().unwrap_or_else(|| game.scenario.clone());
     ui.heading(&s.raw.name);
     ui.label(egui::RichText::new(&s.raw.setting).italics());
     ui.label(format!(
@@ -296,10 +323,20 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
         s.raw.turns,
         s.units.len()
     ));
-    if let Some(p) = &s.raw.progress {
+    if under_way {
+        let kind = if game.turn_file.is_some() {
+            "Turn file"
+        } else {
+            "Saved game"
+        };
         ui.colored_label(
             palette.highlight,
-            format!("Saved game: turn {}, {} to play, phase {}", p.turn, p.side, p.phase + 1),
+            format!(
+                "{kind}: {} · {} orders · seed {}",
+                game.summary,
+                game.log.len(),
+                game.seed
+            ),
         );
     }
     ui.horizontal_wrapped(|ui| {
@@ -320,8 +357,27 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
             ui.label(egui::RichText::new(format!("Victory: {}", s.raw.victory)).strong());
         });
     ui.separator();
-    let mut start = false;
+    let mut start = None;
     ui.horizontal(|ui| {
+        if under_way {
+            let label = egui::RichText::new("Continue (Enter)").strong();
+            if ui
+                .button(label)
+                .on_hover_text("Play on from where the game stands")
+                .clicked()
+            {
+                start = Some(None);
+            }
+            if !game.log.is_empty()
+                && ui
+                    .button("Watch")
+                    .on_hover_text("Replay the game order by order from its start; Branch here plays on from any point")
+                    .clicked()
+            {
+                start = Some(Some(0));
+            }
+            return;
+        }
         ui.label("Seed:");
         ui.add(egui::TextEdit::singleline(&mut menu.seed).desired_width(90.0))
             .on_hover_text("Every die roll follows the seed: the same seed and orders replay the same game");
@@ -336,19 +392,22 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
         if !seed_ok {
             ui.colored_label(palette.bad, "the seed is a whole number");
         }
-        let label = if s.raw.progress.is_some() {
-            "Continue (Enter)"
-        } else {
-            "Start (Enter)"
-        };
-        start = ui
-            .add_enabled(seed_ok, egui::Button::new(egui::RichText::new(label).strong()))
-            .clicked();
+        if ui
+            .add_enabled(
+                seed_ok,
+                egui::Button::new(egui::RichText::new("Start (Enter)").strong()),
+            )
+            .clicked()
+        {
+            start = Some(None);
+        }
     });
     if let Some(e) = &menu.error {
         ui.colored_label(palette.bad, e);
     }
-    if start && let Some(game) = menu.start_game() {
+    if let Some(watch) = start
+        && let Some(game) = menu.start_game(watch)
+    {
         commands.insert_resource(game);
     }
 }

@@ -318,3 +318,35 @@ pub fn parse_label(text: &str) -> Result<Cell, String> {
     }
     Ok(Cell::new(col - 1, row - 1))
 }
+
+/// Serde for a `Cell` written as its board label (`"0412"`), as orders and saves write cells.
+pub mod as_label {
+    use super::{Cell, label, parse_label};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(cell: &Cell, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&label(*cell))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Cell, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_label(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Serde for a list of cells written as board labels (`["0412", "0413"]`).
+pub mod as_labels {
+    use super::{Cell, label, parse_label};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(cells: &[Cell], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(cells.iter().map(|c| label(*c)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|t| parse_label(t).map_err(serde::de::Error::custom))
+            .collect()
+    }
+}

@@ -43,6 +43,8 @@ pub fn read_file(path: &std::path::Path) -> Result<String, LoadError> {
 pub struct Source<'a> {
     pub file: PathBuf,
     pub text: &'a str,
+    /// Where the document being validated sits in the text (`scenario.` inside a saved game).
+    prefix: String,
     map: std::cell::OnceCell<SourceMap>,
 }
 
@@ -51,13 +53,26 @@ impl<'a> Source<'a> {
         Self {
             file: file.into(),
             text,
+            prefix: String::new(),
+            map: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The same text, for validating the document in its field `field` (a saved game's
+    /// scenario): errors name and locate `field.…`.
+    pub fn nested(&self, field: &str) -> Source<'a> {
+        Source {
+            file: self.file.clone(),
+            text: self.text,
+            prefix: format!("{}{field}.", self.prefix),
             map: std::cell::OnceCell::new(),
         }
     }
 
     /// An error about `field`, located at that field in the text.
     pub fn error(&self, field: impl Into<String>, message: impl Into<String>) -> LoadError {
-        let field = field.into();
+        let field = format!("{}{}", self.prefix, field.into());
+        let field = field.trim_end_matches('.').to_string();
         let pos = self.map.get_or_init(|| SourceMap::new(self.text)).locate(&field);
         LoadError {
             file: self.file.clone(),

@@ -86,8 +86,9 @@ pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
     }
 }
 
-/// The name before the first `(` outside comments and `#![…]` attributes (`Ruleset`, `Scenario`).
-fn top_level_name(text: &str) -> &str {
+/// The name before the first `(` outside comments and `#![…]` attributes (`Ruleset`, `Scenario`,
+/// `SavedGame`).
+pub fn top_level_name(text: &str) -> &str {
     let mut rest = text;
     loop {
         rest = rest.trim_start();

@@ -230,6 +230,18 @@ fn costs(src: &Source, field: &str, raw: &RawCosts) -> Result<[Option<Mp>; 3], L
 }
 
 impl Ruleset {
+    /// Whether units enter enemy cells and fight inside them (Rommel's contested squares) rather
+    /// than attacking across a cell side.
+    pub fn contests_cells(&self) -> bool {
+        self.raw.enemy_cells == EnemyCells::Contest
+    }
+
+    /// Whether attack tactics are chosen in secret and revealed when the defender answers
+    /// (Rommel): the combat waits for the defender's `Defend` order.
+    pub fn secret_tactics(&self) -> bool {
+        matches!(self.combat, crate::combat::CombatRules::Rommel(_))
+    }
+
     /// Parses and validates a ruleset's text.
     pub fn from_ron_str(file: impl AsRef<Path>, text: &str) -> Result<Ruleset, LoadError> {
         let src = Source::new(file.as_ref(), text);

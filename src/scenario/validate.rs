@@ -85,6 +85,12 @@ impl Scenario {
         validate(&src, raw)
     }
 
+    /// Validates a scenario already parsed from `src` (a saved game's `scenario`, with
+    /// `src.nested("scenario")`).
+    pub fn from_raw(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
+        validate(src, raw)
+    }
+
     /// Reads, parses and validates a scenario file.
     pub fn load(path: impl AsRef<Path>) -> Result<Scenario, LoadError> {
         let path = path.as_ref();

@@ -1,13 +1,15 @@
 //! Small fixture scenarios written inline (a few rows of terrain, a few units) and helpers that
-//! drive them through the headless game: phases, forced dice, attacks, retreat options.
+//! drive them through the headless game with the players' own orders: phases, forced dice,
+//! attacks, retreat options.
 
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
-use hexfront::game::combat::{CombatResolved, DeclareAttack, UnitData};
+use hexfront::game::combat::{CombatResolved, PendingCombat, UnitData};
 use hexfront::game::components::*;
+use hexfront::game::execute::{OrderRefused, issue, settle};
 use hexfront::game::headless_app;
-use hexfront::game::movement::OrderRefused;
-use hexfront::game::phase::{EndPhase, Phase};
+use hexfront::game::order::{AttackOrder, DefenseOrder, Order};
+use hexfront::game::phase::Phase;
 use hexfront::game::retreat::retreat_options;
 use hexfront::game::zoc::Zoc;
 use hexfront::rules::grid::{Cell, parse_label};
@@ -55,6 +57,24 @@ pub fn cell(label: &str) -> Cell {
     parse_label(label).unwrap()
 }
 
+/// Unit ids as an order writes them.
+pub fn ids(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+/// Gives `order` as the side entitled to it (as the hotseat client does). A refusal is returned
+/// and also written as an `OrderRefused` message, for `refusals`.
+pub fn give(app: &mut App, order: Order) -> Result<(), String> {
+    match issue(app.world_mut(), order) {
+        Ok(_) => Ok(()),
+        Err(refused) => {
+            let reason = refused.reason.clone();
+            app.world_mut().write_message(refused);
+            Err(reason)
+        }
+    }
+}
+
 pub fn id(app: &mut App, id: &str) -> Entity {
     find(app, id).unwrap_or_else(|| panic!("no unit {id}"))
 }
@@ -84,9 +104,7 @@ pub fn to_phase(app: &mut App, wanted: Phase) {
         if phase(app) == wanted {
             return;
         }
-        app.world_mut().write_message(EndPhase);
-        app.update();
-        app.update();
+        give(app, Order::EndPhase).unwrap();
     }
     assert_eq!(phase(app), wanted);
 }
@@ -99,30 +117,18 @@ pub fn log(app: &App) -> Vec<String> {
     app.world().resource::<GameLog>().0.clone()
 }
 
-/// Declares an attack with these dice forced, then runs the combat, retreat and advance steps.
-/// Returns the refusal or the result.
+/// Attacks with these dice forced (in Rommel the defender answers with no tactics); the game
+/// carries out the retreats and advances that need no choice. Returns the refusal or the result.
 pub fn attack(app: &mut App, attackers: &[&str], target: &str, dice: &[u8]) -> Result<CombatResolved, String> {
-    let units: Vec<Entity> = attackers.iter().map(|a| id(app, a)).collect();
     app.world_mut().resource_mut::<GameRng>().forced = dice.to_vec();
     app.world_mut().resource_mut::<Messages<OrderRefused>>().clear();
     app.world_mut().resource_mut::<Messages<CombatResolved>>().clear();
-    app.world_mut().write_message(DeclareAttack::plain(units, cell(target)));
-    app.update();
-    let refused = {
-        let m = app.world().resource::<Messages<OrderRefused>>();
-        m.get_cursor().read(m).last().cloned()
-    };
-    if let Some(r) = refused {
-        return Err(r.reason);
+    give(app, Order::Attack(AttackOrder::plain(ids(attackers), cell(target))))?;
+    if app.world().resource::<PendingCombat>().0.is_some() {
+        give(app, Order::Defend(DefenseOrder::default()))?;
     }
-    let resolved = {
-        let m = app.world().resource::<Messages<CombatResolved>>();
-        m.get_cursor().read(m).last().cloned().expect("the combat is reported")
-    };
-    for _ in 0..4 {
-        app.update();
-    }
-    Ok(resolved)
+    let m = app.world().resource::<Messages<CombatResolved>>();
+    Ok(m.get_cursor().read(m).last().cloned().expect("the combat is reported"))
 }
 
 /// The legal and illegal retreats of unit `who` from where it stands, `length` cells, away from
@@ -181,11 +187,10 @@ pub fn reach(app: &mut App, who: &str) -> std::collections::BTreeMap<String, (f3
         .collect()
 }
 
-/// Puts a retreat demand on each unit of `who` (as one combat result would) and runs the
-/// retreat step.
+/// Puts a retreat demand on each unit of `who` (as one combat result would) and lets the game
+/// carry out what needs no choice.
 pub fn order_retreats(app: &mut App, who: &[&str], cells: u32, chooser: hexfront::combat::Chooser, opponents: &[&str]) {
     use hexfront::game::combat::{PendingRetreat, PendingRetreats};
-    use hexfront::game::phase::CombatStep;
     if phase(app) != Phase::Combat {
         to_phase(app, Phase::Combat);
     }
@@ -209,12 +214,7 @@ pub fn order_retreats(app: &mut App, who: &[&str], cells: u32, chooser: hexfront
                 check_first: false,
             });
     }
-    app.world_mut()
-        .resource_mut::<NextState<CombatStep>>()
-        .set(CombatStep::Retreat);
-    for _ in 0..3 {
-        app.update();
-    }
+    settle(app.world_mut());
 }
 
 pub fn order_retreat(app: &mut App, who: &str, cells: u32, chooser: hexfront::combat::Chooser, opponents: &[&str]) {
@@ -226,8 +226,8 @@ pub fn force_dice(app: &mut App, dice: &[u8]) {
     app.world_mut().resource_mut::<GameRng>().forced = dice.to_vec();
 }
 
-/// Puts an advance right on `attackers` into `into` (as a combat result would) and runs the
-/// advance step once; more updates are up to the caller.
+/// Puts an advance right on `attackers` into `into` (as a combat result would) and lets the game
+/// carry out what needs no choice.
 pub fn order_advance(
     app: &mut App,
     attackers: &[&str],
@@ -236,7 +236,6 @@ pub fn order_advance(
     right: hexfront::combat::AdvanceRight,
 ) {
     use hexfront::game::combat::{PendingAdvance, PendingAdvances};
-    use hexfront::game::phase::CombatStep;
     if phase(app) != Phase::Combat {
         to_phase(app, Phase::Combat);
     }
@@ -250,12 +249,9 @@ pub fn order_advance(
             followers,
             into: cell(into),
             right,
+            moved: Vec::new(),
         });
-    app.world_mut()
-        .resource_mut::<NextState<CombatStep>>()
-        .set(CombatStep::Advance);
-    app.update();
-    app.update();
+    settle(app.world_mut());
 }
 
 /// The reasons of the orders refused since the last clear.

@@ -1,19 +1,18 @@
 //! A scripted hotseat player for headless tests: it reads the world as the desktop client does and
-//! sends only the client's commands (`MoveOrder`, `DeclareAttack`, `ChooseRetreat`,
-//! `ChooseAdvance`, `EndAdvance`, `EndPhase`). Its plan is simple and deterministic: every stack
-//! moves to the reachable cell nearest an enemy, every stack next to (or sharing a cell with) an
-//! enemy attacks it, retreats take the first legal path listed, attackers advance when they may.
+//! gives only the players' `Order`s (move, attack and the defender's answer, retreat, advance,
+//! end the advance, end the phase). Its plan is simple and deterministic: every stack moves to the
+//! reachable cell nearest an enemy, every stack next to (or sharing a cell with) an enemy attacks
+//! it, retreats take the first legal path listed, attackers advance when they may.
 
-use super::board::phase;
+use super::board::{give, phase};
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
-use hexfront::game::combat::{
-    CombatResolved, DeclareAttack, PendingAdvances, PendingRetreats, UnitData, build_situation,
-};
+use hexfront::game::combat::{CombatResolved, GameView, PendingAdvances, PendingCombat, PendingRetreats, UnitData};
 use hexfront::game::components::*;
-use hexfront::game::movement::{MoveOrder, Moved, OrderRefused, may_end_in, movers_and_others, search_moves};
-use hexfront::game::phase::{CombatStep, EndPhase, Phase, TurnState};
-use hexfront::game::retreat::{ChooseRetreat, retreat_options};
+use hexfront::game::movement::{Moved, may_end_in, movers_and_others, search_moves};
+use hexfront::game::order::{AttackOrder, DefenseOrder, Order};
+use hexfront::game::phase::{Phase, TurnState};
+use hexfront::game::retreat::retreat_options;
 use hexfront::game::zoc::Zoc;
 use hexfront::rules::grid::Cell;
 
@@ -82,21 +81,30 @@ fn drain<M: Message + Clone>(app: &mut App) -> Vec<M> {
     out
 }
 
+fn id_of(app: &App, e: Entity) -> String {
+    app.world().get::<Unit>(e).map_or_else(String::new, |u| u.id.clone())
+}
+
+fn ids_of(app: &App, es: &[Entity]) -> Vec<String> {
+    es.iter().map(|e| id_of(app, *e)).collect()
+}
+
+/// Gives an order; a refusal goes into the report.
+fn order(app: &mut App, report: &mut PhaseReport, o: Order) {
+    if let Err(reason) = give(app, o) {
+        report.refusals.push(reason);
+    }
+}
+
 /// Plays the active side's current phase and ends it.
 pub fn play_phase(app: &mut App) -> PhaseReport {
     let mut report = PhaseReport::default();
-    drain::<OrderRefused>(app);
     match phase(app) {
         Phase::Movement | Phase::Exploitation => play_moves(app, &mut report),
         Phase::Combat => play_combats(app, &mut report),
         _ => {}
     }
-    report
-        .refusals
-        .extend(drain::<OrderRefused>(app).into_iter().map(|r| r.reason));
-    app.world_mut().write_message(EndPhase);
-    app.update();
-    app.update();
+    order(app, &mut report, Order::EndPhase);
     report
 }
 
@@ -126,8 +134,9 @@ fn play_moves(app: &mut App, report: &mut PhaseReport) {
             best.filter(|b| b.0 < distance(from)).map(|b| b.3)
         };
         if let Some(to) = target {
-            app.world_mut().write_message(MoveOrder { units, to });
-            app.update();
+            drain::<Moved>(app);
+            let units = ids_of(app, &units);
+            order(app, report, Order::Move { units, to });
             report.moves += drain::<Moved>(app).len();
         }
     }
@@ -155,26 +164,22 @@ fn play_combats(app: &mut App, report: &mut PhaseReport) {
             continue;
         }
         // The preview the client shows first: skip attacks the rules refuse.
-        let order = DeclareAttack::plain(live, target);
+        let attack = AttackOrder::plain(ids_of(app, &live), target);
         let allowed = {
-            let mut state: SystemState<(
-                Res<GameMap>,
-                Res<Zoc>,
-                Res<Sides>,
-                Res<TurnState>,
-                Res<MapIndex>,
-                Res<hexfront::game::combat::CurrentWeather>,
-                Query<UnitData>,
-            )> = SystemState::new(app.world_mut());
-            let (map, zoc, sides, turn, index, weather, units) = state.get(app.world_mut()).unwrap();
-            build_situation(&order, &map, &zoc.0, &sides, turn.active, &index, weather.0, &units)
-                .is_ok_and(|(situation, ..)| hexfront::combat::assess(&map.ruleset.combat, &situation).is_ok())
+            let mut state: SystemState<GameView> = SystemState::new(app.world_mut());
+            let view = state.get(app.world()).unwrap();
+            view.situation(&attack, None)
+                .is_ok_and(|(situation, ..)| hexfront::combat::assess(&view.map.ruleset.combat, &situation).is_ok())
         };
         if !allowed {
             continue;
         }
-        app.world_mut().write_message(order);
-        app.update();
+        drain::<CombatResolved>(app);
+        order(app, report, Order::Attack(attack));
+        if app.world().resource::<PendingCombat>().0.is_some() {
+            // Rommel: the defender answers (no tactics).
+            order(app, report, Order::Defend(DefenseOrder::default()));
+        }
         report.combats += drain::<CombatResolved>(app).len();
         finish_after_combat(app, report);
     }
@@ -183,12 +188,10 @@ fn play_combats(app: &mut App, report: &mut PhaseReport) {
 /// Answers every retreat and advance the last combat left waiting, as a player at the client.
 pub fn finish_after_combat(app: &mut App, report: &mut PhaseReport) {
     for _ in 0..40 {
-        app.update();
         let retreat = app.world().resource::<PendingRetreats>().0.first().cloned();
         let advance = app.world().resource::<PendingAdvances>().0.first().cloned();
-        let step = app.world().get_resource::<State<CombatStep>>().map(|s| *s.get());
-        match (retreat, advance, step) {
-            (Some(p), _, Some(CombatStep::Retreat)) => {
+        match (retreat, advance) {
+            (Some(p), _) => {
                 let path = {
                     let mut state: SystemState<(Res<GameMap>, Res<Zoc>, Res<Sides>, Res<MapIndex>, Query<UnitData>)> =
                         SystemState::new(app.world_mut());
@@ -207,12 +210,14 @@ pub fn finish_after_combat(app: &mut App, report: &mut PhaseReport) {
                     .ok()
                     .and_then(|(_, o)| o.legal.first().map(|l| l.cells.to_vec()))
                 };
-                if let Some(path) = path {
-                    app.world_mut().write_message(ChooseRetreat { unit: p.unit, path });
-                    report.retreats_chosen += 1;
-                }
+                let Some(path) = path else {
+                    panic!("a retreat waits with no legal path");
+                };
+                let unit = id_of(app, p.unit);
+                order(app, report, Order::Retreat { unit, path });
+                report.retreats_chosen += 1;
             }
-            (_, Some(p), Some(CombatStep::Advance)) => {
+            (None, Some(p)) => {
                 let going: Vec<Entity> = p
                     .attackers
                     .iter()
@@ -221,16 +226,15 @@ pub fn finish_after_combat(app: &mut App, report: &mut PhaseReport) {
                     .take(1)
                     .collect();
                 if !going.is_empty() {
-                    app.world_mut().write_message(hexfront::game::advance::ChooseAdvance {
-                        units: going,
-                        to: p.into,
-                    });
+                    let units = ids_of(app, &going);
+                    order(app, report, Order::Advance { units, to: p.into });
                     report.advances_chosen += 1;
                 }
-                app.world_mut().write_message(hexfront::game::advance::EndAdvance);
+                if !app.world().resource::<PendingAdvances>().0.is_empty() {
+                    order(app, report, Order::EndAdvance);
+                }
             }
-            (None, None, _) => return,
-            _ => {}
+            (None, None) => return,
         }
     }
     panic!("the combat's retreats and advances never finished");

@@ -1,0 +1,399 @@
+//! The one place orders are checked and carried out. `execute` refuses an order from a side not
+//! entitled to act or one the rules forbid (naming the order and the rule, changing nothing), or
+//! carries it out, settles what follows by itself (retreats and advances with no choice to make,
+//! the phase bookkeeping, objectives, sudden death) and records it in the `OrderLog` with its dice
+//! and the state hash. `replay` runs a recorded log again and checks every entry.
+
+use super::GameSystems;
+use super::advance::{AdvanceChoice, carry_out_advances};
+use super::combat::{self as game_combat, PendingAdvances, PendingCombat, PendingRetreats, combat_step, run};
+use super::components::{GameLog, GameMap, GameRng, Position, Sides, Unit, UnitIds};
+use super::hash::state_hash;
+use super::log::{DieRecord, LogEntry, OrderLog, When};
+use super::order::{IssuedOrder, Order};
+use super::phase::{CombatStep, GameState, Phase, TurnState, end_phase, sync_phase_with_turn};
+use super::retreat::{StuckRetreats, carry_out_retreats, retreat_chooser};
+use super::victory::{Verdict, check_sudden_death, track_control};
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+use bevy::state::state::StateTransition;
+use std::fmt;
+
+/// An order was refused, and why; nothing changed.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct OrderRefused {
+    /// The order in words (`move de-xxiv 0617→0618`).
+    pub order: String,
+    /// The rule it breaks.
+    pub reason: String,
+}
+
+impl fmt::Display for OrderRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "refused: {}: {}", self.order, self.reason)
+    }
+}
+
+impl std::error::Error for OrderRefused {}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<IssuedOrder>()
+        .add_message::<OrderRefused>()
+        .init_resource::<OrderLog>()
+        .add_systems(
+            Update,
+            carry_out_orders
+                .in_set(GameSystems::Orders)
+                .run_if(resource_exists::<TurnState>),
+        );
+}
+
+/// Carries out the orders sent as messages this frame (the client's, the computer player's).
+fn carry_out_orders(world: &mut World) {
+    let orders: Vec<IssuedOrder> = world.resource_mut::<Messages<IssuedOrder>>().drain().collect();
+    for order in orders {
+        if let Err(refused) = execute(world, order) {
+            info!("{refused}");
+            world.write_message(refused);
+        }
+    }
+}
+
+/// Where a unit stands, by id (for orders in words).
+fn position_of(world: &World, id: &str) -> Option<Cell> {
+    let e = world.get_resource::<UnitIds>()?.0.get(id).copied()?;
+    world.get::<Position>(e).map(|p| p.0)
+}
+
+/// The order in words, with the units' cells as they stand now.
+pub fn order_words(world: &World, order: &Order) -> String {
+    order.words(&|id| position_of(world, id))
+}
+
+/// Checks `issued` and carries it out, then settles what follows and records it; returns the
+/// index of its log entry. A refused order changes nothing.
+pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRefused> {
+    let refuse = |world: &World, reason: String| OrderRefused {
+        order: order_words(world, &issued.order),
+        reason,
+    };
+    let side = match entitled(world, &issued) {
+        Ok(side) => side,
+        Err(reason) => return Err(refuse(world, reason)),
+    };
+    let when = {
+        let t = world.resource::<TurnState>();
+        When {
+            turn: t.turn,
+            side: t.active.0,
+            phase: t.phase_index,
+        }
+    };
+    let rng_before = {
+        let mut rng = world.resource_mut::<GameRng>();
+        rng.rolled.clear();
+        rng.position()
+    };
+    let first_line = world.resource::<GameLog>().0.len();
+    let words = order_words(world, &issued.order);
+    if let Err(reason) = carry_out(world, side, issued.order.clone()) {
+        return Err(OrderRefused { order: words, reason });
+    }
+    settle(world);
+    let hash = state_hash(world);
+    let (dice, rng_after) = {
+        let mut rng = world.resource_mut::<GameRng>();
+        let dice = rng.rolled.drain(..).map(|r| DieRecord::from(&r)).collect();
+        (dice, rng.position())
+    };
+    let lines = world.resource::<GameLog>().0.get(first_line..).unwrap_or(&[]).to_vec();
+    let mut log = world.resource_mut::<OrderLog>();
+    if log.undone.last() == Some(&issued) {
+        log.undone.pop(); // a redo
+    } else {
+        log.undone.clear();
+    }
+    log.entries.push(LogEntry {
+        side: issued.side,
+        order: issued.order,
+        dice,
+        rng: (rng_before, rng_after),
+        hash,
+        lines,
+        when,
+        words,
+    });
+    Ok(log.entries.len() - 1)
+}
+
+/// Which side (by index) issues the order, once it is clear that side may issue it now.
+fn entitled(world: &World, issued: &IssuedOrder) -> Result<usize, String> {
+    let sides = world.resource::<Sides>();
+    let side = sides.0.iter().position(|s| s.id == issued.side).ok_or_else(|| {
+        let known: Vec<&str> = sides.0.iter().map(|s| s.id.as_str()).collect();
+        format!(
+            "there is no side `{}` (the sides are {})",
+            issued.side,
+            known.join(", ")
+        )
+    })?;
+    match issuer(world, &issued.order)? {
+        None => Ok(side),
+        Some((who, _)) if who == side => Ok(side),
+        Some((who, what)) => {
+            let name = |i: usize| sides.0.get(i).map_or("?", |s| s.name.as_str()).to_string();
+            Err(format!("{} {what}, not {}", name(who), name(side)))
+        }
+    }
+}
+
+/// The side (by index) that may give `order` now, with what it does in words (`None`: any side,
+/// as for conceding), or why nobody may.
+pub fn issuer(world: &World, order: &Order) -> Result<Option<(usize, String)>, String> {
+    if world.get_resource::<State<GameState>>().map(|s| *s.get()) != Some(GameState::Playing) {
+        return Err("the game is over".into());
+    }
+    let sides = world.resource::<Sides>().0.len();
+    let active = world.resource::<TurnState>().active.0;
+    let declared = &world.resource::<PendingCombat>().0;
+    let retreats = &world.resource::<PendingRetreats>().0;
+    let advances = &world.resource::<PendingAdvances>().0;
+    match order {
+        Order::Concede => Ok(None),
+        Order::Defend(_) => match declared {
+            Some(c) => Ok(Some((
+                c.defender.0,
+                format!("answers the attack on {}", c.order.target),
+            ))),
+            None => Err("no attack is waiting for the defender's answer".into()),
+        },
+        _ if declared.is_some() => Err(format!(
+            "the attack on {} waits for the defender's tactics first",
+            declared.as_ref().map_or(String::new(), |c| c.order.target.to_string())
+        )),
+        Order::Retreat { .. } => {
+            let Some(p) = retreats.first() else {
+                return Err("no retreat is waiting for a choice".into());
+            };
+            let owner = world.get::<super::components::Side>(p.unit).map_or(active, |s| s.0);
+            match retreat_chooser(p.demand.chooser, owner, sides) {
+                Some(chooser) => Ok(Some((chooser, "chooses this retreat".into()))),
+                None => Err("a die picks this retreat".into()),
+            }
+        }
+        _ if !retreats.is_empty() => Err("the last combat's retreats come first".into()),
+        Order::Advance { .. } | Order::EndAdvance if advances.is_empty() => {
+            Err("no advance after combat is waiting".into())
+        }
+        Order::Advance { .. } | Order::EndAdvance => Ok(Some((active, "advances after its attack".into()))),
+        _ if !advances.is_empty() => Err("the last combat's advance comes first (advance or end the advance)".into()),
+        _ => Ok(Some((active, "is to play".into()))),
+    }
+}
+
+/// Gives `order` as the side entitled to give it now (the side to play for a concession): what a
+/// hotseat client, where both players sit at one screen, and tests do.
+pub fn issue(world: &mut World, order: Order) -> Result<usize, OrderRefused> {
+    let side = match issuer(world, &order) {
+        Ok(Some((who, _))) => who,
+        Ok(None) => world.resource::<TurnState>().active.0,
+        Err(reason) => {
+            return Err(OrderRefused {
+                order: order_words(world, &order),
+                reason,
+            });
+        }
+    };
+    let id = world.resource::<Sides>().0[side].id.clone();
+    execute(world, IssuedOrder::new(id, order))
+}
+
+/// The entities of unit ids on the map.
+fn entities(world: &World, ids: &[String]) -> Result<Vec<Entity>, String> {
+    let map = world.resource::<UnitIds>();
+    ids.iter()
+        .map(|id| {
+            let e = map.entity(id)?;
+            if world.get::<Unit>(e).is_some() {
+                Ok(e)
+            } else {
+                Err(format!("{id} is no longer on the map"))
+            }
+        })
+        .collect()
+}
+
+/// Carries out an order of an entitled side; an `Err` means the rules refuse it and nothing
+/// changed.
+fn carry_out(world: &mut World, side: usize, order: Order) -> Result<(), String> {
+    match order {
+        Order::Move { units, to } => {
+            let units = entities(world, &units)?;
+            run(world, super::movement::move_units, (units, to))?
+        }
+        Order::Attack(attack) => {
+            if world.resource::<GameMap>().ruleset.secret_tactics() {
+                game_combat::declare(world, attack)
+            } else {
+                game_combat::fight(world, attack, None)
+            }
+        }
+        Order::Defend(defense) => {
+            let declared = world.resource::<PendingCombat>().0.clone();
+            let declared = declared.ok_or("no attack is waiting for the defender's answer")?;
+            game_combat::fight(world, declared.order, Some(defense))
+        }
+        Order::Retreat { unit, path } => {
+            let unit = entities(world, &[unit])?[0];
+            run(world, carry_out_retreats, Some((unit, path)))?
+        }
+        Order::Advance { units, to } => {
+            let units = entities(world, &units)?;
+            run(world, carry_out_advances, AdvanceChoice::Advance(units, to))?
+        }
+        Order::EndAdvance => run(world, carry_out_advances, AdvanceChoice::End)?,
+        Order::EndPhase => run(world, end_phase, ())?,
+        Order::Concede => {
+            concede(world, side);
+            Ok(())
+        }
+    }
+}
+
+/// The side gives up: the other side (of two) wins; with more sides, nobody does.
+fn concede(world: &mut World, side: usize) {
+    let sides = world.resource::<Sides>().0.clone();
+    let turn = world.resource::<TurnState>().turn;
+    let winner = (sides.len() == 2).then(|| super::components::Side(1 - side));
+    let reason = match winner {
+        Some(w) => format!(
+            "{} concedes on turn {turn}: {} wins.",
+            sides[side].name, sides[w.0].name
+        ),
+        None => format!("{} concedes on turn {turn}.", sides[side].name),
+    };
+    world.resource_mut::<GameLog>().push(reason.clone());
+    let control = world.resource::<super::victory::ObjectiveControl>().0.clone();
+    let map = world.resource::<GameMap>();
+    let points = super::victory::points_by_side(&map.objectives, &control, sides.len());
+    world.insert_resource(Verdict {
+        winner,
+        reason,
+        points,
+        turn,
+    });
+    world.resource_mut::<NextState<GameState>>().set(GameState::Over);
+}
+
+/// Brings the world to rest after an order (or after spawning): retreats and advances that need
+/// no choice, the combat sub-step, the phase and its start-of-phase bookkeeping, objective
+/// control, sudden death, and the zones of control.
+pub fn settle(world: &mut World) {
+    let _ = world.try_run_schedule(StateTransition);
+    for _ in 0..64 {
+        if !playing(world) {
+            break;
+        }
+        let _ = run(world, super::zoc::refresh_zoc, ());
+        let before = pending_work(world);
+        if !world.resource::<PendingRetreats>().0.is_empty() {
+            let _ = run(world, carry_out_retreats, None);
+        } else if !world.resource::<PendingAdvances>().0.is_empty() {
+            let _ = run(world, carry_out_advances, AdvanceChoice::None);
+        }
+        if pending_work(world) == before {
+            break;
+        }
+    }
+    if playing(world) {
+        let step = combat_step(world.resource::<PendingRetreats>(), world.resource::<PendingAdvances>());
+        if let Some(mut next) = world.get_resource_mut::<NextState<CombatStep>>() {
+            NextState::<CombatStep>::set_if_neq(&mut next, step);
+        }
+        let _ = world.try_run_schedule(StateTransition);
+        if world.get_resource::<State<Phase>>().is_some() {
+            let _ = run(world, sync_phase_with_turn, ());
+        }
+        let _ = world.try_run_schedule(StateTransition);
+        let _ = run(world, track_control, ());
+        let _ = run(world, check_sudden_death, ());
+        let _ = world.try_run_schedule(StateTransition);
+    }
+    if world.contains_resource::<GameMap>() {
+        let _ = run(world, super::zoc::refresh_zoc, ());
+    }
+}
+
+fn playing(world: &World) -> bool {
+    world.get_resource::<State<GameState>>().map(|s| *s.get()) == Some(GameState::Playing)
+}
+
+/// How much after-combat work is waiting (to tell whether a pass made progress).
+fn pending_work(world: &World) -> (usize, usize, usize, usize) {
+    let advances = &world.resource::<PendingAdvances>().0;
+    (
+        world.resource::<PendingRetreats>().0.len(),
+        advances.len(),
+        advances.first().map_or(0, |a| a.moved.len()),
+        world.resource::<StuckRetreats>().0.len(),
+    )
+}
+
+/// A recorded entry that did not replay as recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// 1-based entry number.
+    pub entry: usize,
+    /// The order in words.
+    pub order: String,
+    /// What went wrong: the refusal, or what differs.
+    pub problem: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "entry {} ({}): {}", self.entry, self.order, self.problem)
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Carries out the recorded entry number `index` (0-based) again and checks it against the
+/// record: refused, other dice, another dice position or another state hash is an error.
+pub fn replay_entry(world: &mut World, index: usize, recorded: &LogEntry) -> Result<(), ReplayError> {
+    let order = order_words(world, &recorded.order);
+    let fail = |problem: String| ReplayError {
+        entry: index + 1,
+        order: order.clone(),
+        problem,
+    };
+    let at = execute(world, recorded.issued()).map_err(|r| fail(format!("the rules refuse it: {}", r.reason)))?;
+    let got = &world.resource::<OrderLog>().entries[at];
+    let mut problems = Vec::new();
+    if got.dice != recorded.dice {
+        problems.push(format!(
+            "the dice differ: recorded {}, rolled {}",
+            recorded.dice_words(),
+            got.dice_words()
+        ));
+    }
+    if got.rng != recorded.rng {
+        problems.push(format!(
+            "the dice position differs: recorded {}→{}, replayed {}→{}",
+            recorded.rng.0, recorded.rng.1, got.rng.0, got.rng.1
+        ));
+    }
+    if got.hash != recorded.hash {
+        problems.push(format!(
+            "the state hash differs (recorded {}, replayed {}): {}",
+            recorded.hash,
+            got.hash,
+            recorded.hash.differences(&got.hash).join("; ")
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(fail(problems.join("; ")))
+    }
+}

@@ -1,0 +1,281 @@
+//! The one way to change a game: an `Order`, issued by a side, naming units by their scenario id
+//! and cells by their board label, so that it means the same after a load, in a replay, in a turn
+//! file and from the computer player. `execute.rs` checks and carries them out; `log.rs` records
+//! them. Orders are plain serde data (RON in saves and turn files).
+
+use crate::combat::{Choices, RetreatOrSteps, Tactic};
+use crate::rules::grid::{Cell, as_label, as_labels};
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// An order with the side that issues it (a side id such as `german`). Write one as a message to
+/// have the game carry it out; a refusal comes back as `OrderRefused`.
+#[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssuedOrder {
+    pub side: String,
+    pub order: Order,
+}
+
+impl IssuedOrder {
+    pub fn new(side: impl Into<String>, order: Order) -> Self {
+        Self {
+            side: side.into(),
+            order,
+        }
+    }
+}
+
+/// Everything a player (or the computer, or a test) can do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Order {
+    /// Move these units (one stack, or part of it) to `to` along the cheapest legal path.
+    Move {
+        units: Vec<String>,
+        #[serde(with = "as_label")]
+        to: Cell,
+    },
+    /// Attack the units in a cell, with every option the ruleset gives.
+    Attack(AttackOrder),
+    /// Rommel: the defender's answer to a declared attack (its secret tactics and barrage); both
+    /// sides' tactics are revealed and the combat is rolled.
+    Defend(DefenseOrder),
+    /// The path (cells after the start) for the retreat the game is asking about.
+    Retreat {
+        unit: String,
+        #[serde(with = "as_labels")]
+        path: Vec<Cell>,
+    },
+    /// Advance these attackers (or their followers) into `to` after combat.
+    Advance {
+        units: Vec<String>,
+        #[serde(with = "as_label")]
+        to: Cell,
+    },
+    /// Done advancing after the current combat (Stay, when nobody advanced).
+    EndAdvance,
+    /// End the current phase.
+    EndPhase,
+    /// Give up: the other side wins.
+    Concede,
+}
+
+/// An attack and its options. Killing Ground's retreat-or-steps, War Against Russia's No Retreat!
+/// and Next War's hold check are the defender's calls, made at the one screen of a hotseat game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttackOrder {
+    pub attackers: Vec<String>,
+    #[serde(with = "as_label")]
+    pub target: Cell,
+    /// Rommel: the attacker's tactics, secret until the defender answers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tactics: Vec<Tactic>,
+    /// Rommel: artillery called to barrage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub barrage: Vec<String>,
+    /// Killing Ground: the unit making an Accelerated Effort.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accelerated_effort: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flanking: bool,
+    /// War Against Russia: the defenders are under No Retreat! orders.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_retreat: bool,
+    #[serde(default, skip_serializing_if = "is_default_choices")]
+    pub choices: Choices,
+}
+
+fn is_default_choices(c: &Choices) -> bool {
+    *c == Choices::default()
+}
+
+/// Rommel: what the defender brings to a declared attack.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefenseOrder {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tactics: Vec<Tactic>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub barrage: Vec<String>,
+}
+
+impl AttackOrder {
+    /// An attack with no support, tactics or choices: the units and the target.
+    pub fn plain(attackers: Vec<String>, target: Cell) -> Self {
+        Self {
+            attackers,
+            target,
+            tactics: Vec::new(),
+            barrage: Vec::new(),
+            accelerated_effort: None,
+            flanking: false,
+            no_retreat: false,
+            choices: Choices::default(),
+        }
+    }
+
+    /// The order as the other side may know it before the reveal: the secret tactics taken out.
+    pub fn without_secrets(&self) -> Self {
+        Self {
+            tactics: Vec::new(),
+            ..self.clone()
+        }
+    }
+}
+
+impl Order {
+    /// Whether the order's content is secret from the other side until a later order reveals it
+    /// (Rommel's attack tactics).
+    pub fn has_secret(&self) -> bool {
+        matches!(self, Order::Attack(a) if !a.tactics.is_empty())
+    }
+
+    /// The order in words, e.g. `move de-xxiv 0617→0618`; `from` tells where a unit stands.
+    pub fn words(&self, from: &dyn Fn(&str) -> Option<Cell>) -> String {
+        let units = |ids: &[String]| ids.join(", ");
+        match self {
+            Order::Move { units: ids, to } => {
+                let start = ids.first().and_then(|id| from(id));
+                match start {
+                    Some(s) => format!("move {} {s}→{to}", units(ids)),
+                    None => format!("move {} →{to}", units(ids)),
+                }
+            }
+            Order::Attack(a) => {
+                let mut text = format!("attack {} with {}", a.target, units(&a.attackers));
+                let mut options = Vec::new();
+                if !a.tactics.is_empty() {
+                    options.push(format!("tactics {}", tactic_names(&a.tactics)));
+                }
+                if !a.barrage.is_empty() {
+                    options.push(format!("barrage by {}", units(&a.barrage)));
+                }
+                if let Some(u) = &a.accelerated_effort {
+                    options.push(format!("accelerated effort by {u}"));
+                }
+                if a.no_retreat {
+                    options.push("No Retreat! orders".into());
+                }
+                options.extend(choice_words(&a.choices));
+                if !options.is_empty() {
+                    text += &format!(" ({})", options.join("; "));
+                }
+                text
+            }
+            Order::Defend(d) => {
+                let mut text = format!("defend with tactics {}", tactic_names(&d.tactics));
+                if !d.barrage.is_empty() {
+                    text += &format!(", barrage by {}", units(&d.barrage));
+                }
+                text
+            }
+            Order::Retreat { unit, path } => {
+                let route: Vec<String> = path.iter().map(ToString::to_string).collect();
+                match from(unit) {
+                    Some(s) => format!("retreat {unit} {s}→{}", route.join("→")),
+                    None => format!("retreat {unit} →{}", route.join("→")),
+                }
+            }
+            Order::Advance { units: ids, to } => format!("advance {} into {to}", units(ids)),
+            Order::EndAdvance => "end the advance".into(),
+            Order::EndPhase => "end the phase".into(),
+            Order::Concede => "concede".into(),
+        }
+    }
+}
+
+/// Tactic names for the log, `none` for an empty list.
+pub fn tactic_names(tactics: &[Tactic]) -> String {
+    if tactics.is_empty() {
+        return "none".into();
+    }
+    tactics
+        .iter()
+        .map(|t| match t {
+            Tactic::Infiltration(Some(u)) => format!("Infiltration ({u})"),
+            Tactic::Infiltration(None) => "Infiltration".into(),
+            Tactic::DefenseInDepth => "Defense in depth".into(),
+            Tactic::ReserveArtillery => "Reserve artillery".into(),
+            Tactic::CarpetBombing => "Carpet bombing".into(),
+            Tactic::PinningAttack => "Pinning attack".into(),
+            other => format!("{other:?}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+fn choice_words(c: &Choices) -> Vec<String> {
+    let mut out = Vec::new();
+    let ros = |who: &str, r: RetreatOrSteps| match r {
+        RetreatOrSteps::Retreat => None,
+        RetreatOrSteps::Steps => Some(format!("{who} takes steps instead of retreating")),
+        RetreatOrSteps::Mix(n) => Some(format!("{who} takes {n} step(s) for hexes of retreat")),
+    };
+    out.extend(ros("attacker", c.attacker_retreat));
+    out.extend(ros("defender", c.defender_retreat));
+    if c.german_exchange {
+        out.push("German exchange".into());
+    }
+    if c.ignore_retreat {
+        out.push("defender tries to hold".into());
+    }
+    if c.attrition_as_retreat {
+        out.push("attritional loss as a retreat".into());
+    }
+    if !c.evade {
+        out.push("no evasion".into());
+    }
+    if c.defender_withdraws {
+        out.push("defender withdraws".into());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_round_trip_through_ron_with_cells_as_labels() {
+        let orders = vec![
+            IssuedOrder::new(
+                "german",
+                Order::Move {
+                    units: vec!["de-2pz".into()],
+                    to: Cell::new(11, 11),
+                },
+            ),
+            IssuedOrder::new(
+                "us",
+                Order::Attack(AttackOrder {
+                    tactics: vec![Tactic::Recce],
+                    ..AttackOrder::plain(vec!["a".into(), "b".into()], Cell::new(0, 1))
+                }),
+            ),
+            IssuedOrder::new(
+                "us",
+                Order::Retreat {
+                    unit: "a".into(),
+                    path: vec![Cell::new(1, 1), Cell::new(2, 1)],
+                },
+            ),
+            IssuedOrder::new("us", Order::EndPhase),
+        ];
+        let text = ron::to_string(&orders).unwrap();
+        assert!(text.contains("to:\"1212\""), "{text}");
+        assert!(text.contains("path:[\"0202\",\"0302\"]"), "{text}");
+        let back: Vec<IssuedOrder> = ron::from_str(&text).unwrap();
+        assert_eq!(back, orders);
+    }
+
+    #[test]
+    fn a_move_in_words_names_the_units_and_both_cells() {
+        let order = Order::Move {
+            units: vec!["de-xxiv".into()],
+            to: Cell::new(5, 17),
+        };
+        let words = order.words(&|_| Some(Cell::new(5, 16)));
+        assert_eq!(words, "move de-xxiv 0617→0618");
+    }
+}

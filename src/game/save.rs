@@ -1,0 +1,331 @@
+//! Saved games and turn files: the scenario the game began from, the seed and the order log
+//! (`SavedGame`, RON). Loading replays the log from the scenario and checks every entry's dice and
+//! state hash; a file that does not replay is refused with the entry and what differs, and
+//! nothing already running is touched. Saves of the first format (a scenario with a `progress`
+//! snapshot) still load: their snapshot becomes the starting position of an empty log.
+
+use super::components::{GameMap, ScenarioSource, Sides};
+use super::execute::{ReplayError, replay_entry};
+use super::hash::StableHasher;
+use super::log::{LogEntry, OrderLog};
+use super::phase::{GameState, TurnState, current_phase};
+use super::retreat::AfterCombatMode;
+use super::undo::GameOrigin;
+use crate::scenario::file::RawScenario;
+use crate::scenario::{LoadError, Scenario, Source};
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The save format written now: the scenario, the seed and the order log.
+pub const SAVE_FORMAT: u32 = 2;
+
+/// A saved game or a turn file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "SavedGame", deny_unknown_fields)]
+pub struct SavedGame {
+    /// `SAVE_FORMAT` when written.
+    pub format: u32,
+    /// The Hexfront that wrote it.
+    pub written_by: String,
+    /// Set in a turn file sent by e-mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_file: Option<TurnFileInfo>,
+    /// Where the game stands, in words, for lists (the replay decides, not this).
+    pub summary: String,
+    pub scenario_name: String,
+    /// The stable hash of `scenario` as written (`scenario_hash`), so a file made for another
+    /// version of a scenario is caught.
+    pub scenario_hash: String,
+    pub seed: u64,
+    /// Retreats and advances with a choice were made automatically in this game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub automatic_after_combat: bool,
+    /// The position the log starts from (a scenario; a first-format save's snapshot).
+    pub scenario: RawScenario,
+    pub log: Vec<LogEntry>,
+}
+
+/// Who sent a turn file to whom, and which entries are new to the receiver.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnFileInfo {
+    /// Side ids.
+    pub from: String,
+    pub to: String,
+    /// Entries from this index on were played since the receiver last played.
+    pub since: usize,
+}
+
+/// A game read from a file, checked, ready to start: its origin, seed and log.
+#[derive(Clone, Debug)]
+pub struct LoadedGame {
+    pub scenario: Scenario,
+    pub seed: u64,
+    pub log: Vec<LogEntry>,
+    pub automatic_after_combat: bool,
+    pub turn_file: Option<TurnFileInfo>,
+    /// It was a first-format save (a snapshot) and starts a new log.
+    pub migrated: bool,
+    pub summary: String,
+    pub written_by: String,
+}
+
+impl LoadedGame {
+    /// A new game of `scenario` with `seed` (no orders yet).
+    pub fn new(scenario: Scenario, seed: u64) -> Self {
+        Self {
+            summary: format!("New game, {} turns", scenario.raw.turns),
+            scenario,
+            seed,
+            log: Vec::new(),
+            automatic_after_combat: false,
+            turn_file: None,
+            migrated: false,
+            written_by: String::new(),
+        }
+    }
+}
+
+/// The stable hash of a scenario as the save format writes it.
+pub fn scenario_hash(raw: &RawScenario) -> String {
+    let mut h = StableHasher::default();
+    h.str(&crate::scenario::to_ron(raw).unwrap_or_default());
+    format!("{:016x}", h.finish())
+}
+
+/// Where the game in `world` stands, in words: `Turn 3 of 8, German: Combat phase`.
+pub fn summary(world: &World) -> String {
+    let turn = world.resource::<TurnState>();
+    let map = world.resource::<GameMap>();
+    let sides = world.resource::<Sides>();
+    let over = world.get_resource::<State<GameState>>().map(|s| *s.get()) == Some(GameState::Over);
+    if over {
+        return format!("Game over on turn {} of {}", turn.turn, turn.last_turn);
+    }
+    format!(
+        "Turn {} of {}, {}: {:?} phase",
+        turn.turn,
+        turn.last_turn,
+        sides.0.get(turn.active.0).map_or("?", |s| s.name.as_str()),
+        current_phase(turn, map)
+    )
+}
+
+/// The game in `world` as a saved game.
+pub fn saved_game(world: &World) -> SavedGame {
+    let origin = world.resource::<GameOrigin>();
+    let raw = origin.scenario.raw.clone();
+    let seed = raw.progress.as_ref().map_or(origin.seed, |p| p.seed);
+    SavedGame {
+        format: SAVE_FORMAT,
+        written_by: format!("Hexfront {}", env!("CARGO_PKG_VERSION")),
+        turn_file: None,
+        summary: summary(world),
+        scenario_name: world.resource::<ScenarioSource>().0.name.clone(),
+        scenario_hash: scenario_hash(&raw),
+        seed,
+        automatic_after_combat: world.get_resource::<AfterCombatMode>().is_some_and(|m| m.automatic),
+        scenario: raw,
+        log: world.resource::<OrderLog>().entries.clone(),
+    }
+}
+
+fn write_error(path: &Path, message: String) -> LoadError {
+    LoadError {
+        file: path.to_path_buf(),
+        pos: None,
+        field: String::new(),
+        message,
+    }
+}
+
+/// A saved game as RON text, named `SavedGame(…)` so loaders tell it from a scenario.
+pub fn to_text(game: &SavedGame) -> Result<String, ron::Error> {
+    Ok(format!("SavedGame{}", crate::scenario::to_ron(game)?))
+}
+
+fn write(path: &Path, game: &SavedGame) -> Result<(), LoadError> {
+    let text = to_text(game).map_err(|e| write_error(path, format!("cannot write RON: {e}")))?;
+    crate::storage::write_atomic(path, &text).map_err(|e| write_error(path, e))
+}
+
+/// Writes the game in `world` to `path` (atomically: a crash never destroys the previous file).
+/// A game can be saved at any point, mid-combat too: the log holds everything.
+pub fn save_game(world: &World, path: &Path) -> Result<(), LoadError> {
+    write(path, &saved_game(world))
+}
+
+/// Writes a turn file for the side to play now: the whole log, and which entries are new to
+/// that side (those since it last played).
+pub fn write_turn_file(world: &World, path: &Path) -> Result<SavedGame, LoadError> {
+    let mut game = saved_game(world);
+    let sides = world.resource::<Sides>();
+    let to = world.resource::<TurnState>().active.0;
+    let from = game
+        .log
+        .iter()
+        .rev()
+        .map(|e| e.when.side)
+        .find(|s| *s != to)
+        .unwrap_or((to + 1) % sides.0.len().max(1));
+    let since = game.log.iter().rposition(|e| e.when.side == to).map_or(0, |i| i + 1);
+    game.turn_file = Some(TurnFileInfo {
+        from: sides.0[from].id.clone(),
+        to: sides.0[to].id.clone(),
+        since,
+    });
+    write(path, &game)?;
+    Ok(game)
+}
+
+/// Reads a saved game, turn file, first-format save or scenario and replays its log to check it.
+/// `seed` is for a plain scenario (a save has its own).
+pub fn load_game(path: &Path, seed: u64) -> Result<LoadedGame, LoadError> {
+    let text = crate::scenario::error::read_file(path)?;
+    load_game_str(path, &text, seed)
+}
+
+/// `load_game` on text; `file` names it in errors.
+pub fn load_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<LoadedGame, LoadError> {
+    let mut loaded = parse_game_str(file.as_ref(), text, seed)?;
+    match replay_app(&loaded, None) {
+        Ok(app) => {
+            // The replayed entries carry what the file does not: when each was given, its words.
+            loaded.log = app.world().resource::<OrderLog>().entries.clone();
+            Ok(loaded)
+        }
+        Err(e) => {
+            let entry = e.entry.saturating_sub(1);
+            Err(Source::new(file.as_ref(), text).error(format!("log[{entry}]"), format!("does not replay: {e}")))
+        }
+    }
+}
+
+/// Reads a saved game, turn file, first-format save or scenario without replaying its log.
+pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<LoadedGame, LoadError> {
+    let src = Source::new(file.as_ref(), text);
+    if crate::scenario::top_level_name(text) != "SavedGame" {
+        let scenario = Scenario::from_ron_str(file.as_ref(), text)?;
+        let migrated = scenario.raw.progress.is_some();
+        let seed = scenario.raw.progress.as_ref().map_or(seed, |p| p.seed);
+        return Ok(LoadedGame {
+            summary: match &scenario.raw.progress {
+                Some(p) => format!(
+                    "Turn {} of {}, {} to play (saved before order logs)",
+                    p.turn, scenario.raw.turns, p.side
+                ),
+                None => format!("New game, {} turns", scenario.raw.turns),
+            },
+            scenario,
+            seed,
+            log: Vec::new(),
+            automatic_after_combat: false,
+            turn_file: None,
+            migrated,
+            written_by: String::new(),
+        });
+    }
+    let saved: SavedGame = src.parse()?;
+    if saved.format != SAVE_FORMAT {
+        return Err(src.error(
+            "format",
+            format!(
+                "this is save format {}; this Hexfront reads format {SAVE_FORMAT} (and first-format saves)",
+                saved.format
+            ),
+        ));
+    }
+    let hash = scenario_hash(&saved.scenario);
+    if hash != saved.scenario_hash {
+        return Err(src.error(
+            "scenario_hash",
+            format!(
+                "the scenario in the file does not match its hash ({} recorded, {hash} now): it was changed after the game was saved",
+                saved.scenario_hash
+            ),
+        ));
+    }
+    let scenario = Scenario::from_raw(&src.nested("scenario"), saved.scenario)?;
+    Ok(LoadedGame {
+        scenario,
+        seed: saved.seed,
+        log: saved.log,
+        automatic_after_combat: saved.automatic_after_combat,
+        turn_file: saved.turn_file,
+        migrated: false,
+        summary: saved.summary,
+        written_by: saved.written_by,
+    })
+}
+
+/// Starts `game` in `world` (in place of any game there) and replays its log (the first `to`
+/// entries, or all), checking each.
+pub fn start_loaded(world: &mut World, game: &LoadedGame, to: Option<usize>) -> Result<(), ReplayError> {
+    world.insert_resource(AfterCombatMode {
+        automatic: game.automatic_after_combat,
+    });
+    super::spawn::respawn(world, &game.scenario, game.seed);
+    let n = to.unwrap_or(game.log.len()).min(game.log.len());
+    for (i, entry) in game.log[..n].iter().enumerate() {
+        replay_entry(world, i, entry)?;
+    }
+    Ok(())
+}
+
+/// A headless game replayed from `game` (up to entry `to`).
+pub fn replay_app(game: &LoadedGame, to: Option<usize>) -> Result<App, ReplayError> {
+    let mut app = super::headless_app(&game.scenario, game.seed);
+    start_loaded(app.world_mut(), game, to)?;
+    Ok(app)
+}
+
+/// Checks that a turn file continues the game in `world`: the same scenario and seed, and this
+/// game's log is where the file's log begins. Returns the number of entries already known here.
+pub fn continues_game(world: &World, game: &LoadedGame) -> Result<usize, String> {
+    let origin = world.resource::<GameOrigin>();
+    if origin.scenario.raw.name != game.scenario.raw.name {
+        return Err(format!(
+            "it is a game of {}, not of {}",
+            game.scenario.raw.name, origin.scenario.raw.name
+        ));
+    }
+    if scenario_hash(&origin.scenario.raw) != scenario_hash(&game.scenario.raw) {
+        return Err(format!(
+            "it was made with another version of the scenario {}",
+            game.scenario.raw.name
+        ));
+    }
+    if origin.seed != game.seed && origin.scenario.raw.progress.is_none() {
+        return Err(format!(
+            "it was played with seed {}, this game with seed {}",
+            game.seed, origin.seed
+        ));
+    }
+    let here = &world.resource::<OrderLog>().entries;
+    if here.len() > game.log.len() {
+        return Err(format!(
+            "this game is further on ({} orders) than the turn file ({})",
+            here.len(),
+            game.log.len()
+        ));
+    }
+    if let Some(i) = here
+        .iter()
+        .zip(&game.log)
+        .position(|(a, b)| a.order != b.order || a.side != b.side || a.hash != b.hash)
+    {
+        return Err(format!(
+            "the turn file's log leaves this game's at entry {} (a broken hash chain: the games differ)",
+            i + 1
+        ));
+    }
+    Ok(here.len())
+}
+
+/// Where a loaded game stands after its log, as a scenario (for thumbnails and summaries).
+pub fn position(game: &LoadedGame) -> Option<Scenario> {
+    let mut app = replay_app(game, None).ok()?;
+    let raw = super::spawn::capture_scenario(app.world_mut());
+    Scenario::from_raw(&Source::new("<position>", ""), raw).ok()
+}

@@ -1,0 +1,166 @@
+//! The client's orders: every click, key and button that changes the game becomes a `PlayerOrder`,
+//! given as the side entitled to give it (both players sit at this one screen), through the game's
+//! one order step. Also undo and redo (Ctrl+Z, Ctrl+Y), and the confirmation before a side's turn
+//! ends.
+
+use super::settings::Settings;
+use crate::game::components::GameMap;
+use crate::game::execute::{OrderRefused, issue};
+use crate::game::order::Order;
+use crate::game::phase::{GameState, TurnState, ends_player_turn};
+use crate::game::undo;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// An order from the player at the screen.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct PlayerOrder(pub Order);
+
+/// Take back the last order, or give an undone one again.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    Undo,
+    Redo,
+}
+
+/// What undo and redo last said, for the status bar.
+#[derive(Resource, Default, Clone, Debug, PartialEq, Eq)]
+pub struct HistoryNote(pub Option<String>);
+
+/// An end of phase waiting for the player to confirm that the side's turn is over.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConfirmEndTurn(pub bool);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<PlayerOrder>()
+        .add_message::<History>()
+        .init_resource::<HistoryNote>()
+        .init_resource::<ConfirmEndTurn>()
+        .add_systems(
+            Update,
+            history_keys.run_if(in_state(GameState::Playing).or_else(in_state(GameState::Over))),
+        )
+        .add_systems(PostUpdate, (give_player_orders, move_through_history).chain())
+        .add_systems(
+            EguiPrimaryContextPass,
+            confirm_end_turn.run_if(in_state(GameState::Playing)),
+        );
+}
+
+/// Ends the phase, or asks first when that ends the side's player turn (and the player wants
+/// to be asked).
+pub fn end_phase(
+    orders: &mut MessageWriter<PlayerOrder>,
+    confirm: &mut ConfirmEndTurn,
+    turn: &TurnState,
+    map: &GameMap,
+    settings: &Settings,
+) {
+    if settings.confirm_end_turn && ends_player_turn(turn, map) {
+        confirm.0 = true;
+    } else {
+        orders.write(PlayerOrder(Order::EndPhase));
+    }
+}
+
+fn give_player_orders(world: &mut World) {
+    let orders: Vec<PlayerOrder> = world.resource_mut::<Messages<PlayerOrder>>().drain().collect();
+    for PlayerOrder(order) in orders {
+        if world.contains_resource::<super::replay::Replay>() {
+            world.resource_mut::<HistoryNote>().0 =
+                Some("This is a replay: Branch here (or Continue the game) to give orders".into());
+            continue;
+        }
+        match issue(world, order) {
+            Ok(_) => world.resource_mut::<HistoryNote>().0 = None,
+            Err(refused) => {
+                info!("{refused}");
+                world.write_message::<OrderRefused>(refused);
+            }
+        }
+    }
+}
+
+fn history_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<History>) {
+    let ctrl = keys.any_pressed([
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+    ]);
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        out.write(if shift { History::Redo } else { History::Undo });
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyY) {
+        out.write(History::Redo);
+    }
+}
+
+fn move_through_history(world: &mut World) {
+    let asked: Vec<History> = world.resource_mut::<Messages<History>>().drain().collect();
+    for h in asked {
+        if world.contains_resource::<super::replay::Replay>() {
+            world.resource_mut::<HistoryNote>().0 =
+                Some("Undo and redo are for playing: leave the replay (Branch here) first".into());
+            continue;
+        }
+        let note = match h {
+            History::Undo => undo::undo(world).map(|w| format!("Undone: {w}")),
+            History::Redo => undo::redo(world).map(|w| format!("Redone: {w}")),
+        };
+        world.resource_mut::<HistoryNote>().0 = Some(note.unwrap_or_else(|why| format!("Cannot: {why}")));
+    }
+}
+
+fn confirm_end_turn(
+    mut contexts: EguiContexts,
+    mut confirm: ResMut<ConfirmEndTurn>,
+    mut orders: MessageWriter<PlayerOrder>,
+    keys: Res<ButtonInput<KeyCode>>,
+    turn: Res<TurnState>,
+    sides: Res<crate::game::components::Sides>,
+) -> Result {
+    if !confirm.0 {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let side = sides.0.get(turn.active.0).map_or("?", |s| s.name.as_str()).to_string();
+    let mut answer = None;
+    egui::Window::new("End the turn?")
+        .id(egui::Id::new("confirm-end-turn"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "This ends {side}'s player turn. Undo (Ctrl+Z) can take it back until the next die is rolled."
+            ));
+            ui.horizontal(|ui| {
+                if ui.button(egui::RichText::new("End the turn (Y)").strong()).clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Keep playing (N, Esc)").clicked() {
+                    answer = Some(false);
+                }
+            });
+            ui.label(
+                egui::RichText::new("Settings (F10) can turn this question off.")
+                    .small()
+                    .weak(),
+            );
+        });
+    if keys.just_pressed(KeyCode::KeyY) {
+        answer = Some(true);
+    }
+    if keys.any_just_pressed([KeyCode::KeyN, KeyCode::Escape]) {
+        answer = Some(false);
+    }
+    if let Some(yes) = answer {
+        confirm.0 = false;
+        if yes {
+            orders.write(PlayerOrder(Order::EndPhase));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,336 @@
+//! The replay view: a saved game, turn file or finished game played back order by order on the
+//! board, with a timeline (step one order, one phase or one turn back and forth; play and pause
+//! at a speed; a scrubber with a mark at each turn), the combat panels with the dice as they fell,
+//! and "Branch here" to play on from any point (the log is cut; the file is never touched).
+
+use crate::game::execute::replay_entry;
+use crate::game::log::{LogEntry, OrderLog};
+use crate::game::phase::GameState;
+use crate::game::undo::rebuild;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// A game being watched: its whole log and how many entries are on the board now.
+#[derive(Resource, Clone, Debug)]
+pub struct Replay {
+    pub log: Vec<LogEntry>,
+    /// Entries carried out on the board (0: the start).
+    pub at: usize,
+    pub playing: bool,
+    /// Orders a second while playing.
+    pub speed: f32,
+    /// A turn file's new orders begin here (they are what the player came to watch).
+    pub new_from: Option<usize>,
+    /// What went wrong, shown in the timeline.
+    pub problem: Option<String>,
+    since: f32,
+}
+
+impl Replay {
+    pub fn new(log: Vec<LogEntry>, at: usize) -> Self {
+        Self {
+            at: at.min(log.len()),
+            log,
+            playing: false,
+            speed: 2.0,
+            new_from: None,
+            problem: None,
+            since: 0.0,
+        }
+    }
+
+    /// The first entry of the turn (or phase, with `phase`) after entry `from`, or the end.
+    fn next_mark(&self, from: usize, phase: bool) -> usize {
+        let key = |e: &LogEntry| (e.when.turn, if phase { e.when.phase + 10 * e.when.side } else { 0 });
+        let Some(start) = self.log.get(from) else {
+            return self.log.len();
+        };
+        let k = key(start);
+        self.log[from..]
+            .iter()
+            .position(|e| key(e) != k)
+            .map_or(self.log.len(), |i| from + i)
+    }
+
+    /// The first entry of the turn (or phase) before the one shown now.
+    fn previous_mark(&self, phase: bool) -> usize {
+        let key = |e: &LogEntry| (e.when.turn, if phase { e.when.phase + 10 * e.when.side } else { 0 });
+        if self.at == 0 {
+            return 0;
+        }
+        let mut i = self.at - 1;
+        let k = key(&self.log[i]);
+        while i > 0 && key(&self.log[i - 1]) == k {
+            i -= 1;
+        }
+        if i == self.at - 1 && i > 0 {
+            // Already at a mark: go to the one before it.
+            let k = key(&self.log[i - 1]);
+            i -= 1;
+            while i > 0 && key(&self.log[i - 1]) == k {
+                i -= 1;
+            }
+        }
+        i
+    }
+}
+
+/// Where the timeline asks to go.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seek {
+    To(usize),
+    Branch,
+    Close,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Seek>()
+        .add_systems(Update, (replay_keys, play_on).run_if(resource_exists::<Replay>))
+        .add_systems(PostUpdate, seek.run_if(resource_exists::<Replay>))
+        .add_systems(EguiPrimaryContextPass, timeline.run_if(resource_exists::<Replay>))
+        .add_systems(OnEnter(GameState::NoGame), |mut commands: Commands| {
+            commands.remove_resource::<Replay>();
+        });
+}
+
+fn replay_keys(keys: Res<ButtonInput<KeyCode>>, mut replay: ResMut<Replay>, mut seek: MessageWriter<Seek>) {
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if keys.just_pressed(KeyCode::Space) {
+        replay.playing = !replay.playing;
+    }
+    if keys.just_pressed(KeyCode::ArrowRight) {
+        let to = if shift {
+            replay.next_mark(replay.at, true)
+        } else {
+            replay.at + 1
+        };
+        seek.write(Seek::To(to));
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) {
+        let to = if shift {
+            replay.previous_mark(true)
+        } else {
+            replay.at.saturating_sub(1)
+        };
+        seek.write(Seek::To(to));
+    }
+    if keys.just_pressed(KeyCode::Home) {
+        seek.write(Seek::To(0));
+    }
+    if keys.just_pressed(KeyCode::End) {
+        seek.write(Seek::To(replay.log.len()));
+    }
+}
+
+fn play_on(time: Res<Time>, mut replay: ResMut<Replay>, mut seek: MessageWriter<Seek>) {
+    if !replay.playing {
+        return;
+    }
+    if replay.at >= replay.log.len() {
+        replay.playing = false;
+        return;
+    }
+    replay.since += time.delta_secs();
+    if replay.since >= 1.0 / replay.speed.max(0.1) {
+        replay.since = 0.0;
+        seek.write(Seek::To(replay.at + 1));
+    }
+}
+
+/// Moves the board to the asked entry: forward by carrying the orders out, back by rebuilding.
+fn seek(world: &mut World) {
+    let asked: Vec<Seek> = world.resource_mut::<Messages<Seek>>().drain().collect();
+    for s in asked {
+        let mut replay = world.resource::<Replay>().clone();
+        match s {
+            Seek::Close => {
+                // Back to where the log ends, then play on from there.
+                let end = replay.log.len();
+                go_to(world, &mut replay, end);
+                world.remove_resource::<Replay>();
+                return;
+            }
+            Seek::Branch => {
+                world.remove_resource::<Replay>();
+                world.insert_resource(crate::game::autosave::SaveStatus {
+                    message: format!(
+                        "Playing on from order {} of {}: the file you opened is left as it was",
+                        replay.at,
+                        replay.log.len()
+                    ),
+                    failed: false,
+                });
+                super::saves::autosave_elsewhere(world, &format!("branch-{}", replay.at));
+                return;
+            }
+            Seek::To(n) => {
+                let n = n.min(replay.log.len());
+                go_to(world, &mut replay, n);
+            }
+        }
+        world.insert_resource(replay);
+    }
+}
+
+fn go_to(world: &mut World, replay: &mut Replay, n: usize) {
+    replay.problem = None;
+    if n < replay.at {
+        if let Err(e) = rebuild(world, &replay.log[..n]) {
+            replay.problem = Some(e.to_string());
+        }
+        replay.at = n;
+        return;
+    }
+    while replay.at < n {
+        if let Err(e) = replay_entry(world, replay.at, &replay.log[replay.at]) {
+            replay.problem = Some(e.to_string());
+            replay.playing = false;
+            return;
+        }
+        replay.at += 1;
+    }
+}
+
+fn timeline(
+    mut contexts: EguiContexts,
+    mut replay: ResMut<Replay>,
+    mut seek: MessageWriter<Seek>,
+    log: Res<OrderLog>,
+    sides: Res<crate::game::components::Sides>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let n = replay.log.len();
+    egui::Window::new("Replay")
+        .id(egui::Id::new("replay-timeline"))
+        .title_bar(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -36.0])
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.strong("▶ Watching");
+                let at = replay.at;
+                let current = at.checked_sub(1).and_then(|i| log.entries.get(i));
+                match current {
+                    Some(e) => {
+                        let side = sides.0.get(e.when.side).map_or("?", |s| s.name.as_str());
+                        ui.label(format!("order {at} of {n} · turn {} · {side}", e.when.turn));
+                    }
+                    None => {
+                        ui.label(format!("the start · {n} orders"));
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                let buttons: [(&str, &str, usize); 4] = [
+                    ("⏮", "The start (Home)", 0),
+                    ("⏪", "Back one turn", replay.previous_mark(false)),
+                    ("◀◀", "Back one phase (Shift+←)", replay.previous_mark(true)),
+                    ("◀", "Back one order (←)", replay.at.saturating_sub(1)),
+                ];
+                for (label, tip, to) in buttons {
+                    if ui.button(label).on_hover_text(tip).clicked() {
+                        seek.write(Seek::To(to));
+                    }
+                }
+                let play = if replay.playing { "⏸" } else { "▶" };
+                if ui.button(egui::RichText::new(play).strong()).on_hover_text("Play or pause (Space)").clicked() {
+                    replay.playing = !replay.playing;
+                }
+                let forward: [(&str, &str, usize); 4] = [
+                    ("▶|", "Forward one order (→)", replay.at + 1),
+                    ("▶▶", "Forward one phase (Shift+→)", replay.next_mark(replay.at, true)),
+                    ("⏩", "Forward one turn", replay.next_mark(replay.at, false)),
+                    ("⏭", "The end (End)", n),
+                ];
+                for (label, tip, to) in forward {
+                    if ui.button(label).on_hover_text(tip).clicked() {
+                        seek.write(Seek::To(to.min(n)));
+                    }
+                }
+                ui.add(egui::Slider::new(&mut replay.speed, 0.5..=20.0).logarithmic(true).text("orders/s"));
+            });
+            scrubber(ui, &mut replay, &mut seek);
+            if let Some(p) = &replay.problem {
+                ui.colored_label(egui::Color32::from_rgb(220, 60, 40), p);
+            }
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Branch here")
+                    .on_hover_text("Play on from this point as a new game; the orders after it are dropped (the file is not changed)")
+                    .clicked()
+                {
+                    seek.write(Seek::Branch);
+                }
+                if ui
+                    .button("Continue the game")
+                    .on_hover_text("Go to the last order and play on from there")
+                    .clicked()
+                {
+                    seek.write(Seek::Close);
+                }
+            });
+        });
+    Ok(())
+}
+
+/// A slider over the whole log with a tick and label at the start of each turn.
+fn scrubber(ui: &mut egui::Ui, replay: &mut Replay, seek: &mut MessageWriter<Seek>) {
+    let n = replay.log.len();
+    let width = 520.0;
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 28.0), egui::Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    let x_of = |i: usize| rect.left() + (i as f32 / n.max(1) as f32) * rect.width();
+    painter.rect_filled(
+        egui::Rect::from_min_max(
+            egui::pos2(rect.left(), rect.center().y - 3.0),
+            egui::pos2(rect.right(), rect.center().y + 3.0),
+        ),
+        2.0,
+        egui::Color32::from_gray(70),
+    );
+    if let Some(new) = replay.new_from {
+        painter.rect_filled(
+            egui::Rect::from_min_max(
+                egui::pos2(x_of(new), rect.center().y - 3.0),
+                egui::pos2(rect.right(), rect.center().y + 3.0),
+            ),
+            2.0,
+            egui::Color32::from_rgb(60, 110, 170),
+        );
+    }
+    let mut turn = 0;
+    for (i, e) in replay.log.iter().enumerate() {
+        if e.when.turn != turn {
+            turn = e.when.turn;
+            let x = x_of(i);
+            painter.line_segment(
+                [egui::pos2(x, rect.top() + 4.0), egui::pos2(x, rect.bottom() - 2.0)],
+                egui::Stroke::new(1.0, egui::Color32::from_gray(160)),
+            );
+            painter.text(
+                egui::pos2(x + 2.0, rect.top()),
+                egui::Align2::LEFT_TOP,
+                format!("T{turn}"),
+                egui::FontId::proportional(10.0),
+                egui::Color32::from_gray(180),
+            );
+        }
+        if !e.dice.is_empty() {
+            painter.circle_filled(
+                egui::pos2(x_of(i), rect.center().y + 8.0),
+                1.5,
+                egui::Color32::from_rgb(230, 180, 60),
+            );
+        }
+    }
+    painter.circle_filled(egui::pos2(x_of(replay.at), rect.center().y), 7.0, egui::Color32::WHITE);
+    if (response.clicked() || response.drag_stopped())
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        let to = (((p.x - rect.left()) / rect.width()) * n as f32)
+            .round()
+            .clamp(0.0, n as f32) as usize;
+        seek.write(Seek::To(to));
+    }
+    response.on_hover_text("Click or drag to jump; ticks mark each turn, gold dots the orders that rolled dice");
+}
