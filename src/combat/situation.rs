@@ -197,6 +197,40 @@ pub enum Tactic {
     PinningAttack,
 }
 
+impl Tactic {
+    /// The tactics an attacker may buy (Rommel), in the order the panels list them.
+    pub const ATTACK: [Tactic; 5] = [
+        Tactic::Recce,
+        Tactic::Infiltration(None),
+        Tactic::ReserveArtillery,
+        Tactic::Airstrike,
+        Tactic::PinningAttack,
+    ];
+    /// The tactics a defender may buy (Rommel: its own two, and Recce and Airstrike, which
+    /// either side may play).
+    pub const DEFENSE: [Tactic; 4] = [
+        Tactic::DefenseInDepth,
+        Tactic::Withdraw,
+        Tactic::Recce,
+        Tactic::Airstrike,
+    ];
+
+    /// The tactic's name as players say it.
+    pub fn name(&self) -> String {
+        match self {
+            Tactic::Recce => "Recce".into(),
+            Tactic::Infiltration(Some(u)) => format!("Infiltration ({u})"),
+            Tactic::Infiltration(None) => "Infiltration".into(),
+            Tactic::DefenseInDepth => "Defense in depth".into(),
+            Tactic::Withdraw => "Withdraw".into(),
+            Tactic::ReserveArtillery => "Reserve artillery".into(),
+            Tactic::Airstrike => "Airstrike".into(),
+            Tactic::CarpetBombing => "Carpet bombing".into(),
+            Tactic::PinningAttack => "Pinning attack".into(),
+        }
+    }
+}
+
 /// A modifier given by a designer or an event rather than by the rules (the case file's `extra`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExtraModifier {

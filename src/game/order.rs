@@ -190,19 +190,7 @@ pub fn tactic_names(tactics: &[Tactic]) -> String {
     if tactics.is_empty() {
         return "none".into();
     }
-    tactics
-        .iter()
-        .map(|t| match t {
-            Tactic::Infiltration(Some(u)) => format!("Infiltration ({u})"),
-            Tactic::Infiltration(None) => "Infiltration".into(),
-            Tactic::DefenseInDepth => "Defense in depth".into(),
-            Tactic::ReserveArtillery => "Reserve artillery".into(),
-            Tactic::CarpetBombing => "Carpet bombing".into(),
-            Tactic::PinningAttack => "Pinning attack".into(),
-            other => format!("{other:?}"),
-        })
-        .collect::<Vec<_>>()
-        .join(" + ")
+    tactics.iter().map(Tactic::name).collect::<Vec<_>>().join(" + ")
 }
 
 fn choice_words(c: &Choices) -> Vec<String> {

@@ -439,26 +439,11 @@ fn retreat_or_steps(ui: &mut egui::Ui, value: &mut RetreatOrSteps, who: &str) {
     });
 }
 
-const ATTACK_TACTICS: [(&str, Option<Tactic>); 6] = [
-    ("none", None),
-    ("Recce", Some(Tactic::Recce)),
-    ("Infiltration", Some(Tactic::Infiltration(None))),
-    ("Reserve artillery", Some(Tactic::ReserveArtillery)),
-    ("Airstrike", Some(Tactic::Airstrike)),
-    ("Pinning attack", Some(Tactic::PinningAttack)),
-];
-const DEFENSE_TACTICS: [(&str, Option<Tactic>); 5] = [
-    ("none", None),
-    ("Defense in depth", Some(Tactic::DefenseInDepth)),
-    ("Withdraw", Some(Tactic::Withdraw)),
-    ("Reserve artillery", Some(Tactic::ReserveArtillery)),
-    ("Airstrike", Some(Tactic::Airstrike)),
-];
-
-fn pick_tactic(ui: &mut egui::Ui, list: &[(&str, Option<Tactic>)], value: &mut Option<Tactic>) {
+fn pick_tactic(ui: &mut egui::Ui, list: &[Tactic], value: &mut Option<Tactic>) {
     ui.horizontal_wrapped(|ui| {
-        for (name, t) in list {
-            ui.radio_value(value, t.clone(), *name);
+        ui.radio_value(value, None, "none");
+        for t in list {
+            ui.radio_value(value, Some(t.clone()), t.name());
         }
     });
 }
@@ -467,13 +452,13 @@ fn pick_tactic(ui: &mut egui::Ui, list: &[(&str, Option<Tactic>)], value: &mut O
 /// looks away and declares the attack with the pick hidden; the defender then answers.
 fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, defender: &str) {
     ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
-    pick_tactic(ui, &ATTACK_TACTICS, &mut plan.attack_tactic);
+    pick_tactic(ui, &Tactic::ATTACK, &mut plan.attack_tactic);
 }
 
 /// Rommel: the defender's answer to a declared attack.
 fn defender_tactic(ui: &mut egui::Ui, plan: &mut AttackPlan, defender: &str) {
     ui.strong(format!("{defender}: choose a tactic"));
-    pick_tactic(ui, &DEFENSE_TACTICS, &mut plan.defense_tactic);
+    pick_tactic(ui, &Tactic::DEFENSE, &mut plan.defense_tactic);
 }
 
 fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) {

@@ -3,6 +3,16 @@
 
 pub mod board;
 pub mod player;
+pub mod random_player;
+
+/// The shipped scenarios.
+pub const SHIPPED: [&str; 5] = [
+    "scenarios/mortain-1944.ron",
+    "scenarios/sidi-bou-zid-1943.ron",
+    "scenarios/smolensk-1941.ron",
+    "scenarios/chorwon-hypothetical.ron",
+    "scenarios/st-vith-1944.ron",
+];
 
 use hexfront::combat::{
     ArmorValue, Choices, CombatResult, CombatRules, Combatant, Conditions, Dice, Situation, Support, Weather, assess,

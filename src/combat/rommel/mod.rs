@@ -236,7 +236,8 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
                 && only != role
             {
                 return Err(Refusal(format!(
-                    "{t:?} is {} tactic: only the {only} may play it",
+                    "{} is {} tactic: only the {only} may play it",
+                    t.name(),
                     if only == Role::Attacker {
                         "an offensive"
                     } else {
