@@ -109,7 +109,7 @@ fn validate(files: &[PathBuf]) -> ExitCode {
 
 /// Checks one file; a saved game or turn file is also replayed and every entry checked.
 fn validate_file(file: &std::path::Path) -> Result<String, hexfront::scenario::LoadError> {
-    let text = hexfront::scenario::error::read_file(file)?;
+    let text = hexfront::source::read_file(file)?;
     if hexfront::scenario::top_level_name(&text) == "SavedGame" {
         let game = hexfront::game::save::load_game_str(file, &text, 1)?;
         return Ok(format!(
@@ -147,7 +147,7 @@ fn open_game(cli: Cli) -> ExitCode {
         }
     };
     let start = match (cli.bench_frames, game) {
-        (Some(_), _) => match hexfront::gui::script::bench_scenario() {
+        (Some(_), _) => match hexfront::scenario::benchmark_scenario() {
             Ok(s) => Some(hexfront::gui::start::StartGame::new(s, cli.seed)),
             Err(e) => {
                 eprintln!("error: {e}");

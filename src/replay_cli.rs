@@ -8,6 +8,7 @@ use hexfront::game::log::OrderLog;
 use hexfront::game::phase::{TurnState, current_phase};
 use hexfront::game::save::{parse_game_str, replay_app};
 use serde::Serialize;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -52,8 +53,17 @@ pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitC
     };
     let world = app.world_mut();
     let n = to.unwrap_or(game.log.len()).min(game.log.len());
+    // A closed pipe (`| head`) ends the listing quietly.
+    let mut out = std::io::stdout().lock();
+    macro_rules! say {
+        ($($t:tt)*) => {
+            if writeln!(out, $($t)*).is_err() {
+                return ExitCode::SUCCESS;
+            }
+        };
+    }
     if !json {
-        println!(
+        say!(
             "{}: {} (seed {}), {} order(s){}",
             file.display(),
             game.scenario.raw.name,
@@ -97,12 +107,19 @@ pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitC
         };
         if !json {
             let dice = got.as_ref().map_or_else(|| "-".into(), |g| g.dice_words());
-            println!(
+            say!(
                 "{:>5}  T{} {:<10} {:<12} {}: {} | dice {} | {}",
-                line.entry, line.turn, line.side, line.phase, line.issued_by, line.order, dice, line.hash
+                line.entry,
+                line.turn,
+                line.side,
+                line.phase,
+                line.issued_by,
+                line.order,
+                dice,
+                line.hash
             );
             if let Some(p) = &line.problem {
-                println!("       MISMATCH: {p}");
+                say!("       MISMATCH: {p}");
             }
         }
         let refused = got.is_none();
@@ -112,17 +129,17 @@ pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitC
             && (verify || refused)
         {
             if json {
-                println!("{}", serde_json::to_string_pretty(&lines).unwrap_or_default());
+                say!("{}", serde_json::to_string_pretty(&lines).unwrap_or_default());
             }
             eprintln!("error: {}: {e}", file.display());
             return ExitCode::FAILURE;
         }
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&lines).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&lines).unwrap_or_default());
     } else {
         let summary = hexfront::game::save::summary(world);
-        println!(
+        say!(
             "{}: {summary}",
             if failed {
                 "replayed with mismatches"

@@ -22,7 +22,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 const GAMES: u64 = 100;
-const ORDERS: usize = 50;
+const ORDERS: usize = 100;
 
 /// What a batch of random games did, to show they covered the rules.
 #[derive(Debug, Default)]
@@ -480,4 +480,35 @@ fn turn_files_continue_the_same_game_and_refuse_another() {
         "{e}"
     );
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// The committed game: Smolensk played to its end (6 turns) by the scripted hotseat player.
+const COMMITTED_GAME: &str = "tests/fixtures/smolensk-game.ron";
+
+/// Plays the committed game again and writes it (run by hand after a deliberate rules change:
+/// `cargo test --test order_log -- --ignored write_the_committed_game`).
+#[test]
+#[ignore = "writes tests/fixtures/smolensk-game.ron"]
+fn write_the_committed_game() {
+    let scenario = Scenario::load("scenarios/smolensk-1941.ron").unwrap();
+    let mut app = headless_app(&scenario, 1941);
+    app.insert_resource(AfterCombatMode { automatic: false });
+    while *app.world().resource::<State<hexfront::game::phase::GameState>>().get()
+        == hexfront::game::phase::GameState::Playing
+    {
+        let reports = common::player::play_player_turn(&mut app);
+        let refused: Vec<&String> = reports.iter().flat_map(|(_, r)| &r.refusals).collect();
+        assert!(refused.is_empty(), "{refused:?}");
+    }
+    hexfront::game::save::save_game(app.world(), std::path::Path::new(COMMITTED_GAME)).unwrap();
+}
+
+#[test]
+fn the_committed_game_replays_to_its_end_exactly() {
+    let game =
+        hexfront::game::save::load_game(std::path::Path::new(COMMITTED_GAME), 1).unwrap_or_else(|e| panic!("{e}"));
+    assert!(game.log.len() > 100, "a whole game: {} orders", game.log.len());
+    assert!(game.summary.starts_with("Game over"), "{}", game.summary);
+    let app = hexfront::game::save::replay_app(&game, None).unwrap();
+    assert!(app.world().get_resource::<hexfront::game::victory::Verdict>().is_some());
 }

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::rules::terrain::{EdgeFeature, TerrainId};
 use crate::rules::units::{UnitSize, UnitStatus};
-use crate::scenario::LoadError;
+use crate::source::LoadError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 

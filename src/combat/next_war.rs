@@ -11,7 +11,7 @@ use super::{
     dice::{DiceSource, Die, NeedDie},
 };
 use crate::rules::terrain::{EdgeFeature, Mobility, TerrainId};
-use crate::scenario::LoadError;
+use crate::source::LoadError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 

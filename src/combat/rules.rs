@@ -3,7 +3,7 @@
 
 use super::{killing_ground, next_war, rommel, small_general, war_against_russia};
 use crate::rules::terrain::TerrainId;
-use crate::scenario::{LoadError, Source};
+use crate::source::{LoadError, Source};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -54,7 +54,7 @@ impl Context<'_> {
                 field.to_string(),
                 format!(
                     "unknown terrain `{id}`: this ruleset defines {}",
-                    crate::scenario::ruleset::list(self.terrain_ids.keys())
+                    crate::source::list(self.terrain_ids.keys())
                 ),
             )
         })

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::rules::terrain::{Mobility, TerrainId};
 use crate::rules::units::UnitStatus;
-use crate::scenario::LoadError;
+use crate::source::LoadError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;

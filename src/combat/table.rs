@@ -56,7 +56,7 @@ pub fn shifted(index: usize, shift: i32, columns: usize) -> usize {
 }
 
 use super::dice::Die;
-use crate::scenario::{LoadError, Source};
+use crate::source::{LoadError, Source};
 
 /// An odds table as written in a ruleset: column labels, optional odds for them, and one row of
 /// results per die face.

@@ -289,7 +289,7 @@ fn concede(world: &mut World, side: usize) {
 /// no choice, the combat sub-step, the phase and its start-of-phase bookkeeping, objective
 /// control, sudden death, and the zones of control.
 pub fn settle(world: &mut World) {
-    let _ = world.try_run_schedule(StateTransition);
+    transition(world);
     for _ in 0..64 {
         if !playing(world) {
             break;
@@ -307,20 +307,36 @@ pub fn settle(world: &mut World) {
     }
     if playing(world) {
         let step = combat_step(world.resource::<PendingRetreats>(), world.resource::<PendingAdvances>());
-        if let Some(mut next) = world.get_resource_mut::<NextState<CombatStep>>() {
+        if world
+            .get_resource::<State<CombatStep>>()
+            .is_some_and(|s| *s.get() != step)
+            && let Some(mut next) = world.get_resource_mut::<NextState<CombatStep>>()
+        {
             NextState::<CombatStep>::set_if_neq(&mut next, step);
         }
-        let _ = world.try_run_schedule(StateTransition);
+        transition(world);
         if world.get_resource::<State<Phase>>().is_some() {
             let _ = run(world, sync_phase_with_turn, ());
         }
-        let _ = world.try_run_schedule(StateTransition);
+        transition(world);
         let _ = run(world, track_control, ());
         let _ = run(world, check_sudden_death, ());
-        let _ = world.try_run_schedule(StateTransition);
+        transition(world);
     }
     if world.contains_resource::<GameMap>() {
         let _ = run(world, super::zoc::refresh_zoc, ());
+    }
+}
+
+/// Runs the state transitions when one is waiting (running them costs a schedule run).
+fn transition(world: &mut World) {
+    fn pending<S: bevy::state::state::FreelyMutableState>(world: &World) -> bool {
+        world
+            .get_resource::<NextState<S>>()
+            .is_some_and(|n| !matches!(n, NextState::Unchanged))
+    }
+    if pending::<GameState>(world) || pending::<Phase>(world) || pending::<CombatStep>(world) {
+        let _ = world.try_run_schedule(StateTransition);
     }
 }
 

@@ -37,6 +37,19 @@ pub enum GameSystems {
 
 /// All game plugins. Add after `StatesPlugin` (part of `DefaultPlugins`).
 pub fn plugin(app: &mut App) {
+    // Orders change the phase outside the frame loop (`execute::settle` runs these schedules),
+    // hundreds of times in a replay: single-threaded, a run costs microseconds instead of waking
+    // the task pool's threads.
+    use bevy::ecs::schedule::SingleThreadedExecutor;
+    use bevy::state::state::StateTransition;
+    let single = |s: &mut Schedule| {
+        s.set_executor(SingleThreadedExecutor::new());
+    };
+    app.edit_schedule(StateTransition, single)
+        .edit_schedule(OnExit(phase::Phase::Combat), single)
+        .edit_schedule(OnEnter(phase::GameState::Over), single)
+        .edit_schedule(OnEnter(phase::GameState::Playing), single)
+        .edit_schedule(OnEnter(phase::GameState::NoGame), single);
     app.configure_sets(Update, (GameSystems::Zones, GameSystems::Orders).chain())
         .add_plugins((
             phase::plugin,

@@ -182,7 +182,7 @@ pub fn write_turn_file(world: &World, path: &Path) -> Result<SavedGame, LoadErro
 /// Reads a saved game, turn file, first-format save or scenario and replays its log to check it.
 /// `seed` is for a plain scenario (a save has its own).
 pub fn load_game(path: &Path, seed: u64) -> Result<LoadedGame, LoadError> {
-    let text = crate::scenario::error::read_file(path)?;
+    let text = crate::source::read_file(path)?;
     load_game_str(path, &text, seed)
 }
 

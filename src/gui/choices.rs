@@ -73,7 +73,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             EguiPrimaryContextPass,
-            choice_panel.run_if(in_state(GameState::Playing)),
+            choice_panel.run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
         );
 }
 

@@ -43,23 +43,25 @@ pub struct RunOptions {
 
 /// All client plugins.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, use_latin_font).add_plugins((
-        settings::plugin,
-        start::plugin,
-        saves::plugin,
-        end::plugin,
-        camera::plugin,
-        board::plugin,
-        counters::plugin,
-        hud::plugin,
-        attack::plugin,
-        choices::plugin,
-        script::plugin,
-        zones::plugin,
-        orders::plugin,
-        replay::plugin,
-        log_panel::plugin,
-    ));
+    app.add_systems(Startup, use_latin_font)
+        .add_systems(bevy_egui::EguiPrimaryContextPass, arrows_in_every_font)
+        .add_plugins((
+            settings::plugin,
+            start::plugin,
+            saves::plugin,
+            end::plugin,
+            camera::plugin,
+            board::plugin,
+            counters::plugin,
+            hud::plugin,
+            attack::plugin,
+            choices::plugin,
+            script::plugin,
+            zones::plugin,
+            orders::plugin,
+            replay::plugin,
+            log_panel::plugin,
+        ));
 }
 
 /// Puts Hack into Bevy's default font slot, so every board label can show accented names.
@@ -68,6 +70,22 @@ fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
     if let Err(e) = fonts.insert(&Handle::<Font>::default(), hack) {
         warn!("could not replace the default font ({e}); accented names may lose letters");
     }
+}
+
+/// Lets proportional text fall back on Hack, so arrows (`0617→0618` in moves and retreats) and
+/// other symbols the UI font lacks render instead of showing boxes.
+fn arrows_in_every_font(mut contexts: bevy_egui::EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut fonts = bevy_egui::egui::FontDefinitions::default();
+    if let Some(list) = fonts.families.get_mut(&bevy_egui::egui::FontFamily::Proportional) {
+        list.push("Hack".into());
+    }
+    ctx.set_fonts(fonts);
+    *done = true;
+    Ok(())
 }
 
 /// Opens the window, on `start` when one is given (else on the start screen), and runs until it

@@ -247,9 +247,13 @@ fn timeline(
                         seek.write(Seek::To(to.min(n)));
                     }
                 }
-                ui.add(egui::Slider::new(&mut replay.speed, 0.5..=20.0).logarithmic(true).text("orders/s"));
             });
             scrubber(ui, &mut replay, &mut seek);
+            ui.add(
+                egui::Slider::new(&mut replay.speed, 0.5..=20.0)
+                    .logarithmic(true)
+                    .text("orders a second when playing"),
+            );
             if let Some(p) = &replay.problem {
                 ui.colored_label(egui::Color32::from_rgb(220, 60, 40), p);
             }

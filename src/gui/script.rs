@@ -1,6 +1,7 @@
 //! Command-line presets for streamers, CI and benchmarks: `--attack FROM:TO` opens an attack's
 //! panels (ending phases until a combat phase), `--roll` rolls it; `--bench-frames N` plays N
-//! frames of a 100×100 map with 1,000 units and prints the mean and 99th-percentile frame time.
+//! frames of a 100×100 map with 1,000 units (`scenario::benchmark_scenario`) and prints the mean
+//! and 99th-percentile frame time.
 
 use super::attack::{AttackPlan, RollRequest};
 use super::orders::PlayerOrder;
@@ -128,54 +129,4 @@ fn bench_frames(mut bench: ResMut<FrameBench>, time: Res<Time<Real>>, mut exit: 
         );
         exit.write(AppExit::Success);
     }
-}
-
-/// The benchmark board: a 100×100 Killing Ground map of mixed terrain and 500 units a side,
-/// spread over it in loose lines, written as a scenario so it loads like any other.
-pub fn bench_scenario() -> Result<crate::scenario::Scenario, crate::scenario::LoadError> {
-    let (w, h) = (100u32, 100u32);
-    let legend = "'.': \"clear\", 'b': \"bocage\", 'f': \"woods\", 'h': \"hills\", 't': \"town\"";
-    let rows: Vec<String> = (0..h)
-        .map(|r| {
-            let row: String = (0..w)
-                .map(|c| match (c * 7 + r * 13 + (c * r) % 11) % 17 {
-                    0..=7 => '.',
-                    8..=10 => 'b',
-                    11..=13 => 'f',
-                    14..=15 => 'h',
-                    _ => 't',
-                })
-                .collect();
-            format!("\"{row}\"")
-        })
-        .collect();
-    let classes = ["Infantry", "Armor", "Mechanized", "Artillery", "Recon"];
-    let mut units = Vec::new();
-    for i in 0..1000u32 {
-        let side = if i < 500 { "blue" } else { "red" };
-        let k = i % 500;
-        // Blue in the west half, red in the east, 1-3 units a cell.
-        let col = (k % 25) * 2 + if side == "blue" { 1 } else { 51 };
-        let row = (k / 25) * 5 + 1 + (k % 3);
-        let cell = crate::rules::grid::label(Cell::new(col as i32, row as i32 % h as i32));
-        units.push(format!(
-            "(id: \"u{i}\", name: \"Unit {i}\", side: \"{side}\", class: {}, size: Battalion, cell: \"{cell}\", steps: [(attack: 4, defense: 4), (attack: 2, defense: 2)], movement: 6),",
-            classes[(i % 5) as usize]
-        ));
-    }
-    let text = format!(
-        r##"Scenario(
-    name: "Frame benchmark", setting: "Generated", description: "100×100 hexes, 1,000 units.", ruleset: "killing-ground",
-    map: (grid: Hex(top: Flat), width: {w}, height: {h}, legend: {{{legend}}}, rows: [{rows}]),
-    sides: [
-        (id: "blue", name: "Blue", color: "#3050c0", home_edge: West),
-        (id: "red", name: "Red", color: "#c03030", home_edge: East),
-    ],
-    first_side: "blue", turns: 10, victory: "None.",
-    units: [{units}],
-)"##,
-        rows = rows.join(", "),
-        units = units.join("\n"),
-    );
-    crate::scenario::Scenario::from_ron_str("<generated frame benchmark>", &text)
 }

@@ -1,12 +1,13 @@
 //! Board overlays for what follows combat: `Z` shows the enemy zones of control of the side to
 //! move (dashed red rings, with a line to each stack that projects into the hovered cell), and
-//! the latest retreats and advances are drawn as arrows for a few seconds, so a viewer sees where
-//! the units went.
+//! the latest moves, retreats and advances are drawn as arrows along their paths for a few
+//! seconds, so a player (or a viewer of a replay) sees where the units went.
 
 use super::hud::{Hovered, HudSystems};
 use super::layout::Layout;
 use crate::game::advance::Advanced;
 use crate::game::components::GameMap;
+use crate::game::movement::Moved;
 use crate::game::phase::{GameState, TurnState};
 use crate::game::retreat::Retreated;
 use crate::game::zoc::Zoc;
@@ -17,7 +18,8 @@ use bevy::prelude::*;
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShowZones(pub bool);
 
-/// Retreat (red) and advance (green) routes, drawn as arrows until their time runs out.
+/// Move (white), retreat (red) and advance (green) routes, drawn as arrows until their time runs
+/// out.
 #[derive(Resource, Clone, Debug, Default)]
 struct RecentMoves(Vec<(Vec<Cell>, Color, f32)>);
 
@@ -51,10 +53,18 @@ fn toggle_zones(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<ShowZones>) {
 
 fn collect_moves(
     time: Res<Time>,
+    mut moves: MessageReader<Moved>,
     mut retreats: MessageReader<Retreated>,
     mut advances: MessageReader<Advanced>,
     mut recent: ResMut<RecentMoves>,
 ) {
+    for m in moves.read() {
+        if m.path.len() > 1 {
+            recent
+                .0
+                .push((m.path.clone(), Color::srgb(0.95, 0.95, 0.9), SHOW_FOR_SECONDS));
+        }
+    }
     for r in retreats.read() {
         if !r.path.is_empty() {
             let mut route = vec![r.from];

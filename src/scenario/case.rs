@@ -2,7 +2,6 @@
 //! lab and tests: a built-in ruleset, the defender's terrain, weather, both sides' units and
 //! support, conditions and the owners' choices. Checked with the same located errors as scenarios.
 
-use super::error::{LoadError, Source, read_file};
 use super::file::RawChit;
 use super::ruleset::{Ruleset, list};
 use super::validate::{UnitValues, build_track};
@@ -11,6 +10,7 @@ use crate::combat::{
 };
 use crate::rules::terrain::{EdgeFeature, Mobility};
 use crate::rules::units::{StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use crate::source::{LoadError, Source, read_file};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::Path;

@@ -1,15 +1,15 @@
 //! Scenario and ruleset files: RON formats, a pure parse → validate pipeline with errors that
 //! name file, line, column and field, and saving back to RON.
 
+pub mod bench;
 pub mod case;
-pub mod error;
 pub mod file;
 pub mod ruleset;
-pub mod source_map;
 pub mod validate;
 
+pub use crate::source::{LoadError, Source, to_ron};
+pub use bench::benchmark_scenario;
 pub use case::CombatCase;
-pub use error::{LoadError, Source, to_ron};
 pub use file::RawScenario;
 pub use ruleset::Ruleset;
 pub use validate::{Scenario, UnitSetup};
@@ -55,7 +55,7 @@ pub fn default_scenario() -> Result<Scenario, LoadError> {
 /// Validates one file: a ruleset when its top-level struct is `Ruleset(…)`, a combat case for
 /// `CombatCase(…)`, otherwise a scenario or saved game.
 pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
-    let text = error::read_file(path)?;
+    let text = crate::source::read_file(path)?;
     if top_level_name(&text) == "CombatCase" {
         let c = CombatCase::from_ron_str(path, &text)?;
         Ok(format!(

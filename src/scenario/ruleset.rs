@@ -1,7 +1,6 @@
 //! Rulesets in RON (`assets/rulesets/*.ron`): the raw file format, its validation into the
 //! `Ruleset` the game runs on, and the five built-in rulesets embedded in the binary.
 
-use super::error::{LoadError, Source};
 use crate::combat::{CombatRules, RawCombat};
 use crate::rules::advance::{AdvanceRules, RawAdvanceRules};
 use crate::rules::movement::{EdgeCrossing, MovementRules};
@@ -9,6 +8,8 @@ use crate::rules::retreat::RetreatRules;
 use crate::rules::terrain::{EdgeFeature, Mobility, Mp, TerrainId};
 use crate::rules::units::{StackingMeasure, StackingRule, UnitClass, UnitSize, UnitStatus};
 use crate::rules::zoc::{EzocToEzoc, ZocEffect, ZocRules};
+pub use crate::source::list;
+use crate::source::{LoadError, Source};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -363,11 +364,4 @@ impl Ruleset {
     pub fn terrain_look(&self, id: TerrainId) -> &TerrainLook {
         &self.looks[id.0 as usize]
     }
-}
-
-/// `a`, `b`, `c` sorted, for "expected one of" messages.
-pub fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
-    let mut v: Vec<&str> = names.map(String::as_str).collect();
-    v.sort();
-    v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
 }

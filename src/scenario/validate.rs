@@ -1,12 +1,12 @@
 //! Checks a parsed scenario against its ruleset and builds the `Scenario` the game spawns.
 //! Every refusal names the field and where it is in the file.
 
-use super::error::{LoadError, Source};
 use super::file::{MapEdge, RawScenario, RawUnit};
 use super::ruleset::{GridFamily, Ruleset, list, parse_color};
 use crate::rules::grid::{Cell, Grid, GridKind, parse_label};
 use crate::rules::terrain::{Board, EdgeFeature, Mobility, Mp};
 use crate::rules::units::{StepTrack, StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use crate::source::{LoadError, Source};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -94,7 +94,7 @@ impl Scenario {
     /// Reads, parses and validates a scenario file.
     pub fn load(path: impl AsRef<Path>) -> Result<Scenario, LoadError> {
         let path = path.as_ref();
-        Self::from_ron_str(path, &super::error::read_file(path)?)
+        Self::from_ron_str(path, &crate::source::read_file(path)?)
     }
 
     pub fn side_index(&self, id: &str) -> Option<usize> {

@@ -123,3 +123,10 @@ pub fn to_ron<T: serde::Serialize>(value: &T) -> Result<String, ron::Error> {
         .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
     ron_options().to_string_pretty(value, pretty)
 }
+
+/// Names as a sorted, quoted list for messages: `` `clear`, `forest` ``.
+pub fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let mut v: Vec<&str> = names.map(String::as_str).collect();
+    v.sort();
+    v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
