@@ -40,7 +40,7 @@ fn game(scenario: &Scenario, seed: u64) -> App {
     let mut app = headless_app(scenario, seed);
     // Half the games answer retreats and advances by hand, as the client does.
     app.insert_resource(AfterCombatMode {
-        automatic: seed % 2 == 0,
+        automatic: seed.is_multiple_of(2),
     });
     app
 }
@@ -94,7 +94,7 @@ fn random_games_replay_exactly(path: &str) -> Seen {
             hashes(&app),
             "{path} seed {seed}: the same hash at every entry"
         );
-        if seed % 10 == 0 {
+        if seed.is_multiple_of(10) {
             saved_and_continued(&scenario, &text, &mut app, &mut rng, &mut seen);
         }
     }

@@ -100,7 +100,7 @@ impl Default for StableHasher {
 
 impl StableHasher {
     pub fn word(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 
     pub fn bytes(&mut self, bytes: &[u8]) {

@@ -42,6 +42,17 @@ pub struct Mover {
     pub statuses: Statuses,
 }
 
+/// What the movement search reads of each unit.
+pub type MoverData = (
+    Entity,
+    &'static Unit,
+    &'static Side,
+    &'static Position,
+    &'static MovePoints,
+    &'static StackingPoints,
+    &'static Statuses,
+);
+
 /// Where the other units are, by cell: their side and stacking points.
 pub type Occupancy = HashMap<Cell, Vec<(Side, u32)>>;
 
@@ -212,10 +223,7 @@ impl MoveSearch {
 }
 
 /// Gathers the movers and everyone else from the world.
-pub fn movers_and_others(
-    selected: &[Entity],
-    units: &Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
-) -> Result<(Vec<Mover>, Occupancy), String> {
+pub fn movers_and_others(selected: &[Entity], units: &Query<MoverData>) -> Result<(Vec<Mover>, Occupancy), String> {
     let mut movers = Vec::new();
     for e in selected {
         let (_, unit, side, pos, mp, sp, st) = units
@@ -252,10 +260,7 @@ pub(super) fn move_units(
     mut log: ResMut<GameLog>,
     mut moved: MessageWriter<Moved>,
     mut commands: Commands,
-    mut queries: ParamSet<(
-        Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
-        Query<(&mut Position, &mut MovePoints)>,
-    )>,
+    mut queries: ParamSet<(Query<MoverData>, Query<(&mut Position, &mut MovePoints)>)>,
 ) -> Result<(), String> {
     let (movers, others) = movers_and_others(&units, &queries.p0())?;
     let search = search_moves(&map, &zoc.0, *phase.get(), turn.active, &movers, &others)?;

@@ -147,14 +147,7 @@ fn handle_keys(
     mut labels: Query<&mut Visibility, With<CellLabel>>,
     mut help: ResMut<ShowHelp>,
 ) {
-    let chord = keys.any_pressed([
-        KeyCode::ControlLeft,
-        KeyCode::ControlRight,
-        KeyCode::SuperLeft,
-        KeyCode::SuperRight,
-        KeyCode::AltLeft,
-        KeyCode::AltRight,
-    ]);
+    let chord = super::ctrl_held(&keys) || keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);
     if chord || confirm.0 {
         return; // Ctrl+… belongs to the menu's shortcuts; the confirmation has its own keys
     }
@@ -181,7 +174,7 @@ fn refresh_reach(
     phase: Res<State<Phase>>,
     map: Res<GameMap>,
     zoc: Res<Zoc>,
-    units: Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
+    units: Query<crate::game::movement::MoverData>,
 ) {
     // The phase follows TurnState a frame later, so a phase change also triggers a refresh.
     if !(selection.is_changed() || index.is_changed() || turn.is_changed() || phase.is_changed() || zoc.is_changed())

@@ -64,6 +64,16 @@ pub fn plugin(app: &mut App) {
         ));
 }
 
+/// Whether Ctrl (or Cmd on macOS) is held: menu shortcuts, which plain-key commands then ignore.
+pub fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
+    keys.any_pressed([
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+    ])
+}
+
 /// Puts Hack into Bevy's default font slot, so every board label can show accented names.
 fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
     let hack = Font::from_bytes(epaint_default_fonts::HACK_REGULAR.to_vec());

@@ -82,12 +82,7 @@ fn give_player_orders(world: &mut World) {
 }
 
 fn history_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<History>) {
-    let ctrl = keys.any_pressed([
-        KeyCode::ControlLeft,
-        KeyCode::ControlRight,
-        KeyCode::SuperLeft,
-        KeyCode::SuperRight,
-    ]);
+    let ctrl = super::ctrl_held(&keys);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         out.write(if shift { History::Redo } else { History::Undo });

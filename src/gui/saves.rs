@@ -87,7 +87,7 @@ pub fn turns_dir() -> PathBuf {
 }
 
 fn hotkeys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<GameCommand>) {
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft]);
+    let ctrl = super::ctrl_held(&keys);
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
         out.write(GameCommand::Save);
     }

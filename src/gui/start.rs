@@ -166,9 +166,8 @@ fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
         }
         if let Some(at) = start.watch {
             let mut replay = Replay::new(start.game.log.clone(), at);
-            if at > 0 {
-                replay.new_from = Some(at);
-            }
+            // A turn file's new orders are what its receiver came to watch.
+            replay.new_from = start.game.turn_file.as_ref().map(|_| at);
             world.insert_resource(replay);
         }
     });

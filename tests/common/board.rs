@@ -175,7 +175,7 @@ pub fn reach(app: &mut App, who: &str) -> std::collections::BTreeMap<String, (f3
         Res<GameMap>,
         Res<Zoc>,
         Res<TurnState>,
-        Query<(Entity, &Unit, &Side, &Position, &MovePoints, &StackingPoints, &Statuses)>,
+        Query<hexfront::game::movement::MoverData>,
     )> = SystemState::new(app.world_mut());
     let (map, zoc, turn, units) = state.get(app.world()).unwrap();
     let (movers, others) = movers_and_others(&[unit], &units).unwrap();

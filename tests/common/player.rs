@@ -26,19 +26,7 @@ pub struct PhaseReport {
     pub refusals: Vec<String>,
 }
 
-type MoveQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static Unit,
-        &'static Side,
-        &'static Position,
-        &'static MovePoints,
-        &'static StackingPoints,
-        &'static Statuses,
-    ),
->;
+type MoveQuery<'w, 's> = Query<'w, 's, hexfront::game::movement::MoverData>;
 
 fn active(app: &App) -> Side {
     app.world().resource::<TurnState>().active

@@ -131,19 +131,7 @@ fn own_stacks(world: &World) -> Vec<Vec<Entity>> {
         .collect()
 }
 
-type MoveQuery = Query<
-    'static,
-    'static,
-    (
-        Entity,
-        &'static Unit,
-        &'static Side,
-        &'static Position,
-        &'static MovePoints,
-        &'static StackingPoints,
-        &'static Statuses,
-    ),
->;
+type MoveQuery = Query<'static, 'static, hexfront::game::movement::MoverData>;
 
 /// A stack (or one unit of it) to a random cell it may reach and end in.
 fn moves(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
