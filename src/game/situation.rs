@@ -141,31 +141,113 @@ pub fn build_situation(
     defense: Option<&DefenseOrder>,
     view: &GameView,
 ) -> Result<(Situation, Vec<Entity>, Vec<Entity>), String> {
-    let (map, index, units) = (&*view.map, &*view.index, &view.units);
-    let active = view.turn.active;
-    let grid = &map.board.grid;
     let target = order.target;
-    let terrain: TerrainId = map
+    let terrain: TerrainId = view
+        .map
         .board
         .terrain(target)
         .ok_or_else(|| format!("{target} is not on the map"))?;
+    let (attacker_entities, mut attackers) = attacking_units(order, view)?;
+    let (defender_entities, mut defenders) = defending_units(target, view);
+    if defenders.is_empty() {
+        return Err(format!("there are no enemy units at {target} to attack"));
+    }
+    let defending = *view
+        .units
+        .get(defender_entities[0])
+        .map_err(|_| "a defender vanished")?
+        .side;
+    if view.map.ruleset.retreat.may_overstack {
+        overstacked_er(
+            view,
+            target,
+            defending,
+            &mut defenders,
+            &attacker_entities,
+            &mut attackers,
+        );
+    }
+    // Surrounded: no defender has a legal first retreat step (War Against Russia converts results).
+    let surrounded = defender_entities.iter().all(|&e| {
+        super::retreat::retreat_options(
+            &view.map,
+            &view.zoc.0,
+            &view.sides,
+            &view.index,
+            &view.units,
+            e,
+            target,
+            1,
+            &attacker_entities,
+        )
+        .is_ok_and(|(_, o)| o.legal.is_empty())
+    });
+    let batteries = |ids: &[String], side: Side| {
+        ids.iter()
+            .map(|id| battery(view, id, side, target, terrain))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let empty = DefenseOrder::default();
+    let defense = defense.unwrap_or(&empty);
+    let accelerated_effort = match &order.accelerated_effort {
+        Some(id) => {
+            view.unit(id)
+                .map_err(|why| format!("the unit named for Accelerated Effort: {why}"))?;
+            Some(id.clone())
+        }
+        None => None,
+    };
+    let situation = Situation {
+        terrain,
+        weather: view.weather.0,
+        attackers,
+        defenders,
+        attack: Support {
+            tactics: order.tactics.clone(),
+            barrage: batteries(&order.barrage, view.turn.active)?,
+            accelerated_effort,
+            flanking: order.flanking,
+            ..Support::default()
+        },
+        defense: Support {
+            tactics: defense.tactics.clone(),
+            barrage: batteries(&defense.barrage, defending)?,
+            no_retreat: order.no_retreat,
+            ..Support::default()
+        },
+        conditions: Conditions {
+            surrounded,
+            ..Conditions::default()
+        },
+        choices: order.choices.clone(),
+    };
+    Ok((situation, attacker_entities, defender_entities))
+}
+
+fn nation(view: &GameView, side: Side) -> String {
+    view.sides.0.get(side.0).map_or("", |s| s.id.as_str()).to_string()
+}
+
+/// The attacking units: those named, each of the side to play, not yet having attacked, next to
+/// the target (Rommel: inside the contested square, where every unit of the side takes part).
+fn attacking_units(order: &AttackOrder, view: &GameView) -> Result<(Vec<Entity>, Vec<Combatant>), String> {
     if order.attackers.is_empty() {
         return Err("no attacking units selected".into());
     }
-    let nation = |side: &Side| view.sides.0.get(side.0).map_or("", |s| s.id.as_str()).to_string();
+    let (map, target, active) = (&view.map, order.target, view.turn.active);
     let contest = map.ruleset.contests_cells();
-    // Rommel: every unit of the attacking side in the contested square takes part.
-    let mut attacker_entities = view.entities(&order.attackers)?;
+    let mut entities = view.entities(&order.attackers)?;
     if contest {
         for e in view.stack_of(target, active, true) {
-            if !attacker_entities.contains(&e) {
-                attacker_entities.push(e);
+            if !entities.contains(&e) {
+                entities.push(e);
             }
         }
     }
-    let mut attackers = Vec::new();
-    for &e in &attacker_entities {
-        let data = units
+    let mut combatants = Vec::new();
+    for &e in &entities {
+        let data = view
+            .units
             .get(e)
             .map_err(|_| "an attacking unit no longer exists".to_string())?;
         let (unit, side, cell) = (data.unit, *data.side, data.cell());
@@ -184,146 +266,103 @@ pub fn build_situation(
             }
             EdgeFeatures::NONE
         } else {
-            if grid.distance(cell, target) != 1 {
+            if map.board.grid.distance(cell, target) != 1 {
                 return Err(format!("{} at {cell} is not next to {target}", unit.name));
             }
             map.board.edge(cell, target)
         };
-        attackers.push(combatant(&data, &nation(&side), crossing));
+        combatants.push(combatant(&data, &nation(view, side), crossing));
     }
-    let mut defenders = Vec::new();
-    let mut defender_entities = Vec::new();
-    // Next War: units that retreated here earlier in this phase add nothing to the defense.
-    let skip_retreated = map.ruleset.retreat.retreated_units_do_not_defend
+    Ok((entities, combatants))
+}
+
+/// The defending units: the other side's units in the target (Next War: units that retreated
+/// there earlier in this phase add nothing to the defense, while others are there).
+fn defending_units(target: Cell, view: &GameView) -> (Vec<Entity>, Vec<Combatant>) {
+    let active = view.turn.active;
+    let (index, units) = (&view.index, &view.units);
+    let skip_retreated = view.map.ruleset.retreat.retreated_units_do_not_defend
         && index
             .stack(target)
             .iter()
             .any(|e| units.get(*e).is_ok_and(|d| *d.side != active && !d.retreated));
+    let mut entities = Vec::new();
+    let mut combatants = Vec::new();
     for &e in index.stack(target) {
         if let Ok(data) = units.get(e)
             && *data.side != active
             && !(skip_retreated && data.retreated)
         {
-            defenders.push(combatant(&data, &nation(data.side), EdgeFeatures::NONE));
-            defender_entities.push(e);
+            combatants.push(combatant(&data, &nation(view, *data.side), EdgeFeatures::NONE));
+            entities.push(e);
         }
     }
-    if defenders.is_empty() {
-        return Err(format!("there are no enemy units at {target} to attack"));
+    (entities, combatants)
+}
+
+/// Next War: an over-stacked hex's units lose 1 ER per stacking point over the limit.
+fn overstacked_er(
+    view: &GameView,
+    target: Cell,
+    defending: Side,
+    defenders: &mut [Combatant],
+    attacker_entities: &[Entity],
+    attackers: &mut [Combatant],
+) {
+    let map = &view.map;
+    let limit = |cell: Cell| {
+        map.board
+            .terrain(cell)
+            .map_or(u32::MAX, |t| map.ruleset.stacking.limit_in(t))
+    };
+    let points = |cell: Cell, side: Side| -> u32 {
+        view.index
+            .stack(cell)
+            .iter()
+            .filter_map(|e| view.units.get(*e).ok())
+            .filter(|d| *d.side == side)
+            .map(|d| d.stacking.0)
+            .sum()
+    };
+    let excess = points(target, defending).saturating_sub(limit(target));
+    for d in defenders {
+        d.er = d.er.map(|er| er.saturating_sub(excess));
     }
-    let defending = *units.get(defender_entities[0]).map_err(|_| "a defender vanished")?.side;
-    // Next War: an over-stacked hex's units lose 1 ER per stacking point over the limit.
-    if map.ruleset.retreat.may_overstack {
-        let limit = |cell: Cell| {
-            map.board
-                .terrain(cell)
-                .map_or(u32::MAX, |t| map.ruleset.stacking.limit_in(t))
-        };
-        let points = |cell: Cell, side: Side| -> u32 {
-            index
-                .stack(cell)
-                .iter()
-                .filter_map(|e| units.get(*e).ok())
-                .filter(|d| *d.side == side)
-                .map(|d| d.stacking.0)
-                .sum()
-        };
-        let excess = points(target, defending).saturating_sub(limit(target));
-        for d in &mut defenders {
-            d.er = d.er.map(|er| er.saturating_sub(excess));
-        }
-        for (c, e) in attackers.iter_mut().zip(&attacker_entities) {
-            if let Ok(d) = units.get(*e) {
-                let excess = points(d.cell(), active).saturating_sub(limit(d.cell()));
-                c.er = c.er.map(|er| er.saturating_sub(excess));
-            }
+    for (c, e) in attackers.iter_mut().zip(attacker_entities) {
+        if let Ok(d) = view.units.get(*e) {
+            let excess = points(d.cell(), view.turn.active).saturating_sub(limit(d.cell()));
+            c.er = c.er.map(|er| er.saturating_sub(excess));
         }
     }
-    // Surrounded: no defender has a legal first retreat step (War Against Russia converts results).
-    let surrounded = defender_entities.iter().all(|&e| {
-        super::retreat::retreat_options(
-            map,
-            &view.zoc.0,
-            &view.sides,
-            index,
-            units,
-            e,
-            target,
-            1,
-            &attacker_entities,
-        )
-        .is_ok_and(|(_, o)| o.legal.is_empty())
-    });
-    let battery = |id: &String, side_wanted: Side| -> Result<Battery, String> {
-        let data = units
-            .get(view.unit(id)?)
-            .map_err(|_| "a barraging unit no longer exists".to_string())?;
-        let (unit, side, cell) = (data.unit, *data.side, data.cell());
-        if side != side_wanted {
-            return Err(format!(
-                "{} belongs to the other side and cannot barrage for this one",
-                unit.name
-            ));
-        }
-        if !unit.class.is_artillery() {
-            return Err(format!("{} is not artillery and cannot barrage", unit.name));
-        }
-        Ok(Battery {
-            unit: combatant(&data, &nation(&side), EdgeFeatures::NONE),
-            barrage: data.steps.values().attack,
-            range: DEFAULT_BARRAGE_RANGE,
-            distance: grid.distance(cell, target),
-            terrain: map.board.terrain(cell).unwrap_or(terrain),
-            contested: index
-                .stack(cell)
-                .iter()
-                .any(|o| units.get(*o).is_ok_and(|d| *d.side != side)),
-            rocket: unit.class == crate::rules::units::UnitClass::Rocket,
-        })
-    };
-    let barrage = order
-        .barrage
-        .iter()
-        .map(|e| battery(e, active))
-        .collect::<Result<Vec<_>, _>>()?;
-    let empty = DefenseOrder::default();
-    let defense = defense.unwrap_or(&empty);
-    let defense_barrage = defense
-        .barrage
-        .iter()
-        .map(|e| battery(e, defending))
-        .collect::<Result<Vec<_>, _>>()?;
-    let accelerated_effort = match &order.accelerated_effort {
-        Some(id) => {
-            view.unit(id)
-                .map_err(|why| format!("the unit named for Accelerated Effort: {why}"))?;
-            Some(id.clone())
-        }
-        None => None,
-    };
-    let situation = Situation {
-        terrain,
-        weather: view.weather.0,
-        attackers,
-        defenders,
-        attack: Support {
-            tactics: order.tactics.clone(),
-            barrage,
-            accelerated_effort,
-            flanking: order.flanking,
-            ..Support::default()
-        },
-        defense: Support {
-            tactics: defense.tactics.clone(),
-            barrage: defense_barrage,
-            no_retreat: order.no_retreat,
-            ..Support::default()
-        },
-        conditions: Conditions {
-            surrounded,
-            ..Conditions::default()
-        },
-        choices: order.choices.clone(),
-    };
-    Ok((situation, attacker_entities, defender_entities))
+}
+
+/// Rommel: an artillery unit of `side` called to barrage the combat at `target`.
+fn battery(view: &GameView, id: &str, side: Side, target: Cell, target_terrain: TerrainId) -> Result<Battery, String> {
+    let data = view
+        .units
+        .get(view.unit(id)?)
+        .map_err(|_| "a barraging unit no longer exists".to_string())?;
+    let (unit, own, cell) = (data.unit, *data.side, data.cell());
+    if own != side {
+        return Err(format!(
+            "{} belongs to the other side and cannot barrage for this one",
+            unit.name
+        ));
+    }
+    if !unit.class.is_artillery() {
+        return Err(format!("{} is not artillery and cannot barrage", unit.name));
+    }
+    Ok(Battery {
+        unit: combatant(&data, &nation(view, own), EdgeFeatures::NONE),
+        barrage: data.steps.values().attack,
+        range: DEFAULT_BARRAGE_RANGE,
+        distance: view.map.board.grid.distance(cell, target),
+        terrain: view.map.board.terrain(cell).unwrap_or(target_terrain),
+        contested: view
+            .index
+            .stack(cell)
+            .iter()
+            .any(|o| view.units.get(*o).is_ok_and(|d| *d.side != own)),
+        rocket: unit.class == crate::rules::units::UnitClass::Rocket,
+    })
 }

@@ -2,6 +2,7 @@
 //! reads the world and sends orders as messages; it never changes game state itself.
 
 pub mod attack;
+pub mod bars;
 pub mod board;
 pub mod camera;
 pub mod choices;
@@ -61,7 +62,8 @@ pub fn plugin(app: &mut App) {
             orders::plugin,
             replay::plugin,
             log_panel::plugin,
-        ));
+        ))
+        .add_plugins(bars::plugin);
 }
 
 /// Whether Ctrl (or Cmd on macOS) is held: menu shortcuts, which plain-key commands then ignore.

@@ -1,0 +1,315 @@
+//! The egui bars around the board: the top bar (the Game menu, undo and redo, scenario, turn, side,
+//! phase, End phase), the status bar (the last message, refusal or hint), the cell under the
+//! cursor with every unit in it, and the list of controls (F1).
+
+use super::camera::PointerOverUi;
+use super::counters::values_text;
+use super::hud::{Hovered, LastRefusal, Selection, ShowHelp};
+use super::orders::{ConfirmEndTurn, History, HistoryNote, PlayerOrder, end_phase};
+use super::saves::GameCommand;
+use super::settings::Settings;
+use crate::game::components::*;
+use crate::game::phase::{Phase, TurnState};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (top_bar, status_bar, cell_info, help_window, note_pointer)
+            .chain()
+            .run_if(resource_exists::<TurnState>.and_then(resource_exists::<State<Phase>>)),
+    );
+}
+
+/// A full-window root `Ui` on the background layer, for the bars.
+fn root(ctx: &egui::Context, id: &str) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        egui::Id::new(id),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    )
+}
+
+/// The Game menu: files, play by e-mail, watching, conceding, settings, undo and redo.
+fn game_menu(ui: &mut egui::Ui, game_commands: &mut MessageWriter<GameCommand>, history: &mut MessageWriter<History>) {
+    ui.menu_button("Game", |ui| {
+        for (label, command, tip) in [
+            (
+                "Save  (Ctrl+S)",
+                GameCommand::Save,
+                "Save the game: the scenario, the seed and every order",
+            ),
+            (
+                "Load…  (Ctrl+O)",
+                GameCommand::OpenLoad,
+                "Continue or watch a saved game or turn file",
+            ),
+            (
+                "Send turn…",
+                GameCommand::SendTurn,
+                "Write a turn file for your opponent (play by e-mail)",
+            ),
+            (
+                "Watch from the start",
+                GameCommand::Watch,
+                "Replay this game from its first order",
+            ),
+            ("Concede…", GameCommand::Concede, "Give up: the other side wins"),
+            ("New game  (F2)", GameCommand::NewGame, "Back to the start screen"),
+            (
+                "Settings  (F10)",
+                GameCommand::Settings,
+                "UI scale, colours, confirmations",
+            ),
+        ] {
+            if ui.button(label).on_hover_text(tip).clicked() {
+                game_commands.write(command);
+                ui.close();
+            }
+        }
+        ui.separator();
+        if ui
+            .button("Undo  (Ctrl+Z)")
+            .on_hover_text("Take back the last order (not past a die roll)")
+            .clicked()
+        {
+            history.write(History::Undo);
+            ui.close();
+        }
+        if ui
+            .button("Redo  (Ctrl+Y)")
+            .on_hover_text("Give the last undone order again")
+            .clicked()
+        {
+            history.write(History::Redo);
+            ui.close();
+        }
+    });
+}
+
+fn top_bar(
+    mut contexts: EguiContexts,
+    (turn, map, sides, source, phase): (
+        Res<TurnState>,
+        Res<GameMap>,
+        Res<Sides>,
+        Res<ScenarioSource>,
+        Res<State<Phase>>,
+    ),
+    mut orders: MessageWriter<PlayerOrder>,
+    (mut confirm, settings, replay): (
+        ResMut<ConfirmEndTurn>,
+        Res<Settings>,
+        Option<Res<super::replay::Replay>>,
+    ),
+    mut history: MessageWriter<History>,
+    mut game_commands: MessageWriter<GameCommand>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = root(ctx, "hud-top");
+    egui::Panel::top("turn").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            game_menu(ui, &mut game_commands, &mut history);
+            if ui.button("⟲").on_hover_text("Undo the last order (Ctrl+Z)").clicked() {
+                history.write(History::Undo);
+            }
+            if ui.button("⟳").on_hover_text("Redo (Ctrl+Y)").clicked() {
+                history.write(History::Redo);
+            }
+            ui.separator();
+            ui.strong(&source.0.name);
+            ui.separator();
+            ui.label(format!("Turn {} of {}", turn.turn, turn.last_turn));
+            ui.separator();
+            let side = &sides.0[turn.active.0];
+            let [r, g, b] = side.color;
+            ui.colored_label(
+                egui::Color32::from_rgb(r, g, b),
+                egui::RichText::new(&side.name).strong(),
+            );
+            ui.label(format!("{:?} phase", phase.get()));
+            ui.separator();
+            if ui
+                .add_enabled(replay.is_none(), egui::Button::new("End phase (Enter)"))
+                .on_hover_text("End this phase (Enter or E); ending a side's last phase asks first")
+                .clicked()
+            {
+                end_phase(&mut orders, &mut confirm, &turn, &map, &settings);
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(format!("{} · {}", map.ruleset.raw.name, source.0.setting)).weak());
+        });
+    });
+    Ok(())
+}
+
+fn status_bar(
+    mut contexts: EguiContexts,
+    phase: Res<State<Phase>>,
+    selection: Res<Selection>,
+    refusal: Res<LastRefusal>,
+    log: Res<GameLog>,
+    note: Res<HistoryNote>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = root(ctx, "hud-status");
+    egui::Panel::bottom("status").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            let combat_hint = *phase.get() == Phase::Combat && !selection.units.is_empty();
+            match (&refusal.0, &selection.cannot_move) {
+                (_, _) if note.0.is_some() => ui.colored_label(
+                    egui::Color32::from_rgb(220, 180, 60),
+                    note.0.as_deref().unwrap_or_default(),
+                ),
+                (Some(r), _) => ui.colored_label(egui::Color32::from_rgb(220, 60, 40), format!("Refused: {r}")),
+                (None, _) if combat_hint => {
+                    ui.label("Combat phase: hover an enemy next to the selection for the odds, click it to attack.")
+                }
+                (None, Some(why)) => {
+                    ui.colored_label(egui::Color32::from_rgb(220, 140, 40), format!("Cannot move: {why}"))
+                }
+                _ => ui.label(log.0.last().map(String::as_str).unwrap_or("")),
+            };
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.label(
+                    egui::RichText::new(
+                        "F1 help · left-click select/move/attack · right-drag pan · wheel zoom · F fit · C labels",
+                    )
+                    .weak(),
+                );
+            });
+        });
+    });
+    Ok(())
+}
+
+type UnitInfo<'a> = (
+    &'a Unit,
+    &'a Side,
+    &'a Steps,
+    &'a MovePoints,
+    &'a Statuses,
+    Option<&'a Effectiveness>,
+    Option<&'a Formation>,
+);
+
+/// The cell under the cursor: terrain, place, edges, the cost to move there, every unit in it.
+fn cell_info(
+    mut contexts: EguiContexts,
+    map: Res<GameMap>,
+    sides: Res<Sides>,
+    (hovered, index, selection): (Res<Hovered>, Res<MapIndex>, Res<Selection>),
+    log_panel: Res<super::log_panel::LogPanel>,
+    units: Query<UnitInfo>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(cell) = hovered.0 {
+        egui::Window::new("cell")
+            .title_bar(false)
+            .resizable(false)
+            .anchor(egui::Align2::RIGHT_TOP, [-log_panel.right_inset(), 40.0])
+            .show(ctx, |ui| {
+                let terrain = map
+                    .board
+                    .terrain(cell)
+                    .map(|t| map.ruleset.terrain_look(t).name.clone())
+                    .unwrap_or_default();
+                let place = map.places.get(&cell).map(|p| format!(" — {p}")).unwrap_or_default();
+                ui.strong(format!("{cell} {terrain}{place}"));
+                let mut edges: Vec<String> = Vec::new();
+                for n in map.board.grid.neighbours(cell) {
+                    let f = map.board.edge(cell, n);
+                    if !f.is_empty() {
+                        edges.push(format!(
+                            "{n}: {}",
+                            f.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join("+")
+                        ));
+                    }
+                }
+                if !edges.is_empty() {
+                    ui.label(egui::RichText::new(edges.join("  ")).small());
+                }
+                if let Some(r) = selection.reach.get(&cell) {
+                    ui.label(format!(
+                        "Move here: {} MP{}",
+                        r.spent,
+                        if r.must_stop { ", then stop (enemy ZOC)" } else { "" }
+                    ));
+                }
+                for e in index.stack(cell).iter().rev() {
+                    if let Ok((unit, side, steps, mp, statuses, er, formation)) = units.get(*e) {
+                        let [r, g, b] = sides.0[side.0].color;
+                        ui.horizontal(|ui| {
+                            ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
+                            ui.label(format!("{} ({:?} {:?})", unit.name, unit.class, unit.size));
+                        });
+                        let mut line = format!(
+                            "  {}  steps {}/{}  MP {}/{}",
+                            values_text(steps, mp),
+                            steps.0.remaining(),
+                            steps.0.total(),
+                            mp.left(),
+                            mp.allowance
+                        );
+                        if let Some(er) = er {
+                            line += &format!("  ER {}", er.0);
+                        }
+                        if !statuses.0.is_empty() {
+                            line += &format!("  {:?}", statuses.0);
+                        }
+                        ui.label(egui::RichText::new(line).small());
+                        if let Some(el) = formation.and_then(|f| f.element.as_ref()) {
+                            ui.label(egui::RichText::new(format!("  {el}")).small().weak());
+                        }
+                    }
+                }
+            });
+    }
+    Ok(())
+}
+
+fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if help.0 {
+        egui::Window::new("Controls (F1)").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+            egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                for (k, what) in [
+                    ("Left click", "select your stack in a cell / move the selection to a highlighted cell"),
+                    ("Left click on an enemy", "in a combat phase, prepare an attack on it with the selection (odds, modifiers and CRT open)"),
+                    ("Shift + click your stack", "add it to (or take it from) the prepared attack"),
+                    ("Space", "roll the prepared attack"),
+                    ("Ctrl+S, Ctrl+O", "save the game, load a saved game"),
+                    ("F2", "new game (the start screen)"),
+                    ("F10", "settings: UI scale, colour-blind-safe palette"),
+                    ("Esc", "clear the selection, cancel the prepared attack"),
+                    ("Enter, E", "end the phase (ending a side's last phase asks first)"),
+                    ("Ctrl+Z, Ctrl+Y", "undo the last order (never past a die roll), redo it"),
+                    ("L", "show or hide the game log"),
+                    ("Right or middle drag, WASD, arrows", "pan"),
+                    ("Wheel, + / -", "zoom"),
+                    ("F", "fit the map to the window"),
+                    ("C", "show or hide cell labels"),
+                    ("Z", "show or hide the enemy zones of control (hover a cell: arrows from who projects it)"),
+                    ("F1, H", "this help"),
+                ] {
+                    ui.strong(k);
+                    ui.label(what);
+                    ui.end_row();
+                }
+            });
+            ui.label("Yellow outlines: cells the selection can reach. Orange with a cross: it must stop there (enemy zone of control).");
+            ui.label("After combat, red arrows show retreats and green arrows advances for a few seconds.");
+        });
+    }
+    Ok(())
+}
+
+/// Whether the pointer is over a panel, so board clicks there are ignored.
+fn note_pointer(mut contexts: EguiContexts, mut over_ui: ResMut<PointerOverUi>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    over_ui.0 = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
+    Ok(())
+}
