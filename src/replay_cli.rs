@@ -2,11 +2,12 @@
 //! side, phase, the order in words, its dice and the state hash), checking each against the
 //! record; `--verify` stops with a non-zero exit at the first entry that differs.
 
+use bevy::prelude::World;
 use hexfront::game::components::{GameMap, Sides};
-use hexfront::game::execute::{order_words, replay_entry};
-use hexfront::game::log::OrderLog;
+use hexfront::game::execute::{ReplayError, order_words, replay_entry};
+use hexfront::game::log::{LogEntry, OrderLog};
 use hexfront::game::phase::{TurnState, current_phase};
-use hexfront::game::save::{parse_game_str, replay_app};
+use hexfront::game::save::{LoadedGame, parse_game_str, replay_app};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -26,28 +27,58 @@ struct Line {
     recorded_hash: String,
     /// `None` when the entry replayed as recorded; else what went wrong.
     problem: Option<String>,
+    #[serde(skip)]
+    dice_words: String,
+    #[serde(skip)]
+    refused: bool,
+}
+
+/// The game in `file` at its start, ready to replay.
+fn open(file: &Path) -> Result<(LoadedGame, bevy::app::App), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read the file: {e}", file.display()))?;
+    let game = parse_game_str(file, &text, 1).map_err(|e| e.to_string())?;
+    let app = replay_app(&game, Some(0)).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok((game, app))
+}
+
+/// Replays the recorded entry `i` and describes it; the error when it did not replay as recorded.
+fn replay_one(world: &mut World, i: usize, recorded: &LogEntry) -> (Line, Result<(), ReplayError>) {
+    let (turn, side, phase) = {
+        let t = world.resource::<TurnState>();
+        let map = world.resource::<GameMap>();
+        let sides = world.resource::<Sides>();
+        (
+            t.turn,
+            sides.0.get(t.active.0).map_or("?".into(), |s| s.id.clone()),
+            format!("{:?}", current_phase(t, map)),
+        )
+    };
+    let words = order_words(world, &recorded.order);
+    let result = replay_entry(world, i, recorded);
+    let got = world.resource::<OrderLog>().entries.get(i).cloned();
+    let line = Line {
+        entry: i + 1,
+        turn,
+        side,
+        phase,
+        issued_by: recorded.side.clone(),
+        order: words,
+        dice_words: got.as_ref().map_or_else(|| "-".into(), |g| g.dice_words()),
+        dice: got.as_ref().map_or_else(Vec::new, |g| g.dice.clone()),
+        rng: got.as_ref().map_or((0, 0), |g| g.rng),
+        hash: got.as_ref().map_or_else(String::new, |g| g.hash.to_string()),
+        recorded_hash: recorded.hash.to_string(),
+        problem: result.as_ref().err().map(|e| e.problem.clone()),
+        refused: got.is_none(),
+    };
+    (line, result)
 }
 
 pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {}: cannot read the file: {e}", file.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let game = match parse_game_str(file, &text, 1) {
-        Ok(g) => g,
+    let (game, mut app) = match open(file) {
+        Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // The game at its start; the loop below replays the log entry by entry.
-    let mut app = match replay_app(&game, Some(0)) {
-        Ok(app) => app,
-        Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
             return ExitCode::FAILURE;
         }
     };
@@ -63,50 +94,24 @@ pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitC
         };
     }
     if !json {
+        let part = if n < game.log.len() {
+            format!(", replaying the first {n}")
+        } else {
+            String::new()
+        };
         say!(
-            "{}: {} (seed {}), {} order(s){}",
+            "{}: {} (seed {}), {} order(s){part}",
             file.display(),
             game.scenario.raw.name,
             game.seed,
-            game.log.len(),
-            if n < game.log.len() {
-                format!(", replaying the first {n}")
-            } else {
-                String::new()
-            }
+            game.log.len()
         );
     }
     let mut lines = Vec::new();
     let mut failed = false;
     for (i, recorded) in game.log[..n].iter().enumerate() {
-        let (turn, side, phase) = {
-            let t = world.resource::<TurnState>();
-            let map = world.resource::<GameMap>();
-            let sides = world.resource::<Sides>();
-            (
-                t.turn,
-                sides.0.get(t.active.0).map_or("?".into(), |s| s.id.clone()),
-                format!("{:?}", current_phase(t, map)),
-            )
-        };
-        let words = order_words(world, &recorded.order);
-        let result = replay_entry(world, i, recorded);
-        let got = world.resource::<OrderLog>().entries.get(i).cloned();
-        let line = Line {
-            entry: i + 1,
-            turn,
-            side,
-            phase,
-            issued_by: recorded.side.clone(),
-            order: words,
-            dice: got.as_ref().map_or_else(Vec::new, |g| g.dice.clone()),
-            rng: got.as_ref().map_or((0, 0), |g| g.rng),
-            hash: got.as_ref().map_or_else(String::new, |g| g.hash.to_string()),
-            recorded_hash: recorded.hash.to_string(),
-            problem: result.as_ref().err().map(|e| e.problem.clone()),
-        };
+        let (line, result) = replay_one(world, i, recorded);
         if !json {
-            let dice = got.as_ref().map_or_else(|| "-".into(), |g| g.dice_words());
             say!(
                 "{:>5}  T{} {:<10} {:<12} {}: {} | dice {} | {}",
                 line.entry,
@@ -115,14 +120,14 @@ pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitC
                 line.phase,
                 line.issued_by,
                 line.order,
-                dice,
+                line.dice_words,
                 line.hash
             );
             if let Some(p) = &line.problem {
                 say!("       MISMATCH: {p}");
             }
         }
-        let refused = got.is_none();
+        let refused = line.refused;
         failed |= line.problem.is_some();
         lines.push(line);
         if let Err(e) = result

@@ -7,7 +7,7 @@
 use super::combat::{Attacked, PendingAdvances, PendingCombat, PendingRetreats};
 use super::components::{CameFrom, Experience, MovePoints, Position, Statuses, Steps, Unit};
 use super::phase::{GameState, TurnState};
-use super::retreat::RetreatedThisPhase;
+use super::retreat::{RetreatedThisPhase, StuckRetreats};
 use super::victory::{ObjectiveControl, Verdict};
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
@@ -209,6 +209,14 @@ pub fn state_hash(world: &mut World) -> StateHash {
     h.word(u64::MAX);
     if let Some(PendingCombat(Some(c))) = world.get_resource::<PendingCombat>() {
         h.str(&ron::to_string(&c.order).unwrap_or_default());
+    }
+    h.word(u64::MAX);
+    // Next War: units that could not retreat, waiting for the group's ER check.
+    if let Some(stuck) = world.get_resource::<StuckRetreats>() {
+        for (e, cell) in &stuck.0 {
+            h.str(&id_of(world, *e));
+            h.str(&cell.to_string());
+        }
     }
     let combat = h.finish32();
 
