@@ -360,6 +360,14 @@ fn rommels_hidden_tactic_stays_out_of_the_defenders_preview_until_the_reveal() {
     assert!(!log.revealed(i));
     assert!(log.entries[i].public_words(false).contains("tactics hidden"));
     assert!(!log.entries[i].public_words(false).contains("Recce"));
+    // Undo and redo of the declaration say what they did without the secret.
+    let undone = undo(app.world_mut()).unwrap();
+    assert!(
+        undone.contains("tactics hidden") && !undone.contains("Recce"),
+        "{undone}"
+    );
+    let redone = redo(app.world_mut()).unwrap();
+    assert!(!redone.contains("Recce"), "{redone}");
     give(&mut app, Order::Defend(DefenseOrder::default())).unwrap();
     let log = app.world().resource::<OrderLog>();
     assert!(log.revealed(i) && log.entries[i].public_words(true).contains("Recce"));
@@ -442,7 +450,25 @@ fn turn_files_continue_the_same_game_and_refuse_another() {
     play(&mut mine, &mut rng, 25, &mut Seen::default());
     let dir = std::env::temp_dir().join(format!("hexfront-turns-{}", std::process::id()));
     let path = dir.join("turn.ron");
+    // In the middle of a side's turn there is nothing to send yet.
+    let mid_turn = |app: &App| {
+        let log = app.world().resource::<OrderLog>();
+        log.entries.last().unwrap().when.side == app.world().resource::<hexfront::game::phase::TurnState>().active.0
+    };
+    while !mid_turn(&mine) {
+        play(&mut mine, &mut rng, 1, &mut Seen::default());
+    }
+    let e = hexfront::game::save::write_turn_file(mine.world(), &path).unwrap_err();
+    assert!(e.message.contains("in the middle of its turn"), "{e}");
+    while mid_turn(&mine) {
+        play(&mut mine, &mut rng, 1, &mut Seen::default());
+    }
     let sent = hexfront::game::save::write_turn_file(mine.world(), &path).unwrap();
+    let to = mine.world().resource::<hexfront::game::phase::TurnState>().active.0;
+    assert_eq!(
+        sent.turn_file.as_ref().unwrap().to,
+        mine.world().resource::<hexfront::game::components::Sides>().0[to].id
+    );
     let info = sent.turn_file.clone().unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let received = load_game_str(&path, &text, 1).unwrap();

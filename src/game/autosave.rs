@@ -1,16 +1,18 @@
-//! Autosave: with an `Autosave` resource present (the desktop client adds one), the game is
-//! written to its file, atomically, each time a phase ends and when the game is over.
+//! Autosave: with an `Autosave` resource present (the desktop client adds one; it takes it away
+//! while a game is only watched), the game is written to its file, atomically, each time a phase
+//! ends and when the game is over, after the order that did it is in the log.
 
 use super::GameSystems;
 use super::phase::{GameState, TurnState};
 use bevy::prelude::*;
 use std::path::PathBuf;
 
-/// Where to autosave, and the turn state last saved (so each phase is written once).
+/// Where to autosave, and the turn state (and whether the game was over) last saved, so each
+/// phase is written once.
 #[derive(Resource, Clone, Debug)]
 pub struct Autosave {
     pub path: PathBuf,
-    pub last: Option<TurnState>,
+    pub last: Option<(TurnState, bool)>,
 }
 
 impl Autosave {
@@ -27,28 +29,30 @@ pub struct SaveStatus {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<SaveStatus>()
-        .add_systems(
-            Update,
-            autosave
-                .after(GameSystems::Orders)
-                .run_if(in_state(GameState::Playing).and_then(resource_exists::<Autosave>)),
-        )
-        .add_systems(OnEnter(GameState::Over), autosave.run_if(resource_exists::<Autosave>));
+    app.init_resource::<SaveStatus>().add_systems(
+        Update,
+        autosave.after(GameSystems::Orders).run_if(
+            resource_exists::<Autosave>
+                .and_then(resource_exists::<TurnState>)
+                .and_then(in_state(GameState::Playing).or_else(in_state(GameState::Over))),
+        ),
+    );
 }
 
-/// Saves when the turn state differs from the last one saved. The first turn state seen (a new
-/// or loaded game) is only remembered: there is nothing to protect yet.
+/// Saves when the turn state, or whether the game is over, differs from the last one saved. The
+/// first seen (a new or loaded game) is only remembered: there is nothing to protect yet.
 fn autosave(world: &mut World) {
-    let turn = world.resource::<TurnState>().clone();
-    let over = *world.resource::<State<GameState>>().get() == GameState::Over;
+    let now = (
+        world.resource::<TurnState>().clone(),
+        *world.resource::<State<GameState>>().get() == GameState::Over,
+    );
     let autosave = world.resource::<Autosave>().clone();
     match &autosave.last {
         None => {
-            world.resource_mut::<Autosave>().last = Some(turn);
+            world.resource_mut::<Autosave>().last = Some(now);
             return;
         }
-        Some(last) if *last == turn && !over => return,
+        Some(last) if *last == now => return,
         _ => {}
     }
     let status = match super::save::save_game(world, &autosave.path) {
@@ -65,5 +69,5 @@ fn autosave(world: &mut World) {
         warn!("{}", status.message);
     }
     world.insert_resource(status);
-    world.resource_mut::<Autosave>().last = Some(turn);
+    world.resource_mut::<Autosave>().last = Some(now);
 }

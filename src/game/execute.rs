@@ -65,9 +65,25 @@ fn position_of(world: &World, id: &str) -> Option<Cell> {
     world.get::<Position>(e).map(|p| p.0)
 }
 
-/// The order in words, with the units' cells as they stand now.
+/// The order in words, units by id, with their cells as they stand now (refusals, `replay`).
 pub fn order_words(world: &World, order: &Order) -> String {
     order.words(&|id| position_of(world, id))
+}
+
+/// The order in words for the players: units by name, and a secret (Rommel's attack tactics)
+/// left out, as the other side may read it before the reveal.
+pub fn public_words(world: &World, order: &Order) -> String {
+    let name = |id: &str| {
+        let e = world.get_resource::<UnitIds>().and_then(|ids| ids.0.get(id).copied());
+        let name = e
+            .and_then(|e| world.get::<Unit>(e))
+            .map_or(id.to_string(), |u| u.name.clone());
+        (name, position_of(world, id))
+    };
+    match order.without_secrets() {
+        (open, true) => format!("{} (tactics hidden until the defender answers)", open.words_with(&name)),
+        (open, false) => open.words_with(&name),
+    }
 }
 
 /// Checks `issued` and carries it out, then settles what follows and records it; returns the
@@ -96,6 +112,14 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
     };
     let first_line = world.resource::<GameLog>().0.len();
     let words = order_words(world, &issued.order);
+    let public = public_words(world, &issued.order);
+    let named = issued.order.words_with(&|id| {
+        let e = world.resource::<UnitIds>().0.get(id).copied();
+        let name = e
+            .and_then(|e| world.get::<Unit>(e))
+            .map_or(id.to_string(), |u| u.name.clone());
+        (name, position_of(world, id))
+    });
     if let Err(reason) = carry_out(world, side, issued.order.clone()) {
         return Err(OrderRefused { order: words, reason });
     }
@@ -121,7 +145,8 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
         hash,
         lines,
         when,
-        words,
+        words: named,
+        public,
     });
     Ok(log.entries.len() - 1)
 }

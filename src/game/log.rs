@@ -56,9 +56,13 @@ pub struct LogEntry {
     /// Turn, side and phase when it was issued (rebuilt by replaying, not saved).
     #[serde(skip)]
     pub when: When,
-    /// The order in words as it was given, with the cells units stood in (not saved).
+    /// The order in words as it was given, units by name with the cells they stood in (not
+    /// saved).
     #[serde(skip)]
     pub words: String,
+    /// The same as the other side reads it before a reveal (not saved).
+    #[serde(skip)]
+    pub public: String,
 }
 
 impl LogEntry {
@@ -66,16 +70,26 @@ impl LogEntry {
         IssuedOrder::new(self.side.clone(), self.order.clone())
     }
 
-    /// The order in words as the other side may read it: a secret not yet revealed by a later
+    /// The order in words as the players may read it: a secret not yet revealed by a later
     /// entry (`revealed`) is left out.
     pub fn public_words(&self, revealed: bool) -> String {
-        match &self.order {
-            Order::Attack(a) if self.order.has_secret() && !revealed => format!(
-                "{} (tactics hidden until the defender answers)",
-                Order::Attack(a.without_secrets()).words(&|_| None)
-            ),
-            _ if self.words.is_empty() => self.order.words(&|_| None),
-            _ => self.words.clone(),
+        let (words, public) = if self.words.is_empty() {
+            // Not carried out here (straight from a file): by id.
+            let (open, secret) = self.order.without_secrets();
+            let public = open.words(&|_| None);
+            let public = if secret {
+                format!("{public} (tactics hidden until the defender answers)")
+            } else {
+                public
+            };
+            (self.order.words(&|_| None), public)
+        } else {
+            (self.words.clone(), self.public.clone())
+        };
+        if revealed || !self.order.has_secret() {
+            words
+        } else {
+            public
         }
     }
 

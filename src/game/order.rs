@@ -133,26 +133,32 @@ impl Order {
 
     /// The order in words, e.g. `move de-xxiv 0617→0618`; `from` tells where a unit stands.
     pub fn words(&self, from: &dyn Fn(&str) -> Option<Cell>) -> String {
-        let units = |ids: &[String]| ids.join(", ");
+        self.words_with(&|id| (id.to_string(), from(id)))
+    }
+
+    /// The order in words, each unit named by `unit` (its label, and where it stands).
+    pub fn words_with(&self, unit: &dyn Fn(&str) -> (String, Option<Cell>)) -> String {
+        let names = |ids: &[String]| ids.iter().map(|id| unit(id).0).collect::<Vec<_>>().join(", ");
+        let from_to = |id: &str, rest: String| match unit(id).1 {
+            Some(s) => format!("{s}→{rest}"),
+            None => format!("→{rest}"),
+        };
         match self {
             Order::Move { units: ids, to } => {
-                let start = ids.first().and_then(|id| from(id));
-                match start {
-                    Some(s) => format!("move {} {s}→{to}", units(ids)),
-                    None => format!("move {} →{to}", units(ids)),
-                }
+                let route = ids.first().map_or(format!("→{to}"), |id| from_to(id, to.to_string()));
+                format!("move {} {route}", names(ids))
             }
             Order::Attack(a) => {
-                let mut text = format!("attack {} with {}", a.target, units(&a.attackers));
+                let mut text = format!("attack {} with {}", a.target, names(&a.attackers));
                 let mut options = Vec::new();
                 if !a.tactics.is_empty() {
                     options.push(format!("tactics {}", tactic_names(&a.tactics)));
                 }
                 if !a.barrage.is_empty() {
-                    options.push(format!("barrage by {}", units(&a.barrage)));
+                    options.push(format!("barrage by {}", names(&a.barrage)));
                 }
                 if let Some(u) = &a.accelerated_effort {
-                    options.push(format!("accelerated effort by {u}"));
+                    options.push(format!("accelerated effort by {}", unit(u).0));
                 }
                 if a.no_retreat {
                     options.push("No Retreat! orders".into());
@@ -166,21 +172,26 @@ impl Order {
             Order::Defend(d) => {
                 let mut text = format!("defend with tactics {}", tactic_names(&d.tactics));
                 if !d.barrage.is_empty() {
-                    text += &format!(", barrage by {}", units(&d.barrage));
+                    text += &format!(", barrage by {}", names(&d.barrage));
                 }
                 text
             }
-            Order::Retreat { unit, path } => {
+            Order::Retreat { unit: id, path } => {
                 let route: Vec<String> = path.iter().map(ToString::to_string).collect();
-                match from(unit) {
-                    Some(s) => format!("retreat {unit} {s}→{}", route.join("→")),
-                    None => format!("retreat {unit} →{}", route.join("→")),
-                }
+                format!("retreat {} {}", unit(id).0, from_to(id, route.join("→")))
             }
-            Order::Advance { units: ids, to } => format!("advance {} into {to}", units(ids)),
+            Order::Advance { units: ids, to } => format!("advance {} into {to}", names(ids)),
             Order::EndAdvance => "end the advance".into(),
             Order::EndPhase => "end the phase".into(),
             Order::Concede => "concede".into(),
+        }
+    }
+
+    /// The order as the other side may read it before the reveal: a secret left out.
+    pub fn without_secrets(&self) -> (Order, bool) {
+        match self {
+            Order::Attack(a) if self.has_secret() => (Order::Attack(a.without_secrets()), true),
+            other => (other.clone(), false),
         }
     }
 }

@@ -156,19 +156,31 @@ pub fn save_game(world: &World, path: &Path) -> Result<(), LoadError> {
     write(path, &saved_game(world))
 }
 
-/// Writes a turn file for the side to play now: the whole log, and which entries are new to
-/// that side (those since it last played).
+/// Writes a turn file for the side to play now, from the side whose turn has just ended: the whole
+/// log, and which entries are new to the receiver (those since it last played). Refused in the
+/// middle of a side's turn, and while a secret (Rommel's declared tactics) waits for its answer: a
+/// file cannot keep it from the receiver.
 pub fn write_turn_file(world: &World, path: &Path) -> Result<SavedGame, LoadError> {
     let mut game = saved_game(world);
     let sides = world.resource::<Sides>();
     let to = world.resource::<TurnState>().active.0;
-    let from = game
-        .log
-        .iter()
-        .rev()
-        .map(|e| e.when.side)
-        .find(|s| *s != to)
-        .unwrap_or((to + 1) % sides.0.len().max(1));
+    let refuse = |why: String| Err(write_error(path, format!("no turn file written: {why}")));
+    if let Some(c) = &world.resource::<super::combat::PendingCombat>().0 {
+        return refuse(format!(
+            "the attack on {} waits for the defender's answer to hidden tactics, which a file cannot keep secret",
+            c.order.target
+        ));
+    }
+    let Some(last) = game.log.last() else {
+        return refuse("no orders have been given yet".into());
+    };
+    if last.when.side == to {
+        return refuse(format!(
+            "{} is in the middle of its turn: end its last phase, then send the turn",
+            sides.0[to].name
+        ));
+    }
+    let from = last.when.side;
     let since = game.log.iter().rposition(|e| e.when.side == to).map_or(0, |i| i + 1);
     game.turn_file = Some(TurnFileInfo {
         from: sides.0[from].id.clone(),

@@ -3,7 +3,7 @@
 //! recorded state hash again. Undo never goes through an entry that rolled a die or revealed a
 //! secret: what the dice said stays said.
 
-use super::execute::{ReplayError, order_words, replay_entry};
+use super::execute::{ReplayError, public_words, replay_entry};
 use super::log::{LogEntry, OrderLog};
 use super::order::Order;
 use crate::scenario::Scenario;
@@ -44,7 +44,7 @@ fn barrier_reason(world: &World, e: &LogEntry) -> String {
         Order::Attack(a) => format!("the combat at {}", a.target),
         Order::Defend(_) => "the revealed tactics".to_string(),
         Order::Retreat { unit, .. } => format!("the retreat of {unit}"),
-        other => order_words(world, other),
+        other => public_words(world, other),
     };
     if e.dice.is_empty() {
         format!("undo stops at {what}: it revealed hidden information")
@@ -72,8 +72,8 @@ pub fn undo(world: &mut World) -> Result<String, String> {
     let last = log.entries.pop().ok_or("nothing to undo")?;
     log.undone.push(last.issued());
     rebuild(world, &log.entries).map_err(|e| format!("undo failed: {e}"))?;
-    // In words as the order read when it was given: from the position before it.
-    let words = order_words(world, &last.order);
+    // In words as the order read when it was given (from the position before it), a secret kept.
+    let words = public_words(world, &last.order);
     world.resource_mut::<OrderLog>().undone = log.undone;
     Ok(words)
 }
@@ -83,7 +83,7 @@ pub fn redo(world: &mut World) -> Result<String, String> {
     let Some(next) = world.resource::<OrderLog>().undone.last().cloned() else {
         return Err("nothing to redo".into());
     };
-    let words = order_words(world, &next.order);
+    let words = public_words(world, &next.order);
     super::execute::execute(world, next).map_err(|r| r.to_string())?;
     Ok(words)
 }

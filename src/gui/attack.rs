@@ -86,11 +86,15 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<LastCombat>()
         .add_systems(
             Update,
-            (pin_on_click, roll_keys).chain().after(super::hud::HudSystems).run_if(
-                in_state(Phase::Combat)
-                    .and_then(in_state(GameState::Playing))
-                    .and_then(not(resource_exists::<super::replay::Replay>)),
-            ),
+            (pin_on_click, roll_keys)
+                .chain()
+                .after(super::hud::HudSystems)
+                .run_if(super::saves::no_dialog)
+                .run_if(
+                    in_state(Phase::Combat)
+                        .and_then(in_state(GameState::Playing))
+                        .and_then(not(resource_exists::<super::replay::Replay>)),
+                ),
         )
         .add_systems(
             Update,
@@ -362,7 +366,13 @@ fn draw_panels(
                         {
                             rolls.write(RollRequest);
                         }
-                        if ui.button("Cancel (Esc)").clicked() {
+                        if declared.is_some() {
+                            ui.label(
+                                egui::RichText::new("The attacker can take the declaration back: Undo (Ctrl+Z)")
+                                    .small()
+                                    .weak(),
+                            );
+                        } else if ui.button("Cancel (Esc)").clicked() {
                             *plan = AttackPlan::default();
                         }
                     });

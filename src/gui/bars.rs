@@ -16,10 +16,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        (top_bar, status_bar, cell_info, help_window, note_pointer)
+        (top_bar, status_bar, cell_info, help_window)
             .chain()
             .run_if(resource_exists::<TurnState>.and_then(resource_exists::<State<Phase>>)),
-    );
+    )
+    // Before the board reads clicks: from the last complete egui frame, every window included.
+    .add_systems(PreUpdate, note_pointer);
 }
 
 /// A full-window root `Ui` on the background layer, for the bars.
@@ -308,8 +310,9 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
 }
 
 /// Whether the pointer is over a panel, so board clicks there are ignored.
-fn note_pointer(mut contexts: EguiContexts, mut over_ui: ResMut<PointerOverUi>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    over_ui.0 = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
-    Ok(())
+fn note_pointer(mut contexts: EguiContexts, mut over_ui: ResMut<PointerOverUi>) {
+    // Before the first egui frame there is no context yet: nothing is over a panel.
+    if let Ok(ctx) = contexts.ctx_mut() {
+        over_ui.0 = ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui();
+    }
 }

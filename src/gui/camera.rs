@@ -30,17 +30,18 @@ fn spawn_camera(mut commands: Commands) {
     commands.spawn((Camera2d, BoardCamera, Msaa::Sample4));
 }
 
-fn fit(layout: &Layout, window: &Window, transform: &mut Transform, projection: &mut Projection) {
+/// Fits the map in the window, clear of the bars at top and bottom and of a panel `right` pixels
+/// wide on the right (the game log).
+fn fit(layout: &Layout, window: &Window, right: f32, transform: &mut Transform, projection: &mut Projection) {
     let bounds = layout.bounds();
     let size = bounds.size() * 1.06;
-    // Leave room for the HUD bars at top and bottom.
-    let view = Vec2::new(window.width(), (window.height() - 90.0).max(100.0));
+    let view = Vec2::new((window.width() - right).max(200.0), (window.height() - 90.0).max(100.0));
     let scale = (size.x / view.x).max(size.y / view.y).clamp(MIN_SCALE, MAX_SCALE);
     if let Projection::Orthographic(o) = projection {
         o.scale = scale;
     }
     let c = bounds.center();
-    transform.translation = Vec3::new(c.x, c.y - 10.0 * scale, transform.translation.z);
+    transform.translation = Vec3::new(c.x + right / 2.0 * scale, c.y - 10.0 * scale, transform.translation.z);
 }
 
 fn fit_on_start(
@@ -48,12 +49,14 @@ fn fit_on_start(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
     keys: Res<ButtonInput<KeyCode>>,
+    log_panel: Res<super::log_panel::LogPanel>,
 ) {
     if !(layout.is_added() || keys.just_pressed(KeyCode::KeyF)) {
         return;
     }
+    let right = if log_panel.open { log_panel.width } else { 0.0 };
     if let (Ok(window), Ok((mut t, mut p))) = (windows.single(), camera.single_mut()) {
-        fit(&layout, window, &mut t, &mut p);
+        fit(&layout, window, right, &mut t, &mut p);
     }
 }
 
@@ -66,6 +69,7 @@ fn pan_and_zoom(
     time: Res<Time>,
     windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<BoardCamera>>,
+    replay: Option<Res<super::replay::Replay>>,
 ) {
     let Ok((camera, global, mut transform, mut projection)) = camera.single_mut() else {
         return;
@@ -74,15 +78,17 @@ fn pan_and_zoom(
         return;
     };
     let scale = ortho.scale;
-    // Keyboard pan: a screen's width in about two seconds.
+    // Keyboard pan: a screen's width in about two seconds. Not with Ctrl (Ctrl+S saves), and
+    // not with the arrows while watching a replay (they step through it).
     let mut dir = Vec2::ZERO;
-    for (keys_for, d) in [
-        ([KeyCode::KeyA, KeyCode::ArrowLeft], Vec2::NEG_X),
-        ([KeyCode::KeyD, KeyCode::ArrowRight], Vec2::X),
-        ([KeyCode::KeyW, KeyCode::ArrowUp], Vec2::Y),
-        ([KeyCode::KeyS, KeyCode::ArrowDown], Vec2::NEG_Y),
+    let arrows = replay.is_none();
+    for (letter, arrow, d) in [
+        (KeyCode::KeyA, KeyCode::ArrowLeft, Vec2::NEG_X),
+        (KeyCode::KeyD, KeyCode::ArrowRight, Vec2::X),
+        (KeyCode::KeyW, KeyCode::ArrowUp, Vec2::Y),
+        (KeyCode::KeyS, KeyCode::ArrowDown, Vec2::NEG_Y),
     ] {
-        if keys.any_pressed(keys_for) {
+        if !super::ctrl_held(&keys) && (keys.pressed(letter) || (arrows && keys.pressed(arrow))) {
             dir += d;
         }
     }

@@ -65,7 +65,9 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 work_out_questions,
-                click_to_choose.run_if(not(resource_exists::<super::replay::Replay>)),
+                click_to_choose
+                    .run_if(not(resource_exists::<super::replay::Replay>))
+                    .run_if(super::saves::no_dialog),
                 draw_choices,
             )
                 .chain()

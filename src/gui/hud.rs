@@ -53,8 +53,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 track_hover,
-                handle_clicks,
-                handle_keys,
+                handle_clicks.run_if(super::saves::no_dialog),
+                handle_keys.run_if(super::saves::no_dialog),
                 refresh_reach,
                 note_refusals,
                 draw_selection,

@@ -123,18 +123,18 @@ fn entries(ui: &mut egui::Ui, log: &OrderLog, prose: &GameLog, map: &GameMap, si
             .map_or(e.side.as_str(), |s| s.name.as_str());
         let revealed = log.revealed(i);
         let words = e.public_words(revealed);
-        let title = ui.label(egui::RichText::new(format!("{}. {issuer}: {words}", i + 1)));
+        let title = ui.label(egui::RichText::new(format!("{}. {issuer}: {words}", i + 1)).strong());
         if !e.dice.is_empty() {
-            title.on_hover_text(format!("Dice: {}\nState after: {}", e.dice_words(), e.hash));
+            title.on_hover_text(format!("Dice: {}", e.dice_words()));
         }
         for line in &e.lines {
             let hidden = !revealed && e.order.has_secret();
             if hidden && line.contains("Tactics") {
                 continue;
             }
-            let text = egui::RichText::new(line).small();
+            let text = egui::RichText::new(line.trim_start());
             let text = if line.starts_with("Combat at") {
-                text.strong()
+                text.color(egui::Color32::from_rgb(235, 200, 90))
             } else {
                 text
             };

@@ -3,6 +3,7 @@
 //! at a speed; a scrubber with a mark at each turn), the combat panels with the dice as they fell,
 //! and "Branch here" to play on from any point (the log is cut; the file is never touched).
 
+use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::phase::GameState;
@@ -24,6 +25,9 @@ pub struct Replay {
     /// What went wrong, shown in the timeline.
     pub problem: Option<String>,
     since: f32,
+    /// The game's autosave, set aside while watching (stepping through a game must not write over
+    /// its file); back when play goes on.
+    autosave: Option<Autosave>,
 }
 
 impl Replay {
@@ -36,6 +40,7 @@ impl Replay {
             new_from: None,
             problem: None,
             since: 0.0,
+            autosave: None,
         }
     }
 
@@ -73,6 +78,12 @@ impl Replay {
         }
         i
     }
+}
+
+/// Starts watching: `replay` goes in, the autosave is set aside until play goes on.
+pub fn watch(world: &mut World, mut replay: Replay) {
+    replay.autosave = world.remove_resource::<Autosave>();
+    world.insert_resource(replay);
 }
 
 /// Where the timeline asks to go.
@@ -148,19 +159,25 @@ fn seek(world: &mut World) {
                 let end = replay.log.len();
                 go_to(world, &mut replay, end);
                 world.remove_resource::<Replay>();
+                if let Some(autosave) = replay.autosave {
+                    world.insert_resource(autosave);
+                }
                 return;
             }
             Seek::Branch => {
                 world.remove_resource::<Replay>();
-                world.insert_resource(crate::game::autosave::SaveStatus {
+                world.insert_resource(SaveStatus {
                     message: format!(
-                        "Playing on from order {} of {}: the file you opened is left as it was",
+                        "Playing on from order {} of {}: the later orders are dropped; files are left as they were",
                         replay.at,
                         replay.log.len()
                     ),
                     failed: false,
                 });
-                super::saves::autosave_elsewhere(world, &format!("branch-{}", replay.at));
+                if let Some(autosave) = replay.autosave {
+                    world.insert_resource(autosave);
+                    super::saves::autosave_elsewhere(world, &format!("branch-{}", replay.at));
+                }
                 return;
             }
             Seek::To(n) => {
@@ -212,11 +229,12 @@ fn timeline(
                 let current = at.checked_sub(1).and_then(|i| log.entries.get(i));
                 match current {
                     Some(e) => {
-                        let side = sides.0.get(e.when.side).map_or("?", |s| s.name.as_str());
-                        ui.label(format!("order {at} of {n} · turn {} · {side}", e.when.turn));
+                        let side = sides.0.iter().find(|s| s.id == e.side).map_or("?", |s| s.name.as_str());
+                        let words = e.public_words(log.revealed(at - 1));
+                        ui.label(format!("after order {at} of {n} (turn {}): {side}: {words}", e.when.turn));
                     }
                     None => {
-                        ui.label(format!("the start · {n} orders"));
+                        ui.label(format!("the start, before the first of {n} orders"));
                     }
                 }
             });

@@ -35,7 +35,7 @@ pub enum GameCommand {
 
 /// The load window.
 #[derive(Resource, Default)]
-struct LoadWindow {
+pub struct LoadWindow {
     open: bool,
     saves: Vec<SaveFile>,
     turns: Vec<SaveFile>,
@@ -51,7 +51,18 @@ struct Toast {
 
 /// The concession waiting for the player's yes.
 #[derive(Resource, Default)]
-struct ConfirmConcede(bool);
+pub struct ConfirmConcede(bool);
+
+/// Run condition: no dialog is open (the end-of-turn and concede questions, the Open and Settings
+/// windows), so clicks and keys meant for it do not reach the board behind it.
+pub fn no_dialog(
+    confirm: Res<super::orders::ConfirmEndTurn>,
+    concede: Res<ConfirmConcede>,
+    load: Res<LoadWindow>,
+    settings: Res<SettingsFile>,
+) -> bool {
+    !(confirm.0 || concede.0 || load.open || settings.open)
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<GameCommand>()
@@ -189,7 +200,7 @@ fn write_files(world: &mut World) {
                     failed: true,
                 };
             }
-            world.insert_resource(replay);
+            super::replay::watch(world, replay);
             status
         }
     };
@@ -232,7 +243,7 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
                 let mut replay = Replay::new(game.log.clone(), known);
                 replay.new_from = Some(known);
                 replay.playing = true;
-                world.insert_resource(replay);
+                super::replay::watch(world, replay);
                 return SaveStatus {
                     message: format!(
                         "Turn file from {}: playing back {} new order(s); Continue the game skips to the end",
@@ -294,7 +305,7 @@ fn load_window(mut contexts: EguiContexts, mut load: ResMut<LoadWindow>, mut com
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut chosen = None;
-    egui::Window::new("Open a saved game or turn file (Ctrl+O)")
+    egui::Window::new("Open a game (Ctrl+O)")
         .open(&mut open)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
@@ -361,8 +372,13 @@ fn confirm_concede(
     mut orders: MessageWriter<PlayerOrder>,
     turn: Res<TurnState>,
     sides: Res<Sides>,
+    keys: Res<ButtonInput<KeyCode>>,
 ) -> Result {
     if !concede.0 {
+        return Ok(());
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        concede.0 = false;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -379,7 +395,7 @@ fn confirm_concede(
                     orders.write(PlayerOrder(Order::Concede));
                     concede.0 = false;
                 }
-                if ui.button("Play on").clicked() {
+                if ui.button("Play on (Esc)").clicked() {
                     concede.0 = false;
                 }
             });

@@ -91,7 +91,10 @@ impl StartMenu {
         for path in extra {
             entries.push(file_entry(path, false));
         }
-        for save in storage::list_saves(&storage::saves_dir()) {
+        for save in storage::list_saves(&storage::saves_dir())
+            .into_iter()
+            .chain(storage::list_saves(&super::saves::turns_dir()))
+        {
             entries.push(file_entry(save.path, true));
         }
         Self {
@@ -168,7 +171,7 @@ fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
             let mut replay = Replay::new(start.game.log.clone(), at);
             // A turn file's new orders are what its receiver came to watch.
             replay.new_from = start.game.turn_file.as_ref().map(|_| at);
-            world.insert_resource(replay);
+            super::replay::watch(world, replay);
         }
     });
 }

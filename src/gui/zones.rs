@@ -46,7 +46,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn toggle_zones(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<ShowZones>) {
-    if keys.just_pressed(KeyCode::KeyZ) {
+    // Ctrl+Z is undo.
+    if keys.just_pressed(KeyCode::KeyZ) && !super::ctrl_held(&keys) {
         show.0 = !show.0;
     }
 }
