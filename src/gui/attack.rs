@@ -316,10 +316,21 @@ fn draw_panels(
             .show(ctx, |ui| {
                 let attacker_side = sides.0[turn.active.0].name.clone();
                 if let Some(c) = declared {
+                    let list: Vec<String> = c
+                        .order
+                        .attackers
+                        .iter()
+                        .map(|id| {
+                            names
+                                .iter()
+                                .find(|(u, _)| &u.id == id)
+                                .map_or(id.clone(), |(u, _)| u.name.clone())
+                        })
+                        .collect();
                     ui.label(
                         egui::RichText::new(format!(
                             "{attacker_side} attacks with {} and a hidden tactic.",
-                            c.order.attackers.join(", ")
+                            list.join(", ")
                         ))
                         .small(),
                     );

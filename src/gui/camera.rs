@@ -2,7 +2,6 @@
 //! WASD/arrows, zoom with the wheel (toward the cursor) and +/-.
 
 use super::layout::Layout;
-use crate::game::phase::GameState;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -22,7 +21,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, spawn_camera)
         .add_systems(
             Update,
-            (fit_on_start, pan_and_zoom).run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+            (fit_on_start, pan_and_zoom).run_if(super::board_shown.and_then(resource_exists::<Layout>)),
         );
 }
 

@@ -27,7 +27,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (draw_counters, place_counters, draw_stack_badges)
             .chain()
-            .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+            .run_if(super::board_shown.and_then(resource_exists::<Layout>)),
     );
 }
 

@@ -53,7 +53,10 @@ fn end_screen(
     mut undo: MessageWriter<super::orders::History>,
     mut exit: MessageWriter<AppExit>,
     mut hidden: Local<bool>,
+    autosave: Option<Res<crate::game::autosave::Autosave>>,
 ) -> Result {
+    // While a replay is watched its autosave is set aside: nothing was written.
+    let autosaved = autosave.is_some();
     let Some(verdict) = verdict else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     if *hidden {
@@ -137,7 +140,9 @@ fn end_screen(
                     exit.write(AppExit::Success);
                 }
             });
-            ui.colored_label(palette.highlight, "The final position was autosaved.");
+            if autosaved {
+                ui.colored_label(palette.highlight, "The whole game was autosaved: watch it any time.");
+            }
         });
     Ok(())
 }

@@ -66,6 +66,13 @@ pub fn plugin(app: &mut App) {
         .add_plugins(bars::plugin);
 }
 
+/// Run condition: a game is on the board, being played or over (its board still shown, watched
+/// or looked at).
+pub fn board_shown(state: Option<Res<State<crate::game::phase::GameState>>>) -> bool {
+    use crate::game::phase::GameState;
+    state.is_some_and(|s| matches!(s.get(), GameState::Playing | GameState::Over))
+}
+
 /// Whether Ctrl (or Cmd on macOS) is held: menu shortcuts, which plain-key commands then ignore.
 pub fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
     keys.any_pressed([

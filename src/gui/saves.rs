@@ -173,16 +173,17 @@ fn write_files(world: &mut World) {
             },
         },
         WriteNow::Turn(path) => match write_turn_file(world, &path) {
-            Ok(game) => SaveStatus {
-                message: format!(
-                    "Turn file written to {}: send it to {}",
-                    path.display(),
-                    game.turn_file.map_or_else(String::new, |t| t.to)
-                ),
-                failed: false,
-            },
+            Ok(game) => {
+                let to = game.turn_file.map_or_else(String::new, |t| t.to);
+                let sides = world.resource::<Sides>();
+                let to = sides.0.iter().find(|s| s.id == to).map_or(to, |s| s.name.clone());
+                SaveStatus {
+                    message: format!("Turn file written to {}: send it to {to}", path.display()),
+                    failed: false,
+                }
+            }
             Err(e) => SaveStatus {
-                message: format!("Turn file not written: {e}"),
+                message: e.message,
                 failed: true,
             },
         },
@@ -298,8 +299,17 @@ fn open_now(world: &mut World) {
     }
 }
 
-fn load_window(mut contexts: EguiContexts, mut load: ResMut<LoadWindow>, mut commands: Commands) -> Result {
+fn load_window(
+    mut contexts: EguiContexts,
+    mut load: ResMut<LoadWindow>,
+    mut commands: Commands,
+    keys: Res<ButtonInput<KeyCode>>,
+) -> Result {
     if !load.open {
+        return Ok(());
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        load.open = false;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;

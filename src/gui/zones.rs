@@ -8,7 +8,7 @@ use super::layout::Layout;
 use crate::game::advance::Advanced;
 use crate::game::components::GameMap;
 use crate::game::movement::Moved;
-use crate::game::phase::{GameState, TurnState};
+use crate::game::phase::TurnState;
 use crate::game::retreat::Retreated;
 use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
@@ -41,7 +41,7 @@ pub(super) fn plugin(app: &mut App) {
             (toggle_zones, collect_moves, draw_zones, draw_moves)
                 .chain()
                 .after(HudSystems)
-                .run_if(in_state(GameState::Playing).and_then(resource_exists::<Layout>)),
+                .run_if(super::board_shown.and_then(resource_exists::<Layout>)),
         );
 }
 
