@@ -444,8 +444,8 @@ pub(crate) fn resolve(
             });
         }
     }
-    let cell_taken = defender.units.iter().all(|u| u.eliminated || u.retreats);
-    if cell_taken && attacker.units.iter().any(|u| !u.eliminated && !u.retreats) {
+    let cell_taken = !defender.holds();
+    if cell_taken && attacker.holds() {
         attacker.advance = Some(AdvanceRight {
             cells: 1,
             mandatory: false,

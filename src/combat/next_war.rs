@@ -330,7 +330,7 @@ pub(crate) fn resolve(
             er_check_in_ezoc: true,
         });
     }
-    let cell_taken = defender.units.iter().all(|u| u.eliminated || u.retreats);
+    let cell_taken = !defender.holds();
     if cell_taken && survivors(&attacker) {
         let went_far = defender.units.iter().all(|u| u.eliminated) || p.retreat_cells >= 2;
         let mechanized = s

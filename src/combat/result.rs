@@ -70,6 +70,12 @@ pub struct SideResult {
 }
 
 impl SideResult {
+    /// Whether some unit of the side holds its ground: neither eliminated nor retreating. A
+    /// defending side that does not hold gives up its cell (`CombatResult::cell_taken`).
+    pub fn holds(&self) -> bool {
+        self.units.iter().any(|u| !u.eliminated && !u.retreats)
+    }
+
     pub(crate) fn new(n: usize) -> Self {
         Self {
             units: smallvec::smallvec![UnitResult::default(); n],

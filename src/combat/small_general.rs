@@ -390,7 +390,7 @@ pub(crate) fn resolve(
             }
         }
     }
-    let cell_taken = defender.units.iter().all(|u| u.eliminated || u.retreats);
+    let cell_taken = !defender.holds();
     if cell_taken && !attacker.units[0].eliminated && !attacker.units[0].retreats {
         attacker.advance = Some(AdvanceRight {
             cells: 1,

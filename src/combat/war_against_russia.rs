@@ -585,7 +585,7 @@ pub(crate) fn resolve(
     if attacker.units.iter().all(|u| u.eliminated) {
         attacker.advance = None;
     }
-    let cell_taken = defender.units.iter().all(|u| u.eliminated || u.retreats);
+    let cell_taken = !defender.holds();
     Ok(CombatResult {
         code: ResultCode::Table(code),
         attacker,

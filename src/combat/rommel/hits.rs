@@ -197,17 +197,16 @@ pub(crate) fn resolve(
             );
         }
     }
-    let holding = |side: &SideResult| side.units.iter().any(|u| !u.eliminated && !u.retreats);
-    if holding(&defender) && choices.defender_withdraws {
+    if defender.holds() && choices.defender_withdraws {
         for u in defender.units.iter_mut().filter(|u| !u.eliminated) {
             u.retreats = true;
         }
         log.say(|| "the surviving defenders retreat".into());
     }
-    let cell_taken = !holding(&defender);
+    let cell_taken = !defender.holds();
     if cell_taken {
         defender.prepared_positions_lost = p.prepared_positions;
-        if !holding(&attacker) {
+        if !attacker.holds() {
             log.say(|| "both sides are gone from the square".into());
         }
     } else {
