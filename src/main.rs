@@ -125,7 +125,7 @@ fn validate_file(file: &std::path::Path) -> Result<String, hexfront::scenario::L
 #[cfg(not(feature = "gui"))]
 fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario, hexfront::scenario::LoadError> {
     match path {
-        Some(p) => hexfront::scenario::Scenario::load(p),
+        Some(p) => hexfront::game::save::load_game(p, 1).map(|g| g.scenario),
         None => hexfront::scenario::default_scenario(),
     }
 }

@@ -402,7 +402,8 @@ fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outco
         report::side_text(&s.defenders, &r.defender, Role::Defender)
     );
     let mut log = world.resource_mut::<GameLog>();
-    if world_has_secret(p) {
+    // Rommel: the defender has answered, so both sides' tactics are shown.
+    if p.defense.is_some() {
         log.push(format!(
             "  Tactics revealed: attacker {}, defender {}.",
             tactic_names(&p.order.tactics),
@@ -437,10 +438,6 @@ fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outco
         dice.join(",")
     ));
     summary
-}
-
-fn world_has_secret(p: &PlannedCombat) -> bool {
-    p.defense.is_some()
 }
 
 /// Runs a step of the game as a one-off system on `world` (its commands applied after it).
