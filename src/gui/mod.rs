@@ -2,6 +2,7 @@
 //! reads the world and sends orders as messages; it never changes game state itself.
 
 pub mod attack;
+pub mod attack_panels;
 pub mod bars;
 pub mod board;
 pub mod camera;
@@ -63,7 +64,7 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
-        .add_plugins(bars::plugin);
+        .add_plugins((bars::plugin, attack_panels::plugin));
 }
 
 /// Run condition: a game is on the board, being played or over (its board still shown, watched

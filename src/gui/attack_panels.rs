@@ -1,0 +1,421 @@
+//! The attack's panels: the attack window (attackers, the ruleset's options, Rommel's tactics in
+//! turn, every modifier, the exact odds as bars, Roll), the CRT with the live column and the cell
+//! read, the result explained with its dice, and a ring around the target on the board.
+
+use super::attack::{AttackPlan, AttackPreview, LastCombat, RollRequest};
+use super::crt;
+use super::settings::Palette;
+use crate::combat::{self, Odds, RetreatOrSteps, Role, Situation, Tactic};
+use crate::game::combat::{CombatResolved, PendingCombat};
+use crate::game::components::{GameMap, Position, Sides, Unit};
+use crate::game::phase::{Phase, TurnState};
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_panels.run_if(in_state(Phase::Combat)));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_panels(
+    mut contexts: EguiContexts,
+    preview: Res<AttackPreview>,
+    mut plan: ResMut<AttackPlan>,
+    last: Res<LastCombat>,
+    (map, sides, turn, palette): (Res<GameMap>, Res<Sides>, Res<TurnState>, Res<Palette>),
+    names: Query<(&Unit, &Position)>,
+    mut rolls: MessageWriter<RollRequest>,
+    layout: Option<Res<super::layout::Layout>>,
+    camera: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    declared: Res<PendingCombat>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let declared = declared.0.as_ref();
+    let pinned = plan.target.is_some() || declared.is_some();
+    crt_panel(ctx, &preview, &last, &map, &palette, pinned);
+    if let Some(target) = preview.target {
+        let active = turn.active.0;
+        let attacker_side = sides.0[active].name.clone();
+        let defender_side = sides
+            .0
+            .iter()
+            .enumerate()
+            .find(|(i, _)| *i != active)
+            .map(|(_, s)| s.name.clone())
+            .unwrap_or_default();
+        egui::Window::new(format!("Attack {target}"))
+            .id(egui::Id::new("attack-panel"))
+            .resizable(false)
+            .anchor(egui::Align2::LEFT_TOP, [8.0, 40.0])
+            .show(ctx, |ui| {
+                if let Some(c) = declared {
+                    let list: Vec<String> = c
+                        .order
+                        .attackers
+                        .iter()
+                        .map(|id| {
+                            names
+                                .iter()
+                                .find(|(u, _)| &u.id == id)
+                                .map_or(id.clone(), |(u, _)| u.name.clone())
+                        })
+                        .collect();
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{attacker_side} attacks with {} and a hidden tactic.",
+                            list.join(", ")
+                        ))
+                        .small(),
+                    );
+                    defender_tactic(ui, &mut plan, &defender_side);
+                    ui.separator();
+                } else if pinned {
+                    let list: Vec<String> = plan
+                        .attackers
+                        .iter()
+                        .filter_map(|e| names.get(*e).ok().map(|(u, p)| format!("{} ({})", u.name, p.0)))
+                        .collect();
+                    ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
+                        .on_hover_text("Shift+click your stacks next to the target to add or remove them");
+                    options(ui, &mut plan, &map, &attacker_side, &defender_side);
+                    ui.separator();
+                }
+                match &preview.result {
+                    Some(Err(why)) => {
+                        ui.colored_label(palette.bad, format!("Not allowed: {why}"));
+                    }
+                    Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette),
+                    None => {}
+                }
+                ui.separator();
+                if pinned {
+                    let can = matches!(preview.result, Some(Ok(_)));
+                    roll_buttons(ui, &mut plan, &map, declared.is_some(), can, &defender_side, &mut rolls);
+                } else {
+                    ui.label(egui::RichText::new("Click to prepare this attack").small());
+                }
+            });
+    }
+    if let Some(c) = &last.0 {
+        result_window(ctx, c, &names, &palette);
+    }
+    if let (Some(target), Some(layout), Ok((cam, global))) = (preview.target, layout, camera.single()) {
+        mark_target(ctx, &layout, cam, global, target, &palette);
+    }
+    Ok(())
+}
+
+/// The CRT: the live column before the roll, the row and column read after it.
+fn crt_panel(
+    ctx: &egui::Context,
+    preview: &AttackPreview,
+    last: &LastCombat,
+    map: &GameMap,
+    palette: &Palette,
+    pinned: bool,
+) {
+    if !(pinned || last.0.is_some() || preview.target.is_some()) {
+        return;
+    }
+    let cell = preview
+        .result
+        .as_ref()
+        .and_then(|r| r.as_ref().ok())
+        .and_then(|(_, o)| o.assessment.cell.clone());
+    let landed = last
+        .0
+        .as_ref()
+        .map(|c| map.ruleset.combat.landed(c.cell.as_ref(), &c.rolls, &c.result.code));
+    let live = if pinned || preview.target.is_some() {
+        cell.as_ref()
+    } else {
+        last.0.as_ref().and_then(|c| c.cell.as_ref())
+    };
+    crt::crt_window(
+        ctx,
+        &map.ruleset.combat.table_view(),
+        live,
+        landed.as_deref().unwrap_or(&[]),
+        palette,
+    );
+}
+
+/// Roll (or, in Rommel, declare with the tactic hidden, or reveal both and roll) and Cancel.
+fn roll_buttons(
+    ui: &mut egui::Ui,
+    plan: &mut AttackPlan,
+    map: &GameMap,
+    declared: bool,
+    can: bool,
+    defender_side: &str,
+    rolls: &mut MessageWriter<RollRequest>,
+) {
+    ui.horizontal(|ui| {
+        let (label, tip) = match (declared, map.ruleset.secret_tactics()) {
+            (true, _) => (
+                "Reveal both tactics and roll (Space)".to_string(),
+                "Both tactics are shown, then the dice".to_string(),
+            ),
+            (false, true) => (
+                format!("Declare, hide the tactic, hand over to {defender_side} (Space)"),
+                format!("{defender_side} then chooses a tactic without seeing yours"),
+            ),
+            (false, false) => ("Roll (Space)".to_string(), "Roll the dice for this attack".to_string()),
+        };
+        if ui
+            .add_enabled(can, egui::Button::new(egui::RichText::new(label).strong()))
+            .on_hover_text(tip)
+            .on_disabled_hover_text("This attack is not allowed")
+            .clicked()
+        {
+            rolls.write(RollRequest);
+        }
+        if declared {
+            ui.label(
+                egui::RichText::new("The attacker can take the declaration back: Undo (Ctrl+Z)")
+                    .small()
+                    .weak(),
+            );
+        } else if ui.button("Cancel (Esc)").clicked() {
+            *plan = AttackPlan::default();
+        }
+    });
+}
+
+/// A ring around the target on the board.
+fn mark_target(
+    ctx: &egui::Context,
+    layout: &super::layout::Layout,
+    cam: &Camera,
+    global: &GlobalTransform,
+    target: Cell,
+    palette: &Palette,
+) {
+    let Ok(p) = cam.world_to_viewport(global, layout.center(target).extend(0.0)) else {
+        return;
+    };
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::new("target-mark"),
+    ));
+    let zoom = ctx.zoom_factor();
+    painter.circle_stroke(
+        egui::pos2(p.x / zoom, p.y / zoom),
+        30.0 / zoom,
+        egui::Stroke::new(3.0, Palette::egui(palette.target)),
+    );
+}
+
+/// The options the ruleset gives the players for this attack.
+fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &str, defender: &str) {
+    use combat::CombatRules as R;
+    match &map.ruleset.combat {
+        R::KillingGround(_) => {
+            retreat_or_steps(
+                ui,
+                &mut plan.defender_retreat,
+                &format!("{defender} (defender), on a retreat result"),
+            );
+            retreat_or_steps(
+                ui,
+                &mut plan.attacker_retreat,
+                &format!("{attacker} (attacker), on a retreat result"),
+            );
+            ui.checkbox(
+                &mut plan.accelerated_effort,
+                "Accelerated effort (the strongest attacker)",
+            )
+            .on_hover_text("Killing Ground 8.12: a step and an ER roll for column shifts");
+        }
+        R::WarAgainstRussia(_) => {
+            ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
+                .on_hover_text("The defenders may not retreat: retreat results become losses");
+            ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
+        }
+        R::NextWar(_) => {
+            ui.checkbox(
+                &mut plan.hold,
+                format!("{defender} tries to hold (ER check) in strong terrain"),
+            );
+        }
+        R::Rommel(_) => tactics(ui, plan, attacker, defender),
+        R::SmallGeneral(_) => {
+            ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
+        }
+    }
+}
+
+fn retreat_or_steps(ui: &mut egui::Ui, value: &mut RetreatOrSteps, who: &str) {
+    ui.horizontal(|ui| {
+        ui.label(who);
+        ui.radio_value(value, RetreatOrSteps::Retreat, "retreat");
+        ui.radio_value(value, RetreatOrSteps::Steps, "take steps");
+    });
+}
+
+fn pick_tactic(ui: &mut egui::Ui, list: &[Tactic], value: &mut Option<Tactic>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.radio_value(value, None, "none");
+        for t in list {
+            ui.radio_value(value, Some(t.clone()), t.name());
+        }
+    });
+}
+
+/// Rommel's secret, simultaneous tactics at one screen: the attacker picks while the defender
+/// looks away and declares the attack with the pick hidden; the defender then answers.
+fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, defender: &str) {
+    ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
+    pick_tactic(ui, &Tactic::ATTACK, &mut plan.attack_tactic);
+}
+
+/// Rommel: the defender's answer to a declared attack.
+fn defender_tactic(ui: &mut egui::Ui, plan: &mut AttackPlan, defender: &str) {
+    ui.strong(format!("{defender}: choose a tactic"));
+    pick_tactic(ui, &Tactic::DEFENSE, &mut plan.defense_tactic);
+}
+
+fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) {
+    let a = &odds.assessment;
+    ui.strong(format!(
+        "{}  (attack {} / defense {})",
+        a.ratio, a.attack_total, a.defense_total
+    ));
+    if let Some(c) = &a.cell {
+        let col = if c.base_index == c.column_index {
+            c.column.clone()
+        } else {
+            format!("{} shifted to {}", c.base_column, c.column)
+        };
+        let die = if c.die_modifier != 0 {
+            format!(", die {:+}", c.die_modifier)
+        } else {
+            String::new()
+        };
+        ui.label(format!("Column {col}{die}"));
+    }
+    ui.separator();
+    ui.strong("Modifiers");
+    if a.modifiers.is_empty() {
+        ui.label(egui::RichText::new("none").weak());
+    }
+    egui::Grid::new("modifiers").striped(true).show(ui, |ui| {
+        for m in &a.modifiers {
+            let (color, who) = match m.side {
+                Role::Attacker => (palette.good, "attacker"),
+                Role::Defender => (palette.warn, "defender"),
+            };
+            ui.colored_label(color, who);
+            ui.label(m.effect.to_string());
+            ui.label(egui::RichText::new(&m.source).weak());
+            ui.end_row();
+        }
+    });
+    let shift: i32 = a
+        .modifiers
+        .iter()
+        .map(|m| match m.effect {
+            combat::Effect::ColumnShift(n) | combat::Effect::HitShift(n) => n,
+            _ => 0,
+        })
+        .sum();
+    if shift != 0 {
+        ui.label(format!("Net shift {shift:+}"));
+    }
+    ui.separator();
+    ui.strong("Outcomes (exact)");
+    egui::Grid::new("outcomes").striped(true).show(ui, |ui| {
+        for o in odds.outcomes.iter().take(10) {
+            let p = o.probability as f32;
+            ui.add(
+                egui::ProgressBar::new(p)
+                    .desired_width(110.0)
+                    .fill(palette.highlight)
+                    .text(format!("{:.1}%", 100.0 * p)),
+            );
+            let text = combat::report::result_text(s, &o.result);
+            ui.label(egui::RichText::new(o.result.code.to_string()).strong())
+                .on_hover_text(&text);
+            ui.label(combat::report::brief(&o.result)).on_hover_text(&text);
+            ui.end_row();
+        }
+    });
+    if odds.outcomes.len() > 10 {
+        ui.label(egui::RichText::new(format!("… {} more outcomes", odds.outcomes.len() - 10)).weak());
+    }
+    let m = &odds.summary;
+    ui.separator();
+    ui.label(format!(
+        "Expected steps lost: attacker {:.2}, defender {:.2}",
+        m.expected_attacker_steps, m.expected_defender_steps
+    ));
+    ui.add(
+        egui::ProgressBar::new(m.p_cell_taken as f32)
+            .desired_width(220.0)
+            .fill(palette.good)
+            .text(format!("cell taken {:.1}%", 100.0 * m.p_cell_taken)),
+    );
+    ui.add(
+        egui::ProgressBar::new(m.p_defender_eliminated as f32)
+            .desired_width(220.0)
+            .fill(palette.bad)
+            .text(format!("defenders eliminated {:.1}%", 100.0 * m.p_defender_eliminated)),
+    );
+    for b in &odds.branches {
+        ui.label(
+            egui::RichText::new(format!(
+                "If {}: cell taken {:.1}%, losses {:.2}/{:.2}",
+                b.choice,
+                100.0 * b.summary.p_cell_taken,
+                b.summary.expected_attacker_steps,
+                b.summary.expected_defender_steps
+            ))
+            .small()
+            .weak(),
+        );
+    }
+}
+
+fn result_window(ctx: &egui::Context, c: &CombatResolved, names: &Query<(&Unit, &Position)>, palette: &Palette) {
+    egui::Window::new(format!("Result at {}", c.target))
+        .id(egui::Id::new("result-panel"))
+        .resizable(false)
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -40.0])
+        .show(ctx, |ui| {
+            let dice: Vec<String> = c.rolls.iter().map(|r| format!("{} ({})", r.face, r.purpose)).collect();
+            ui.label(
+                egui::RichText::new(c.result.code.to_string())
+                    .size(20.0)
+                    .strong()
+                    .color(palette.highlight),
+            );
+            ui.label(format!(
+                "Dice: {}",
+                if dice.is_empty() {
+                    "none".into()
+                } else {
+                    dice.join(", ")
+                }
+            ));
+            for line in &c.narrative {
+                ui.label(egui::RichText::new(line).small());
+            }
+            ui.separator();
+            let who = |es: &[Entity]| {
+                es.iter()
+                    .filter_map(|e| names.get(*e).ok().map(|(u, _)| u.name.clone()))
+                    .collect::<Vec<_>>()
+            };
+            ui.label(&c.summary);
+            let gone = c.attackers.len() + c.defenders.len() - who(&c.attackers).len() - who(&c.defenders).len();
+            if gone > 0 {
+                ui.colored_label(palette.bad, format!("{gone} unit(s) eliminated"));
+            }
+            ui.label(
+                egui::RichText::new("Esc closes this; retreats and advances follow.")
+                    .small()
+                    .weak(),
+            );
+        });
+}
