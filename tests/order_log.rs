@@ -184,7 +184,16 @@ fn wild_order(app: &mut App, rng: &mut ChaCha8Rng) -> IssuedOrder {
             units: units(rng),
             to: cell(rng),
         },
-        1 => Order::Attack(AttackOrder::plain(units(rng), cell(rng))),
+        1 => {
+            // Sometimes a unit named twice: refused, never counted twice.
+            let mut attackers = units(rng);
+            if let Some(first) = attackers.first().cloned()
+                && rng.random_bool(0.3)
+            {
+                attackers.push(first);
+            }
+            Order::Attack(AttackOrder::plain(attackers, cell(rng)))
+        }
         2 => Order::Defend(DefenseOrder::default()),
         3 => Order::Retreat {
             unit: any(rng, &unit_ids),
@@ -218,6 +227,8 @@ fn random_orders_legal_or_not_never_panic_and_a_refused_one_changes_nothing() {
                 }
                 let before = state_hash(app.world_mut());
                 let entries = app.world().resource::<OrderLog>().entries.len();
+                let lines = app.world().resource::<hexfront::game::components::GameLog>().0.len();
+                let dice = app.world().resource::<hexfront::game::components::GameRng>().position();
                 match execute(app.world_mut(), order) {
                     Ok(_) => accepted += 1,
                     Err(r) => {
@@ -225,6 +236,9 @@ fn random_orders_legal_or_not_never_panic_and_a_refused_one_changes_nothing() {
                         assert!(!r.reason.is_empty() && !r.order.is_empty());
                         assert_eq!(state_hash(app.world_mut()), before, "{path}: refused but changed: {r}");
                         assert_eq!(app.world().resource::<OrderLog>().entries.len(), entries);
+                        let world = app.world();
+                        assert_eq!(world.resource::<hexfront::game::components::GameLog>().0.len(), lines);
+                        assert_eq!(world.resource::<hexfront::game::components::GameRng>().position(), dice);
                     }
                 }
             }
@@ -445,7 +459,6 @@ fn turn_files_continue_the_same_game_and_refuse_another() {
     let scenario = Scenario::load("scenarios/st-vith-1944.ron").unwrap();
     // Both players start the same game; the first plays a while and sends a turn file.
     let mut mine = game(&scenario, 8);
-    let theirs = game(&scenario, 8);
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     play(&mut mine, &mut rng, 25, &mut Seen::default());
     let dir = std::env::temp_dir().join(format!("hexfront-turns-{}", std::process::id()));
@@ -472,9 +485,13 @@ fn turn_files_continue_the_same_game_and_refuse_another() {
     let info = sent.turn_file.clone().unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let received = load_game_str(&path, &text, 1).unwrap();
-    assert_eq!(received.turn_file, Some(info));
-    // The receiver's game is where the file's log begins: it knows none of the orders yet.
-    assert_eq!(continues_game(theirs.world(), &received), Ok(0));
+    assert_eq!(received.turn_file, Some(info.clone()));
+    // The receiver's game stands where it last sent its turn: it knows the orders until then.
+    let mut theirs = game(&scenario, 8);
+    for e in &received.log[..info.since] {
+        execute(theirs.world_mut(), e.issued()).unwrap();
+    }
+    assert_eq!(continues_game(theirs.world(), &received), Ok(info.since));
     // A game further on with other orders is a broken chain.
     let mut other = game(&scenario, 8);
     let mut rng2 = ChaCha8Rng::seed_from_u64(99);
@@ -537,4 +554,55 @@ fn the_committed_game_replays_to_its_end_exactly() {
     assert!(game.summary.starts_with("Game over"), "{}", game.summary);
     let app = hexfront::game::save::replay_app(&game, None).unwrap();
     assert!(app.world().get_resource::<hexfront::game::victory::Verdict>().is_some());
+}
+
+#[test]
+fn a_unit_named_twice_is_refused_and_a_forced_die_the_rules_cannot_use_changes_nothing() {
+    let mut app = mortain_combat();
+    let twice = Order::Attack(AttackOrder::plain(ids(&["de-ss2-2", "de-ss2-2"]), cell("1312")));
+    let r = issue(app.world_mut(), twice).unwrap_err();
+    assert_eq!(r.reason, "de-ss2-2 is named twice in the order");
+    // A 9 on a d6: the combat is refused after the dice were asked for; they stand where they stood.
+    let before = state_hash(app.world_mut());
+    let position = app.world().resource::<hexfront::game::components::GameRng>().position();
+    app.world_mut()
+        .resource_mut::<hexfront::game::components::GameRng>()
+        .forced = vec![9];
+    let once = Order::Attack(AttackOrder::plain(ids(&["de-ss2-2"]), cell("1312")));
+    let r = issue(app.world_mut(), once).unwrap_err();
+    assert!(r.reason.contains("cannot show"), "{r}");
+    let rng = app.world().resource::<hexfront::game::components::GameRng>();
+    assert_eq!(
+        (rng.position(), rng.forced.clone(), rng.rolled.len()),
+        (position, vec![9], 0)
+    );
+    assert_eq!(state_hash(app.world_mut()), before);
+    assert!(app.world().resource::<OrderLog>().entries.is_empty());
+}
+
+#[test]
+fn a_turn_file_may_not_give_orders_in_the_receivers_name() {
+    let scenario = Scenario::load("scenarios/st-vith-1944.ron").unwrap();
+    let mut mine = game(&scenario, 8);
+    let theirs = game(&scenario, 8);
+    give(&mut mine, Order::EndPhase).unwrap();
+    let mut doc = saved_game(mine.world());
+    let receiver = theirs.world().resource::<hexfront::game::components::Sides>().0[1]
+        .id
+        .clone();
+    doc.turn_file = Some(hexfront::game::save::TurnFileInfo {
+        from: theirs.world().resource::<hexfront::game::components::Sides>().0[0]
+            .id
+            .clone(),
+        to: receiver.clone(),
+        since: 0,
+    });
+    // The sender slips in a concession by the receiver.
+    let mut forged = doc.log[0].clone();
+    forged.side = receiver;
+    forged.order = Order::Concede;
+    doc.log.push(forged);
+    let e = load_game_str("forged.ron", &to_text(&doc).unwrap(), 1).unwrap_err();
+    assert_eq!(e.field, "log[1]");
+    assert!(e.message.contains("in the receiver's name"), "{e}");
 }

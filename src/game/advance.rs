@@ -171,7 +171,33 @@ fn check_advance(
             None => return Err(format!("{to} is not a cell {name} may advance into")),
         }
     }
-    Ok(())
+    group_fits(w, units, going, to)
+}
+
+/// Whether the advancing group fits together in `to` (each unit was checked alone).
+fn group_fits(w: &AfterCombatWorld, units: &Query<UnitData>, going: &[Entity], to: Cell) -> Result<(), String> {
+    let rules = &w.map.ruleset;
+    let (Some(first), Some(terrain)) = (going.first(), w.map.board.terrain(to)) else {
+        return Ok(());
+    };
+    if rules.advance.may_overstack || going.len() < 2 {
+        return Ok(());
+    }
+    let Ok(side) = units.get(*first).map(|d| *d.side) else {
+        return Ok(());
+    };
+    let counted = |es: &mut dyn Iterator<Item = &Entity>| -> u32 {
+        es.filter_map(|e| units.get(*e).ok())
+            .filter(|d| *d.side == side)
+            .map(|d| rules.stacking.counted(d.stacking.0))
+            .sum()
+    };
+    let already = counted(&mut w.index.stack(to).iter());
+    let arriving = counted(&mut going.iter());
+    rules
+        .stacking
+        .check(terrain, rules.movement.terrain_name(terrain), already, arriving)
+        .map_err(|why| format!("the advancing units do not all fit in {to}: {why}"))
 }
 
 /// The units of the pending advance `p` that may still advance.

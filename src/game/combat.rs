@@ -369,10 +369,18 @@ pub(super) fn declare(world: &mut World, order: AttackOrder) -> Result<(), Strin
 pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<DefenseOrder>) -> Result<(), String> {
     let planned = run(world, plan_attack, (order, defense))??;
     let ruleset = world.resource::<GameMap>().ruleset.clone();
-    let (assessment, outcome) = world
+    let checkpoint = world.resource::<GameRng>().checkpoint();
+    let fought = world
         .resource_mut::<GameRng>()
-        .with_dice(|dice| combat::fight(&ruleset.combat, &planned.situation, dice))
-        .map_err(|r| r.0)?;
+        .with_dice(|dice| combat::fight(&ruleset.combat, &planned.situation, dice));
+    let (assessment, outcome) = match fought {
+        Ok(x) => x,
+        Err(refusal) => {
+            // A forced die the rules cannot use: refused, and the dice stand where they stood.
+            world.resource_mut::<GameRng>().restore(checkpoint);
+            return Err(refusal.0);
+        }
+    };
     world.resource_mut::<PendingCombat>().0 = None;
     let effects = combat_effects(&planned, &outcome.result, &ruleset);
     let summary = narrate(world, &planned, &assessment, &outcome);

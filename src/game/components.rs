@@ -203,6 +203,19 @@ impl GameRng {
         u64::try_from(self.rng.get_word_pos()).unwrap_or(u64::MAX)
     }
 
+    /// Where the dice stand (forced faces left, generator position, dice kept), to go back to
+    /// when a resolution is refused after rolling.
+    pub fn checkpoint(&self) -> (Vec<u8>, u128, usize) {
+        (self.forced.clone(), self.rng.get_word_pos(), self.rolled.len())
+    }
+
+    /// Goes back to a `checkpoint`: as if nothing had been rolled since.
+    pub fn restore(&mut self, (forced, position, rolled): (Vec<u8>, u128, usize)) {
+        self.forced = forced;
+        self.rng.set_word_pos(position);
+        self.rolled.truncate(rolled);
+    }
+
     /// Rolls a die numbered 1..=`faces` that no table reads (a random retreat direction).
     pub fn roll_numbered(&mut self, faces: u8, purpose: &'static str) -> u8 {
         use crate::combat::DiceSource;

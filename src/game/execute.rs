@@ -70,20 +70,19 @@ pub fn order_words(world: &World, order: &Order) -> String {
     order.words(&|id| position_of(world, id))
 }
 
+/// A unit as the players read it in an order: its name (its id once it is gone) and its cell.
+fn unit_label(world: &World, id: &str) -> (String, Option<Cell>) {
+    let e = world.get_resource::<UnitIds>().and_then(|ids| ids.0.get(id).copied());
+    let name = e
+        .and_then(|e| world.get::<Unit>(e))
+        .map_or(id.to_string(), |u| u.name.clone());
+    (name, position_of(world, id))
+}
+
 /// The order in words for the players: units by name, and a secret (Rommel's attack tactics)
 /// left out, as the other side may read it before the reveal.
 pub fn public_words(world: &World, order: &Order) -> String {
-    let name = |id: &str| {
-        let e = world.get_resource::<UnitIds>().and_then(|ids| ids.0.get(id).copied());
-        let name = e
-            .and_then(|e| world.get::<Unit>(e))
-            .map_or(id.to_string(), |u| u.name.clone());
-        (name, position_of(world, id))
-    };
-    match order.without_secrets() {
-        (open, true) => format!("{} (tactics hidden until the defender answers)", open.words_with(&name)),
-        (open, false) => open.words_with(&name),
-    }
+    order.public_words_with(&|id| unit_label(world, id))
 }
 
 /// Checks `issued` and carries it out, then settles what follows and records it; returns the
@@ -93,7 +92,7 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
         order: order_words(world, &issued.order),
         reason,
     };
-    let side = match entitled(world, &issued) {
+    let side = match entitled(world, &issued).and_then(|side| issued.order.check_units_once().map(|()| side)) {
         Ok(side) => side,
         Err(reason) => return Err(refuse(world, reason)),
     };
@@ -113,13 +112,7 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
     let first_line = world.resource::<GameLog>().0.len();
     let words = order_words(world, &issued.order);
     let public = public_words(world, &issued.order);
-    let named = issued.order.words_with(&|id| {
-        let e = world.resource::<UnitIds>().0.get(id).copied();
-        let name = e
-            .and_then(|e| world.get::<Unit>(e))
-            .map_or(id.to_string(), |u| u.name.clone());
-        (name, position_of(world, id))
-    });
+    let named = issued.order.words_with(&|id| unit_label(world, id));
     if let Err(reason) = carry_out(world, side, issued.order.clone()) {
         return Err(OrderRefused { order: words, reason });
     }

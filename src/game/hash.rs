@@ -1,11 +1,12 @@
 //! A fingerprint of the game state that is the same on every run, platform and load: units by id
-//! (cell, steps, statuses, movement spent, attacked/retreated flags, where they came from,
-//! experience), the turn, side, phase and combat sub-step, what the last combat still demands, and
-//! who holds each objective. Never `Entity` ids or hash-map order. The order log stores it after
-//! every order, and a replay checks it.
+//! (cell and place in its stack, steps, statuses, movement spent, attacked/retreated flags, where
+//! they came from, experience), the turn, side and phase, what the last combat still demands
+//! (which also decides the combat sub-step), and who holds each objective. Never `Entity` ids,
+//! hash-map order or another crate's text format; names, not enum positions. The order log stores
+//! it after every order, and a replay checks it.
 
 use super::combat::{Attacked, PendingAdvances, PendingCombat, PendingRetreats};
-use super::components::{CameFrom, Experience, MovePoints, Position, Statuses, Steps, Unit};
+use super::components::{CameFrom, Experience, MapIndex, MovePoints, Position, Statuses, Steps, Unit};
 use super::phase::{GameState, TurnState};
 use super::retreat::{RetreatedThisPhase, StuckRetreats};
 use super::victory::{ObjectiveControl, Verdict};
@@ -19,9 +20,10 @@ use std::fmt;
 pub struct StateHash {
     /// Every unit on the map, by id.
     pub units: u32,
-    /// Turn, side, phase, combat sub-step, whether the game is over and who won.
+    /// Turn, side, phase, whether the game is over and who won.
     pub turn: u32,
-    /// Retreats and advances still owed, and a declared combat awaiting the defender.
+    /// Retreats and advances still owed, and a declared combat awaiting the defender (these decide
+    /// the combat sub-step).
     pub combat: u32,
     /// Who holds each objective.
     pub objectives: u32,
@@ -132,6 +134,7 @@ impl StableHasher {
 /// What the hash reads of one unit.
 #[derive(QueryData)]
 pub struct HashedUnit {
+    entity: Entity,
     unit: &'static Unit,
     position: &'static Position,
     steps: &'static Steps,
@@ -143,12 +146,26 @@ pub struct HashedUnit {
     retreated: Has<RetreatedThisPhase>,
 }
 
-fn unit_hash(u: &HashedUnitItem) -> u64 {
+/// A hash of a name, combined by addition where order must not matter.
+fn name_hash(name: &str) -> u64 {
+    let mut h = StableHasher::default();
+    h.str(name);
+    h.finish()
+}
+
+fn unit_hash(u: &HashedUnitItem, place_in_stack: usize) -> u64 {
     let mut h = StableHasher::default();
     h.str(&u.unit.id);
     h.word(((u.position.0.col as u32 as u64) << 32) | u.position.0.row as u32 as u64);
+    // Stack order decides who defends first and who takes a tied loss.
+    h.word(place_in_stack as u64);
     h.word(u.steps.0.lost as u64);
-    h.word(u.statuses.0.iter().fold(0u64, |bits, s| bits | 1 << (*s as u64)));
+    h.word(
+        u.statuses
+            .0
+            .iter()
+            .fold(0u64, |sum, s| sum.wrapping_add(name_hash(&format!("{s:?}")))),
+    );
     h.word(u64::from(u.move_points.spent.0));
     h.word(u.experience.map_or(u64::MAX, |x| u64::from(x.0)));
     h.word(
@@ -165,8 +182,12 @@ pub fn state_hash(world: &mut World) -> StateHash {
     // Each unit's hash includes its id, so their sum does not depend on the query's order.
     let mut sum = 0u64;
     let mut count = 0u64;
+    let index = world.get_resource::<MapIndex>();
     for u in units.iter(world) {
-        sum = sum.wrapping_add(unit_hash(&u));
+        let place = index
+            .and_then(|i| i.stack(u.position.0).iter().position(|e| *e == u.entity))
+            .unwrap_or(usize::MAX);
+        sum = sum.wrapping_add(unit_hash(&u, place));
         count += 1;
     }
     let mut h = StableHasher::default();
@@ -181,34 +202,75 @@ pub fn state_hash(world: &mut World) -> StateHash {
         h.word(t.active.0 as u64);
         h.word(t.phase_index as u64);
     }
-    h.word(world.get_resource::<State<GameState>>().map_or(0, |s| *s.get() as u64));
+    h.str(
+        &world
+            .get_resource::<State<GameState>>()
+            .map_or(String::new(), |s| format!("{:?}", s.get())),
+    );
     if let Some(v) = world.get_resource::<Verdict>() {
         h.word(v.winner.map_or(u64::MAX, |s| s.0 as u64));
     }
     let turn = h.finish32();
 
     let mut h = StableHasher::default();
+    let ids = |h: &mut StableHasher, list: &[Entity]| {
+        h.word(list.len() as u64);
+        for e in list {
+            h.str(&id_of(world, *e));
+        }
+    };
     if let Some(p) = world.get_resource::<PendingRetreats>() {
         for r in &p.0 {
             h.str(&id_of(world, r.unit));
             h.str(&r.from.to_string());
-            h.word(u64::from(r.demand.cells));
-            h.word(u64::from(r.check_first));
+            let d = &r.demand;
+            h.word(u64::from(d.cells));
+            h.str(&format!("{:?}", d.chooser));
+            h.word(u64::from(d.optional) | u64::from(d.er_check_in_ezoc) << 1 | u64::from(r.check_first) << 2);
+            ids(&mut h, &r.opponents);
         }
     }
     h.word(u64::MAX);
     if let Some(p) = world.get_resource::<PendingAdvances>() {
         for a in &p.0 {
-            for e in a.attackers.iter().chain(&a.followers) {
-                h.str(&id_of(world, *e));
-            }
+            ids(&mut h, &a.attackers);
+            ids(&mut h, &a.followers);
+            ids(&mut h, &a.moved);
             h.str(&a.into.to_string());
-            h.word(u64::from(a.right.cells));
+            let r = &a.right;
+            h.word(u64::from(r.cells));
+            h.word(u64::from(r.mandatory) | u64::from(r.attack_again) << 1);
         }
     }
     h.word(u64::MAX);
     if let Some(PendingCombat(Some(c))) = world.get_resource::<PendingCombat>() {
-        h.str(&ron::to_string(&c.order).unwrap_or_default());
+        // What the defender may know: the hidden tactics stay out, so the hash of the declaration
+        // cannot be matched against the few tactics there are.
+        let open = c.order.without_secrets();
+        h.str(&open.target.to_string());
+        for list in [&open.attackers, &open.barrage] {
+            h.word(list.len() as u64);
+            for id in list {
+                h.str(id);
+            }
+        }
+        h.str(&format!("{:?}", open.accelerated_effort));
+        h.word(u64::from(open.flanking) | u64::from(open.no_retreat) << 1);
+        let c = &open.choices;
+        h.str(&format!("{:?} {:?}", c.attacker_retreat, c.defender_retreat));
+        let flags = [
+            c.evade,
+            c.defender_withdraws,
+            c.german_exchange,
+            c.ignore_retreat,
+            c.attrition_as_retreat,
+        ];
+        h.word(
+            flags
+                .iter()
+                .enumerate()
+                .fold(0, |bits, (i, f)| bits | u64::from(*f) << i),
+        );
     }
     h.word(u64::MAX);
     // Next War: units that could not retreat, waiting for the group's ER check.

@@ -75,14 +75,8 @@ impl LogEntry {
     pub fn public_words(&self, revealed: bool) -> String {
         let (words, public) = if self.words.is_empty() {
             // Not carried out here (straight from a file): by id.
-            let (open, secret) = self.order.without_secrets();
-            let public = open.words(&|_| None);
-            let public = if secret {
-                format!("{public} (tactics hidden until the defender answers)")
-            } else {
-                public
-            };
-            (self.order.words(&|_| None), public)
+            let by_id = |id: &str| (id.to_string(), None);
+            (self.order.words_with(&by_id), self.order.public_words_with(&by_id))
         } else {
             (self.words.clone(), self.public.clone())
         };
@@ -93,7 +87,8 @@ impl LogEntry {
         }
     }
 
-    /// Whether undo must stop before this entry: it rolled dice or revealed a secret.
+    /// Whether undo must stop before this entry: it rolled dice (or moved the dice generator) or
+    /// revealed a secret.
     pub fn is_barrier(&self) -> bool {
         !self.dice.is_empty() || matches!(self.order, Order::Defend(_)) || self.rng.0 != self.rng.1
     }

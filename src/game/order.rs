@@ -125,6 +125,25 @@ impl AttackOrder {
 }
 
 impl Order {
+    /// Every list of unit ids in the order names each unit once; the first named twice is the
+    /// error (a unit counted twice would fight or stack twice).
+    pub fn check_units_once(&self) -> Result<(), String> {
+        let lists: Vec<&[String]> = match self {
+            Order::Move { units, .. } | Order::Advance { units, .. } => vec![units],
+            Order::Attack(a) => vec![&a.attackers, &a.barrage],
+            Order::Defend(d) => vec![&d.barrage],
+            _ => Vec::new(),
+        };
+        for list in lists {
+            for (i, id) in list.iter().enumerate() {
+                if list[..i].contains(id) {
+                    return Err(format!("{id} is named twice in the order"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the order's content is secret from the other side until a later order reveals it
     /// (Rommel's attack tactics).
     pub fn has_secret(&self) -> bool {
@@ -192,6 +211,15 @@ impl Order {
         match self {
             Order::Attack(a) if self.has_secret() => (Order::Attack(a.without_secrets()), true),
             other => (other.clone(), false),
+        }
+    }
+
+    /// `words_with` as the other side may read it before the reveal: a secret left out and said
+    /// to be hidden.
+    pub fn public_words_with(&self, unit: &dyn Fn(&str) -> (String, Option<Cell>)) -> String {
+        match self.without_secrets() {
+            (open, true) => format!("{} (tactics hidden until the defender answers)", open.words_with(unit)),
+            (open, false) => open.words_with(unit),
         }
     }
 }

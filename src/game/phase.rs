@@ -108,27 +108,15 @@ pub fn ends_player_turn(turn: &TurnState, map: &GameMap) -> bool {
 }
 
 /// Moves `TurnState` to the next phase, the next side's player turn, or the next game turn;
-/// ends the game after the last turn. Refused while the last combat still owes retreats or
-/// advances.
+/// ends the game after the last turn. The order step (`execute::issuer`) has already refused an
+/// end of phase while the last combat owes retreats, advances or the defender's answer.
 pub(super) fn end_phase(
     mut turn: ResMut<TurnState>,
     map: Res<GameMap>,
     sides: Res<Sides>,
     mut log: ResMut<GameLog>,
     mut next_game: ResMut<NextState<GameState>>,
-    retreats: Res<super::combat::PendingRetreats>,
-    advances: Res<super::combat::PendingAdvances>,
-    declared: Res<super::combat::PendingCombat>,
 ) -> Result<(), String> {
-    if !retreats.0.is_empty() || !advances.0.is_empty() {
-        return Err("finish the retreats and advances of the last combat first".into());
-    }
-    if let Some(c) = &declared.0 {
-        return Err(format!(
-            "the attack declared on {} waits for the defender's tactics",
-            c.order.target
-        ));
-    }
     let phases = map.ruleset.raw.player_turn.len();
     let ended = current_phase(&turn, &map);
     turn.phase_index += 1;

@@ -201,6 +201,11 @@ pub fn load_game(path: &Path, seed: u64) -> Result<LoadedGame, LoadError> {
 /// `load_game` on text; `file` names it in errors.
 pub fn load_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<LoadedGame, LoadError> {
     let mut loaded = parse_game_str(file.as_ref(), text, seed)?;
+    if let Some(info) = &loaded.turn_file
+        && let Err((entry, why)) = senders_orders_only(&loaded, info.since)
+    {
+        return Err(Source::new(file.as_ref(), text).error(format!("log[{entry}]"), why));
+    }
     match replay_app(&loaded, None) {
         Ok(app) => {
             // The replayed entries carry what the file does not: when each was given, its words.
@@ -292,6 +297,30 @@ pub fn replay_app(game: &LoadedGame, to: Option<usize>) -> Result<App, ReplayErr
     Ok(app)
 }
 
+/// A turn file's new orders (from entry `since`) must be its sender's: an order given in the
+/// receiver's name (a concession, a move) is refused. The one exception is a retreat path of a
+/// receiver's unit, which the rules let its owner choose in the sender's turn and the sender chose
+/// at its screen (a documented limit of play by e-mail). The error names the entry (0-based).
+pub fn senders_orders_only(game: &LoadedGame, since: usize) -> Result<(), (usize, String)> {
+    let Some(info) = &game.turn_file else {
+        return Ok(());
+    };
+    for (i, e) in game.log.iter().enumerate().skip(since) {
+        if e.side == info.to && !matches!(e.order, super::order::Order::Retreat { .. }) {
+            return Err((
+                i,
+                format!(
+                    "entry {} ({}) is given in the receiver's name (`{}`): a turn file holds only its sender's orders",
+                    i + 1,
+                    e.order.words(&|_| None),
+                    info.to
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks that a turn file continues the game in `world`: the same scenario and seed, and this
 /// game's log is where the file's log begins. Returns the number of entries already known here.
 pub fn continues_game(world: &World, game: &LoadedGame) -> Result<usize, String> {
@@ -332,6 +361,7 @@ pub fn continues_game(world: &World, game: &LoadedGame) -> Result<usize, String>
             i + 1
         ));
     }
+    senders_orders_only(game, here.len()).map_err(|(_, why)| why)?;
     Ok(here.len())
 }
 

@@ -17,8 +17,8 @@ pub struct GameOrigin {
     pub seed: u64,
 }
 
-/// The game was rebuilt from its log (undo, redo of several entries, a replay jump): entities
-/// changed, so anything holding an `Entity` must let go.
+/// The game was rebuilt from its log (undo, a replay stepping back): entities changed, so anything
+/// holding an `Entity` must let go (the client's selection and attack panels do).
 #[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameRebuilt;
 
@@ -68,10 +68,16 @@ pub fn can_undo(world: &World) -> Result<(), String> {
 /// Takes back the last order, exactly (the replay checks every hash). Returns the order in words.
 pub fn undo(world: &mut World) -> Result<String, String> {
     can_undo(world)?;
-    let mut log = world.resource::<OrderLog>().clone();
+    let before = world.resource::<OrderLog>().clone();
+    let mut log = before.clone();
     let last = log.entries.pop().ok_or("nothing to undo")?;
     log.undone.push(last.issued());
-    rebuild(world, &log.entries).map_err(|e| format!("undo failed: {e}"))?;
+    if let Err(e) = rebuild(world, &log.entries) {
+        // Put the game back as it was (it replayed to here once, so it replays again).
+        let _ = rebuild(world, &before.entries);
+        world.resource_mut::<OrderLog>().undone = before.undone;
+        return Err(format!("undo failed: {e}"));
+    }
     // In words as the order read when it was given (from the position before it), a secret kept.
     let words = public_words(world, &last.order);
     world.resource_mut::<OrderLog>().undone = log.undone;

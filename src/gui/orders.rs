@@ -41,6 +41,7 @@ pub(super) fn plugin(app: &mut App) {
             history_keys.run_if(in_state(GameState::Playing).or_else(in_state(GameState::Over))),
         )
         .add_systems(PostUpdate, (give_player_orders, move_through_history).chain())
+        .add_systems(Update, forget_entities)
         .add_systems(
             EguiPrimaryContextPass,
             confirm_end_turn.run_if(in_state(GameState::Playing)),
@@ -78,6 +79,23 @@ fn give_player_orders(world: &mut World) {
                 world.write_message::<OrderRefused>(refused);
             }
         }
+    }
+}
+
+/// After a rebuild (undo, a replay stepping back) every unit is a new entity: the selection, the
+/// prepared attack and the last result let go of the old ones.
+fn forget_entities(
+    mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
+    mut selection: ResMut<super::hud::Selection>,
+    mut plan: ResMut<super::attack::AttackPlan>,
+    mut preview: ResMut<super::attack::AttackPreview>,
+    mut last: ResMut<super::attack::LastCombat>,
+) {
+    if rebuilt.read().count() > 0 {
+        *selection = default();
+        *plan = default();
+        *preview = default();
+        last.0 = None;
     }
 }
 

@@ -46,7 +46,7 @@ impl Replay {
 
     /// The first entry of the turn (or phase, with `phase`) after entry `from`, or the end.
     fn next_mark(&self, from: usize, phase: bool) -> usize {
-        let key = |e: &LogEntry| (e.when.turn, if phase { e.when.phase + 10 * e.when.side } else { 0 });
+        let key = |e: &LogEntry| mark(e, phase);
         let Some(start) = self.log.get(from) else {
             return self.log.len();
         };
@@ -59,7 +59,7 @@ impl Replay {
 
     /// The first entry of the turn (or phase) before the one shown now.
     fn previous_mark(&self, phase: bool) -> usize {
-        let key = |e: &LogEntry| (e.when.turn, if phase { e.when.phase + 10 * e.when.side } else { 0 });
+        let key = |e: &LogEntry| mark(e, phase);
         if self.at == 0 {
             return 0;
         }
@@ -77,6 +77,15 @@ impl Replay {
             }
         }
         i
+    }
+}
+
+/// The turn (and, with `phase`, the side and phase) an entry was given in: the timeline's marks.
+fn mark(e: &LogEntry, phase: bool) -> (u32, usize, usize) {
+    if phase {
+        (e.when.turn, e.when.side, e.when.phase)
+    } else {
+        (e.when.turn, 0, 0)
     }
 }
 
@@ -195,7 +204,8 @@ fn go_to(world: &mut World, replay: &mut Replay, n: usize) {
         if let Err(e) = rebuild(world, &replay.log[..n]) {
             replay.problem = Some(e.to_string());
         }
-        replay.at = n;
+        // As far as the rebuild got.
+        replay.at = world.resource::<OrderLog>().entries.len();
         return;
     }
     while replay.at < n {

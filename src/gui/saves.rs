@@ -122,9 +122,25 @@ fn handle_commands(
     mut load: ResMut<LoadWindow>,
     mut settings: ResMut<SettingsFile>,
     mut concede: ResMut<ConfirmConcede>,
+    (replay, mut status): (Option<Res<Replay>>, ResMut<SaveStatus>),
 ) {
     let in_game = *state.get() != GameState::NoGame;
     for c in incoming.read() {
+        let for_play = matches!(
+            c,
+            GameCommand::Save
+                | GameCommand::SendTurn
+                | GameCommand::Watch
+                | GameCommand::Concede
+                | GameCommand::OpenLoad
+        );
+        if replay.is_some() && for_play {
+            *status = SaveStatus {
+                message: "This is a replay: Continue the game (or Branch here) first".into(),
+                failed: true,
+            };
+            continue;
+        }
         match c {
             GameCommand::Save | GameCommand::SendTurn if in_game => {
                 if let (Some(turn), Some(source), Some(sides)) = (&turn, &source, &sides) {
