@@ -178,6 +178,34 @@ fn unit_hash(u: &HashedUnitItem, place_in_stack: usize) -> u64 {
 
 /// The state hash of `world`'s game.
 pub fn state_hash(world: &mut World) -> StateHash {
+    StateHash {
+        units: units_part(world),
+        turn: turn_part(world),
+        combat: combat_part(world),
+        objectives: objectives_part(world),
+    }
+}
+
+/// Booleans as the bits of one word, the first lowest.
+fn bits(flags: &[bool]) -> u64 {
+    flags
+        .iter()
+        .enumerate()
+        .fold(0, |word, (i, f)| word | u64::from(*f) << i)
+}
+
+fn id_of(world: &World, e: Entity) -> String {
+    world.get::<Unit>(e).map_or("?", |u| u.id.as_str()).to_string()
+}
+
+fn ids(world: &World, h: &mut StableHasher, list: &[Entity]) {
+    h.word(list.len() as u64);
+    for e in list {
+        h.str(&id_of(world, *e));
+    }
+}
+
+fn units_part(world: &mut World) -> u32 {
     let mut units = world.query::<HashedUnit>();
     // Each unit's hash includes its id, so their sum does not depend on the query's order.
     let mut sum = 0u64;
@@ -193,9 +221,10 @@ pub fn state_hash(world: &mut World) -> StateHash {
     let mut h = StableHasher::default();
     h.word(sum);
     h.word(count);
-    let units = h.finish32();
+    h.finish32()
+}
 
-    let id_of = |world: &World, e: Entity| world.get::<Unit>(e).map_or("?", |u| u.id.as_str()).to_string();
+fn turn_part(world: &World) -> u32 {
     let mut h = StableHasher::default();
     if let Some(t) = world.get_resource::<TurnState>() {
         h.word(u64::from(t.turn));
@@ -210,15 +239,11 @@ pub fn state_hash(world: &mut World) -> StateHash {
     if let Some(v) = world.get_resource::<Verdict>() {
         h.word(v.winner.map_or(u64::MAX, |s| s.0 as u64));
     }
-    let turn = h.finish32();
+    h.finish32()
+}
 
+fn combat_part(world: &World) -> u32 {
     let mut h = StableHasher::default();
-    let ids = |h: &mut StableHasher, list: &[Entity]| {
-        h.word(list.len() as u64);
-        for e in list {
-            h.str(&id_of(world, *e));
-        }
-    };
     if let Some(p) = world.get_resource::<PendingRetreats>() {
         for r in &p.0 {
             h.str(&id_of(world, r.unit));
@@ -226,20 +251,19 @@ pub fn state_hash(world: &mut World) -> StateHash {
             let d = &r.demand;
             h.word(u64::from(d.cells));
             h.str(&format!("{:?}", d.chooser));
-            h.word(u64::from(d.optional) | u64::from(d.er_check_in_ezoc) << 1 | u64::from(r.check_first) << 2);
-            ids(&mut h, &r.opponents);
+            h.word(bits(&[d.optional, d.er_check_in_ezoc, r.check_first]));
+            ids(world, &mut h, &r.opponents);
         }
     }
     h.word(u64::MAX);
     if let Some(p) = world.get_resource::<PendingAdvances>() {
         for a in &p.0 {
-            ids(&mut h, &a.attackers);
-            ids(&mut h, &a.followers);
-            ids(&mut h, &a.moved);
+            ids(world, &mut h, &a.attackers);
+            ids(world, &mut h, &a.followers);
+            ids(world, &mut h, &a.moved);
             h.str(&a.into.to_string());
-            let r = &a.right;
-            h.word(u64::from(r.cells));
-            h.word(u64::from(r.mandatory) | u64::from(r.attack_again) << 1);
+            h.word(u64::from(a.right.cells));
+            h.word(bits(&[a.right.mandatory, a.right.attack_again]));
         }
     }
     h.word(u64::MAX);
@@ -255,22 +279,16 @@ pub fn state_hash(world: &mut World) -> StateHash {
             }
         }
         h.str(&format!("{:?}", open.accelerated_effort));
-        h.word(u64::from(open.flanking) | u64::from(open.no_retreat) << 1);
+        h.word(bits(&[open.flanking, open.no_retreat]));
         let c = &open.choices;
         h.str(&format!("{:?} {:?}", c.attacker_retreat, c.defender_retreat));
-        let flags = [
+        h.word(bits(&[
             c.evade,
             c.defender_withdraws,
             c.german_exchange,
             c.ignore_retreat,
             c.attrition_as_retreat,
-        ];
-        h.word(
-            flags
-                .iter()
-                .enumerate()
-                .fold(0, |bits, (i, f)| bits | u64::from(*f) << i),
-        );
+        ]));
     }
     h.word(u64::MAX);
     // Next War: units that could not retreat, waiting for the group's ER check.
@@ -280,21 +298,17 @@ pub fn state_hash(world: &mut World) -> StateHash {
             h.str(&cell.to_string());
         }
     }
-    let combat = h.finish32();
+    h.finish32()
+}
 
+fn objectives_part(world: &World) -> u32 {
     let mut h = StableHasher::default();
     if let Some(c) = world.get_resource::<ObjectiveControl>() {
         for holder in &c.0 {
             h.word(holder.map_or(u64::MAX, |s| s.0 as u64));
         }
     }
-    let objectives = h.finish32();
-    StateHash {
-        units,
-        turn,
-        combat,
-        objectives,
-    }
+    h.finish32()
 }
 
 #[cfg(test)]

@@ -68,7 +68,6 @@ pub struct LoadedGame {
     /// It was a first-format save (a snapshot) and starts a new log.
     pub migrated: bool,
     pub summary: String,
-    pub written_by: String,
 }
 
 impl LoadedGame {
@@ -82,7 +81,6 @@ impl LoadedGame {
             automatic_after_combat: false,
             turn_file: None,
             migrated: false,
-            written_by: String::new(),
         }
     }
 }
@@ -224,23 +222,20 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
     let src = Source::new(file.as_ref(), text);
     if crate::scenario::top_level_name(text) != "SavedGame" {
         let scenario = Scenario::from_ron_str(file.as_ref(), text)?;
-        let migrated = scenario.raw.progress.is_some();
-        let seed = scenario.raw.progress.as_ref().map_or(seed, |p| p.seed);
+        let Some(p) = &scenario.raw.progress else {
+            return Ok(LoadedGame::new(scenario, seed));
+        };
+        let (seed, summary) = (
+            p.seed,
+            format!(
+                "Turn {} of {}, {} to play (saved before order logs)",
+                p.turn, scenario.raw.turns, p.side
+            ),
+        );
         return Ok(LoadedGame {
-            summary: match &scenario.raw.progress {
-                Some(p) => format!(
-                    "Turn {} of {}, {} to play (saved before order logs)",
-                    p.turn, scenario.raw.turns, p.side
-                ),
-                None => format!("New game, {} turns", scenario.raw.turns),
-            },
-            scenario,
-            seed,
-            log: Vec::new(),
-            automatic_after_combat: false,
-            turn_file: None,
-            migrated,
-            written_by: String::new(),
+            summary,
+            migrated: true,
+            ..LoadedGame::new(scenario, seed)
         });
     }
     let saved: SavedGame = src.parse()?;
@@ -272,7 +267,6 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
         turn_file: saved.turn_file,
         migrated: false,
         summary: saved.summary,
-        written_by: saved.written_by,
     })
 }
 

@@ -109,11 +109,6 @@ impl GameView<'_, '_> {
         }
     }
 
-    /// The side (index) of a side id.
-    pub fn side(&self, id: &str) -> Option<Side> {
-        self.sides.0.iter().position(|s| s.id == id).map(Side)
-    }
-
     /// The units in `cell` of `side` (or, with `same: false`, of any other side).
     pub fn stack_of(&self, cell: Cell, side: Side, same: bool) -> Vec<Entity> {
         self.index

@@ -14,7 +14,7 @@ use crate::game::combat::{PendingAdvances, PendingRetreats, UnitData};
 use crate::game::components::{GameMap, MapIndex, Sides};
 use crate::game::order::Order;
 use crate::game::phase::{CombatStep, GameState};
-use crate::game::retreat::{AfterCombatMode, retreat_options};
+use crate::game::retreat::{AfterCombatMode, retreat_chooser, retreat_options};
 use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use crate::rules::retreat::{Picker, choose_retreat};
@@ -140,15 +140,9 @@ fn work_out_questions(
             .map_or_else(|_| "a unit".into(), |d| d.unit.name.clone());
         let id = units.get(p.unit).map_or_else(|_| String::new(), |d| d.unit.id.clone());
         let owner = units.get(p.unit).map_or(0, |d| d.side.0);
-        let chooser = match p.demand.chooser {
-            Chooser::Owner => sides.0[owner].name.clone(),
-            Chooser::Opponent => sides
-                .0
-                .iter()
-                .enumerate()
-                .find(|(i, _)| *i != owner)
-                .map_or(String::new(), |(_, s)| s.name.clone()),
-            Chooser::Random => "a die roll".into(),
+        let chooser = match retreat_chooser(p.demand.chooser, owner, sides.0.len()) {
+            Some(side) => sides.0[side].name.clone(),
+            None => "a die roll".into(),
         };
         asked.retreat = Some(RetreatAsk {
             unit: id,
