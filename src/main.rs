@@ -1,5 +1,6 @@
 //! The `hexfront` binary: with no subcommand it opens the game window; subcommands run headless.
 
+mod balance_cli;
 mod combat_lab;
 mod replay_cli;
 
@@ -36,6 +37,10 @@ struct Cli {
     /// (0: the start).
     #[arg(long, value_name = "N")]
     watch: Option<usize>,
+    /// Let the computer play a side: `SIDE` or `SIDE:LEVEL` (novice, standard, expert), the side
+    /// by id or number, e.g. `--ai soviet:expert`. Repeat for both sides to watch it play itself.
+    #[arg(long, value_name = "SIDE[:LEVEL]")]
+    ai: Vec<String>,
     /// Play N frames on a generated 100×100 map with 1,000 units, print the mean and p99 frame
     /// time, and exit.
     #[arg(long, value_name = "N")]
@@ -71,6 +76,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The balance lab: computer-vs-computer games of a scenario, headless and in parallel, with
+    /// win rates (95% intervals), game length, losses, objectives by turn and the decisive combats.
+    /// `hexfront balance merge FILES...` combines the tallies of `--shard` slices.
+    Balance(balance_cli::BalanceArgs),
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
         case: PathBuf,
@@ -89,6 +98,7 @@ fn main() -> ExitCode {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Odds { case, json }) => combat_lab::odds(&case, json),
         Some(Command::Resolve { case, dice, json }) => combat_lab::resolve(&case, cli.seed, &dice, json),
+        Some(Command::Balance(args)) => balance_cli::balance(&args, cli.seed),
         Some(Command::Replay { file, verify, to, json }) => replay_cli::replay(&file, verify, to, json),
         None => open_game(cli),
     }
@@ -168,6 +178,28 @@ fn open_game(cli: Cli) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let seats = if cli.ai.is_empty() {
+        Vec::new()
+    } else {
+        let scenario = match start.as_ref() {
+            Some(s) => s.game.scenario.clone(),
+            None => match hexfront::scenario::default_scenario() {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+        };
+        let sides: Vec<(String, String)> = scenario.sides.iter().map(|s| (s.id.clone(), s.name.clone())).collect();
+        match hexfront::gui::computer::Seats::parse(&cli.ai, &sides) {
+            Ok(s) => s.0,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    };
     let shot = cli.screenshot.map(|path| hexfront::gui::ScreenshotRequest {
         path,
         after_frames: cli.frames,
@@ -175,6 +207,7 @@ fn open_game(cli: Cli) -> ExitCode {
     let options = hexfront::gui::RunOptions {
         attack,
         bench_frames: cli.bench_frames,
+        seats,
     };
     hexfront::gui::run(start, cli.seed, shot, options)
 }

@@ -65,6 +65,26 @@ pub struct AfterCombatWorld<'w> {
     pub mode: Res<'w, AfterCombatMode>,
 }
 
+/// The legal retreat paths of a waiting retreat, read from the world (what a player, or the
+/// computer, chooses among); `None` when its unit is gone.
+pub fn waiting_retreat_paths(world: &mut World, p: &PendingRetreat) -> Option<Vec<RetreatPath>> {
+    let mut state: bevy::ecs::system::SystemState<super::combat::GameView> = bevy::ecs::system::SystemState::new(world);
+    let view = state.get(world).ok()?;
+    let (_, options) = retreat_options(
+        &view.map,
+        &view.zoc.0,
+        &view.sides,
+        &view.index,
+        &view.units,
+        p.unit,
+        p.from,
+        p.demand.cells,
+        &p.opponents,
+    )
+    .ok()?;
+    Some(options.legal)
+}
+
 /// The legal retreats of `unit` from `from` (`length` cells), with its opponents in the combat
 /// (their cells and where they came from matter to War Against Russia and Rommel).
 pub fn retreat_options(

@@ -290,6 +290,7 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
                     ("Enter, E", "end the phase (ending a side's last phase asks first)"),
                     ("Ctrl+Z, Ctrl+Y", "undo the last order (never past a die roll), redo it"),
                     ("L", "show or hide the game log"),
+                    ("N", "against the computer: play its orders at once (skip its pace)"),
                     ("Right or middle drag, WASD, arrows", "pan"),
                     ("Wheel, + / -", "zoom"),
                     ("F", "fit the map to the window"),

@@ -7,6 +7,7 @@ pub mod bars;
 pub mod board;
 pub mod camera;
 pub mod choices;
+pub mod computer;
 pub mod counters;
 pub mod crt;
 pub mod end;
@@ -41,6 +42,8 @@ pub struct RunOptions {
     pub attack: Option<script::ScriptedAttack>,
     /// `--bench-frames N`.
     pub bench_frames: Option<u32>,
+    /// `--ai SIDE[:LEVEL]`: the computer's sides (index by side).
+    pub seats: Vec<Option<crate::ai::Profile>>,
 }
 
 /// All client plugins.
@@ -64,7 +67,7 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
-        .add_plugins((bars::plugin, attack_panels::plugin));
+        .add_plugins((bars::plugin, attack_panels::plugin, computer::plugin));
 }
 
 /// Run condition: a game is on the board, being played or over (its board still shown, watched
@@ -135,7 +138,12 @@ pub fn run(
     if let Some(shot) = screenshot {
         app.insert_resource(shot).add_systems(Update, take_screenshot);
     }
-    app.insert_resource(start::StartMenu::scan().with_seed(seed));
+    app.insert_resource(
+        start::StartMenu::scan()
+            .with_seed(seed)
+            .with_seats(options.seats.clone()),
+    );
+    app.insert_resource(computer::Seats(options.seats.clone()));
     if let Some(attack) = options.attack {
         app.insert_resource(attack);
     }

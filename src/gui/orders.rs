@@ -72,6 +72,13 @@ fn give_player_orders(world: &mut World) {
                 Some("This is a replay: Branch here (or Continue the game) to give orders".into());
             continue;
         }
+        if let Some(side) = super::computer::computer_to_play(world) {
+            let name = world.resource::<crate::game::components::Sides>().0[side].name.clone();
+            world.resource_mut::<HistoryNote>().0 = Some(format!(
+                "{name} is played by the computer: wait for its orders, or press N to play them at once"
+            ));
+            continue;
+        }
         match issue(world, order) {
             Ok(_) => world.resource_mut::<HistoryNote>().0 = None,
             Err(refused) => {

@@ -58,6 +58,8 @@ pub struct StartMenu {
     seed: String,
     path: String,
     error: Option<String>,
+    /// Who plays each side of the selected game: a human, or the computer at a level.
+    pub seats: Vec<Option<crate::ai::Profile>>,
 }
 
 impl StartMenu {
@@ -103,6 +105,7 @@ impl StartMenu {
             seed: "1".into(),
             path: String::new(),
             error: None,
+            seats: Vec::new(),
         }
     }
 
@@ -124,6 +127,12 @@ impl StartMenu {
 
     pub fn with_seed(mut self, seed: u64) -> Self {
         self.seed = seed.to_string();
+        self
+    }
+
+    /// The seats chosen on the command line (`--ai`).
+    pub fn with_seats(mut self, seats: Vec<Option<crate::ai::Profile>>) -> Self {
+        self.seats = seats;
         self
     }
 }
@@ -187,8 +196,11 @@ fn start_on_enter(
     if !keys.just_pressed(KeyCode::Enter) || typing {
         return;
     }
-    if let Some(start) = menu.and_then(|m| m.start_game(None)) {
+    if let Some(menu) = menu
+        && let Some(start) = menu.start_game(None)
+    {
         commands.insert_resource(start);
+        commands.insert_resource(super::computer::Seats(menu.seats.clone()));
     }
 }
 
@@ -341,15 +353,7 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
             ),
         );
     }
-    ui.horizontal_wrapped(|ui| {
-        for (i, side) in s.sides.iter().enumerate() {
-            let [r, g, b] = side.color;
-            ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
-            let units = s.units.iter().filter(|u| u.side == i).count();
-            let first = if i == s.first_side { ", moves first" } else { "" };
-            ui.label(format!("{} ({units} units{first})", side.name));
-        }
-    });
+    sides_and_seats(ui, &mut menu.seats, &s);
     thumbnail(ui, &s);
     egui::ScrollArea::vertical()
         .id_salt("description")
@@ -411,7 +415,56 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
         && let Some(game) = menu.start_game(watch)
     {
         commands.insert_resource(game);
+        commands.insert_resource(super::computer::Seats(menu.seats.clone()));
     }
+}
+
+/// Each side with its units, and who plays it.
+fn sides_and_seats(ui: &mut egui::Ui, seats: &mut Vec<Option<crate::ai::Profile>>, s: &Scenario) {
+    seats.resize(s.sides.len(), None);
+    for (i, side) in s.sides.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let [r, g, b] = side.color;
+            ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
+            let units = s.units.iter().filter(|u| u.side == i).count();
+            let first = if i == s.first_side { ", moves first" } else { "" };
+            ui.label(format!("{} ({units} units{first})", side.name));
+            seat_choice(ui, &mut seats[i], i);
+        });
+    }
+}
+
+/// Human or computer (and how strong) for one side.
+fn seat_choice(ui: &mut egui::Ui, seat: &mut Option<crate::ai::Profile>, side: usize) {
+    let label = seat
+        .as_ref()
+        .map_or("Human".to_string(), |p| format!("Computer: {}", p.name));
+    egui::ComboBox::from_id_salt(("seat", side))
+        .selected_text(label)
+        .show_ui(ui, |ui| {
+            if ui.selectable_label(seat.is_none(), "Human").clicked() {
+                *seat = None;
+            }
+            for level in crate::ai::LEVELS {
+                let chosen = seat.as_ref().is_some_and(|p| p.name == level);
+                let hint = match level {
+                    "novice" => "Heads for the objectives and attacks what is in front of it; misjudges often",
+                    "standard" => {
+                        "Weighs the exact odds of every attack and option, the enemy's threat and its support"
+                    }
+                    _ => "The standard player, plus it tries each turn's posture by playing the game out in its head",
+                };
+                if ui
+                    .selectable_label(chosen, format!("Computer: {level}"))
+                    .on_hover_text(hint)
+                    .clicked()
+                {
+                    *seat = crate::ai::Profile::parse(level).ok();
+                }
+            }
+        })
+        .response
+        .on_hover_text("Who plays this side: a human at this screen (hotseat) or the computer");
 }
 
 /// The map in miniature: terrain colours, objectives (gold) and units (side colours).

@@ -8,7 +8,7 @@ pub mod ruleset;
 pub mod validate;
 
 pub use crate::source::{LoadError, Source, to_ron};
-pub use bench::benchmark_scenario;
+pub use bench::{benchmark_scenario, sized_benchmark_scenario};
 pub use case::CombatCase;
 pub use file::RawScenario;
 pub use ruleset::Ruleset;

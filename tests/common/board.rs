@@ -28,6 +28,19 @@ pub fn unit(id: &str, side: &str, class: &str, size: &str, cell: &str, values: &
 /// `legend` characters, `map_extra` (edges, roads), two sides (blue: home edge West, moves first;
 /// red: home edge East) and `units`.
 pub fn fixture(ruleset: &str, grid: &str, legend: &str, rows: &[&str], map_extra: &str, units: &[String]) -> Scenario {
+    fixture_with(ruleset, grid, legend, rows, map_extra, units, "")
+}
+
+/// `fixture` with more scenario fields (`objectives: [...], win: [...], otherwise: "red",`).
+pub fn fixture_with(
+    ruleset: &str,
+    grid: &str,
+    legend: &str,
+    rows: &[&str],
+    map_extra: &str,
+    units: &[String],
+    more: &str,
+) -> Scenario {
     let text = format!(
         r##"Scenario(
     name: "Test", setting: "Test fixture", description: "Inline test fixture.", ruleset: "{ruleset}",
@@ -36,7 +49,7 @@ pub fn fixture(ruleset: &str, grid: &str, legend: &str, rows: &[&str], map_extra
         (id: "blue", name: "Blue", color: "#3050c0", home_edge: West),
         (id: "red", name: "Red", color: "#c03030", home_edge: East),
     ],
-    first_side: "blue", turns: 3, victory: "None.",
+    first_side: "blue", turns: 3, victory: "None.", {more}
     units: [{units}],
 )"##,
         w = rows[0].len(),

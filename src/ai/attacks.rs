@@ -1,0 +1,225 @@
+//! The computer player's attacks: every enemy stack it can reach, attacked by each engaged stack
+//! alone and by all of them together, under every option the attacker chooses (a novice, which
+//! does not look ahead, attacks stack by stack with plain attacks); each scored by
+//! the exact odds (the preview's own `summarize_leaves`) against the defender's best answer to
+//! the options the defender owns. The best attack above zero is made, then the board is weighed
+//! again.
+
+use super::ComputerPlayer;
+use super::survey::{Stack, Survey};
+use crate::combat::odds::{Summary, summarize_leaves};
+use crate::combat::{self, CombatRules, RetreatOrSteps, Tactic};
+use crate::game::combat::{Attacked, DEFAULT_BARRAGE_RANGE, plan_attack};
+use crate::game::components::{GameMap, Position, Side, Steps, Unit};
+use crate::game::order::{AttackOrder, DefenseOrder, Order};
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+
+/// An attack scoring less than this is not made.
+const MIN_SCORE: f64 = 0.1;
+
+pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Option<Order> {
+    let survey = Survey::take(world, Side(player.side));
+    let budget = player.profile.budget.max(1) as usize;
+    let mut weighed = 0;
+    let mut best: Option<(f64, AttackOrder)> = None;
+    for target in &survey.enemy {
+        let near: Vec<&Stack> = survey
+            .own
+            .iter()
+            .filter(|s| survey.engages(s.cell, target.cell))
+            .collect();
+        for units in groups(world, &near, player.profile.looks_ahead) {
+            let variants = if player.profile.looks_ahead {
+                attacker_variants(world, &units, target.cell)
+            } else {
+                vec![AttackOrder::plain(ids(world, &units), target.cell)]
+            };
+            for order in variants {
+                if weighed >= budget {
+                    break;
+                }
+                let Some((score, order)) = worst_case(world, order, &mut weighed) else {
+                    continue;
+                };
+                let summary = score;
+                let score = score_of(&summary, &survey, target, player) + player.jitter();
+                if std::env::var("AI_DEBUG").is_ok() {
+                    eprintln!(
+                        "attack {} by {:?} tactics {:?}: {summary:?} -> {score:.2}",
+                        target.cell, order.attackers, order.tactics
+                    );
+                }
+                if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                    best = Some((score, order));
+                }
+            }
+        }
+    }
+    best.filter(|(s, _)| *s > MIN_SCORE).map(|(_, o)| Order::Attack(o))
+}
+
+/// What an attack is worth to its side: the cell taken (more for an objective), the share of
+/// an objective's garrison it is expected to destroy, the enemy's expected steps lost, less its
+/// own (weighed by how little it cares for them).
+pub(super) fn score_of(s: &Summary, survey: &Survey, target: &Stack, player: &ComputerPlayer) -> f64 {
+    let p = &player.profile;
+    let value = 1.0 + survey.value_of(target.cell);
+    // Steps knocked off an objective's garrison bring its fall nearer.
+    let progress = (s.expected_defender_steps / target.steps.max(1.0)).min(1.0);
+    s.p_cell_taken * value * 1.5 + progress * value * 0.5 + s.expected_defender_steps
+        - (1.5 - p.aggression) * s.expected_attacker_steps * (1.0 + 0.5 * p.caution)
+        - 0.5 * (1.0 - p.aggression) * s.p_attacker_eliminated
+}
+
+/// The exact odds of an attack as its side may know them (no hidden defence), or `None` when
+/// the rules refuse it.
+pub(super) fn odds_of(world: &mut World, order: &AttackOrder, defense: Option<&DefenseOrder>) -> Option<Summary> {
+    let planned = world
+        .run_system_cached_with(plan_attack, (order.clone(), defense.cloned()))
+        .ok()?
+        .ok()?;
+    let ruleset = world.resource::<GameMap>().ruleset.clone();
+    let assessment = combat::assess(&ruleset.combat, &planned.situation).ok()?;
+    Some(summarize_leaves(
+        &ruleset.combat,
+        &planned.situation,
+        &assessment,
+        &planned.situation.choices,
+    ))
+}
+
+/// The attack under each answer the defender owns, keeping the one worst for the attacker.
+fn worst_case(world: &mut World, order: AttackOrder, weighed: &mut usize) -> Option<(Summary, AttackOrder)> {
+    let mut worst: Option<(f64, Summary, AttackOrder)> = None;
+    for answer in defender_variants(world, &order) {
+        *weighed += 1;
+        let Some(s) = odds_of(world, &answer, None) else {
+            continue;
+        };
+        let gain = s.p_cell_taken * 2.0 + s.expected_defender_steps - s.expected_attacker_steps;
+        if worst.as_ref().is_none_or(|(w, _, _)| gain < *w) {
+            worst = Some((gain, s, answer));
+        }
+    }
+    worst.map(|(_, s, o)| (s, o))
+}
+
+/// Who attacks: the fresh units of each engaged stack alone, and (for a player that looks
+/// ahead) of all of them together.
+fn groups(world: &World, near: &[&Stack], together: bool) -> Vec<Vec<Entity>> {
+    let fresh = |s: &Stack| -> Vec<Entity> {
+        s.units
+            .iter()
+            .copied()
+            .filter(|e| {
+                world.get::<Attacked>(*e).is_none() && world.get::<Steps>(*e).is_some_and(|st| st.values().attack > 0)
+            })
+            .collect()
+    };
+    let singles: Vec<Vec<Entity>> = near.iter().map(|s| fresh(s)).filter(|u| !u.is_empty()).collect();
+    let mut groups = Vec::new();
+    if together && singles.len() > 1 {
+        groups.push(singles.concat());
+    }
+    groups.extend(singles);
+    groups
+}
+
+fn ids(world: &World, units: &[Entity]) -> Vec<String> {
+    units
+        .iter()
+        .filter_map(|e| world.get::<Unit>(*e).map(|u| u.id.clone()))
+        .collect()
+}
+
+/// The attack under every option its attacker owns.
+fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<AttackOrder> {
+    let base = AttackOrder::plain(ids(world, units), target);
+    let rules = &world.resource::<GameMap>().ruleset.combat;
+    let mut out = vec![base.clone()];
+    match rules {
+        CombatRules::KillingGround(_) => {
+            let mut steps = base.clone();
+            steps.choices.attacker_retreat = RetreatOrSteps::Steps;
+            out.push(steps);
+            let strongest = units
+                .iter()
+                .max_by_key(|e| world.get::<Steps>(**e).map_or(0, |s| s.values().attack))
+                .and_then(|e| world.get::<Unit>(*e).map(|u| u.id.clone()));
+            for o in out.clone() {
+                out.push(AttackOrder {
+                    accelerated_effort: strongest.clone(),
+                    ..o
+                });
+            }
+        }
+        CombatRules::WarAgainstRussia(_) => out.push(AttackOrder {
+            choices: combat::Choices {
+                german_exchange: true,
+                ..base.choices.clone()
+            },
+            ..base.clone()
+        }),
+        CombatRules::Rommel(_) => {
+            let batteries = batteries(world, units, target);
+            for t in Tactic::ATTACK {
+                out.push(AttackOrder {
+                    tactics: vec![t],
+                    ..base.clone()
+                });
+            }
+            if !batteries.is_empty() {
+                for o in out.clone() {
+                    out.push(AttackOrder {
+                        barrage: batteries.clone(),
+                        ..o
+                    });
+                }
+            }
+        }
+        CombatRules::NextWar(_) | CombatRules::SmallGeneral(_) => {}
+    }
+    out
+}
+
+/// The attack under each answer its defender owns (the attacker writes them into the order in
+/// a hotseat game; the computer assumes the defender answers as well as it can).
+fn defender_variants(world: &World, order: &AttackOrder) -> Vec<AttackOrder> {
+    let rules = &world.resource::<GameMap>().ruleset.combat;
+    let mut out = vec![order.clone()];
+    let mut with = |f: &dyn Fn(&mut AttackOrder)| {
+        let mut o = order.clone();
+        f(&mut o);
+        out.push(o);
+    };
+    match rules {
+        CombatRules::KillingGround(_) => with(&|o| o.choices.defender_retreat = RetreatOrSteps::Steps),
+        CombatRules::WarAgainstRussia(_) => with(&|o| o.no_retreat = true),
+        CombatRules::NextWar(_) => with(&|o| o.choices.ignore_retreat = true),
+        _ => {}
+    }
+    out
+}
+
+/// Rommel: the side's artillery in range of `target` that is not in the attack itself.
+pub(super) fn batteries(world: &World, exclude: &[Entity], target: Cell) -> Vec<String> {
+    let side = exclude.first().and_then(|e| world.get::<Side>(*e)).copied();
+    let grid = world.resource::<GameMap>().board.grid;
+    let mut found = Vec::new();
+    let mut query = world
+        .try_query::<(Entity, &Unit, &Side, &Position)>()
+        .expect("units are registered");
+    for (e, unit, s, pos) in query.iter(world) {
+        if Some(*s) == side
+            && !exclude.contains(&e)
+            && unit.class.is_artillery()
+            && grid.distance(pos.0, target) <= DEFAULT_BARRAGE_RANGE
+            && world.get::<Attacked>(e).is_none()
+        {
+            found.push(unit.id.clone());
+        }
+    }
+    found.sort();
+    found
+}

@@ -1,0 +1,199 @@
+//! The computer player: reads the board as its side may see it (never the other side's hidden
+//! tactics, never the seeded dice) and gives the next `Order`, exactly as a human's client would.
+//! Attacks are scored with the exact odds the preview shows (`combat::odds::summarize_leaves`);
+//! moves by objective pull, threat, support and attack prospects (`survey`). Its randomness (the
+//! `noise` of weaker profiles) comes from a generator of its own, seeded by whoever seats it, so a
+//! game is reproducible from its seeds.
+
+mod answers;
+mod attacks;
+mod moves;
+mod profile;
+pub mod random;
+mod rollout;
+mod survey;
+
+pub use answers::fallback;
+pub use profile::{LEVELS, Profile};
+
+use crate::game::combat::{PendingAdvances, PendingCombat, PendingRetreats};
+use crate::game::components::Sides;
+use crate::game::execute::{execute, issuer};
+use crate::game::order::{DefenseOrder, IssuedOrder, Order};
+use crate::game::phase::{GameState, Phase, TurnState};
+use bevy::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use std::collections::HashSet;
+
+/// The side (by index) that must give the next order, or `None` when the game is not being
+/// played or a die decides.
+pub fn side_to_act(world: &World) -> Option<usize> {
+    if world.get_resource::<State<GameState>>().map(|s| *s.get()) != Some(GameState::Playing) {
+        return None;
+    }
+    let probe = if world.resource::<PendingCombat>().0.is_some() {
+        Order::Defend(DefenseOrder::default())
+    } else if !world.resource::<PendingRetreats>().0.is_empty() {
+        Order::Retreat {
+            unit: String::new(),
+            path: Vec::new(),
+        }
+    } else if !world.resource::<PendingAdvances>().0.is_empty() {
+        Order::EndAdvance
+    } else {
+        Order::EndPhase
+    };
+    issuer(world, &probe).ok().flatten().map(|(side, _)| side)
+}
+
+/// Where in the game a plan was made: turn, side, phase index.
+type PhaseKey = (u32, usize, usize);
+
+/// One computer-controlled side.
+#[derive(Debug)]
+pub struct ComputerPlayer {
+    pub side: usize,
+    /// Who it is (as seated).
+    pub base: Profile,
+    /// How it plays this turn (the base, or the posture its look-ahead chose).
+    pub profile: Profile,
+    /// The turn the posture was chosen for.
+    posture_turn: Option<u32>,
+    /// Orders of this player the game refused (each is a bug in the player).
+    pub refused: usize,
+    /// The last refusal, in words.
+    pub last_refusal: Option<String>,
+    rng: ChaCha8Rng,
+    phase: Option<PhaseKey>,
+    /// Units moved this phase (each stack moves once a phase).
+    moved: HashSet<String>,
+    /// Stacks still to move this phase, best gain first (planned once a phase).
+    plan: Option<Vec<moves::Planned>>,
+    /// Orders given this phase: a guard against a plan that never ends.
+    orders_this_phase: u32,
+}
+
+/// No phase needs more orders than this from one player; past it the player ends the phase.
+const MAX_ORDERS_PER_PHASE: u32 = 400;
+
+impl ComputerPlayer {
+    /// A computer player for `side` (by index) with its own generator seeded by `seed`.
+    pub fn new(side: usize, profile: Profile, seed: u64) -> Self {
+        Self {
+            side,
+            base: profile.clone(),
+            profile,
+            posture_turn: None,
+            refused: 0,
+            last_refusal: None,
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_a1a1 ^ (side as u64).wrapping_mul(0x9e37_79b9)),
+            phase: None,
+            moved: HashSet::new(),
+            plan: None,
+            orders_this_phase: 0,
+        }
+    }
+
+    /// The order this player gives now, or `None` when it is not this player's to give.
+    pub fn next_order(&mut self, world: &mut World) -> Option<Order> {
+        if side_to_act(world) != Some(self.side) {
+            return None;
+        }
+        self.note_phase(world);
+        self.orders_this_phase += 1;
+        let turn = world.resource::<TurnState>().clone();
+        if self.base.rollouts > 0 && turn.active.0 == self.side && self.posture_turn != Some(turn.turn) {
+            self.posture_turn = Some(turn.turn);
+            self.profile = rollout::choose_posture(world, self).unwrap_or_else(|| self.base.clone());
+        }
+        if world.resource::<PendingCombat>().0.is_some() {
+            return Some(answers::defend(world, self));
+        }
+        if !world.resource::<PendingRetreats>().0.is_empty() {
+            return answers::retreat(world, self);
+        }
+        if !world.resource::<PendingAdvances>().0.is_empty() {
+            return Some(answers::advance(world, self));
+        }
+        if self.orders_this_phase > MAX_ORDERS_PER_PHASE {
+            return Some(Order::EndPhase);
+        }
+        let phase = *world.resource::<State<Phase>>().get();
+        let order = match phase {
+            Phase::Movement | Phase::Exploitation => moves::next_move(world, self),
+            Phase::Combat => attacks::next_attack(world, self),
+            _ => None,
+        };
+        Some(order.unwrap_or(Order::EndPhase))
+    }
+
+    /// Gives this player's next order to the game; `false` when it had none to give. A refused
+    /// order is counted and a safe one (ending the phase or the advance, the first legal
+    /// retreat) is given instead.
+    pub fn play(&mut self, world: &mut World) -> bool {
+        let Some(order) = self.next_order(world) else {
+            return false;
+        };
+        let id = world.resource::<Sides>().0[self.side].id.clone();
+        if let Err(refusal) = execute(world, IssuedOrder::new(id.clone(), order.clone())) {
+            self.refused += 1;
+            self.last_refusal = Some(refusal.to_string());
+            let fallback = answers::fallback(world, &order);
+            if let Some(f) = fallback {
+                let _ = execute(world, IssuedOrder::new(id, f));
+            }
+        }
+        true
+    }
+
+    /// A uniform draw in `[0, noise)` from the player's own generator.
+    fn jitter(&mut self) -> f64 {
+        use rand::RngExt;
+        if self.profile.noise <= 0.0 {
+            0.0
+        } else {
+            self.rng.random_range(0.0..self.profile.noise)
+        }
+    }
+
+    fn note_phase(&mut self, world: &World) {
+        let turn = world.resource::<TurnState>();
+        let key = (turn.turn, turn.active.0, turn.phase_index);
+        if self.phase != Some(key) {
+            self.phase = Some(key);
+            self.moved.clear();
+            self.plan = None;
+            self.orders_this_phase = 0;
+        }
+    }
+}
+
+/// Steps each side has on the map.
+pub fn steps_by_side(world: &mut World, sides: usize) -> Vec<u32> {
+    let mut out = vec![0; sides];
+    let mut q = world.query::<(&crate::game::components::Side, &crate::game::components::Steps)>();
+    for (side, steps) in q.iter(world) {
+        if side.0 < sides {
+            out[side.0] += steps.0.remaining() as u32;
+        }
+    }
+    out
+}
+
+/// Computer players seated at a game: plays their orders until a human must act or the game
+/// ends. Returns how many orders were given.
+pub fn play_computers(world: &mut World, players: &mut [ComputerPlayer], limit: usize) -> usize {
+    let mut given = 0;
+    while given < limit {
+        let Some(side) = side_to_act(world) else { break };
+        let Some(player) = players.iter_mut().find(|p| p.side == side) else {
+            break;
+        };
+        if !player.play(world) {
+            break;
+        }
+        given += 1;
+    }
+    given
+}

@@ -1,0 +1,234 @@
+//! A baseline player that gives random legal orders, drawn from a seeded generator of its own (never
+//! the game's dice). Each step it picks what kind of order to give (ending the phase with a
+//! fixed weight, else a move, an attack or the answer the rules ask for), then one order of that
+//! kind uniformly among the legal ones: a stack or a unit of it to any reachable cell, any
+//! allowed attack of one or all adjacent stacks with random options (retreat-or-steps, No
+//! Retreat!, exchange, hold, Rommel's tactics), any legal retreat path, any allowed advance or
+//! ending the advance, and the defender's tactics.
+
+use crate::combat::{RetreatOrSteps, Tactic};
+use crate::game::advance::advance_options;
+use crate::game::combat::{GameView, PendingAdvances, PendingCombat, PendingRetreats, plan_attack};
+use crate::game::components::*;
+use crate::game::execute::issuer;
+use crate::game::movement::{may_end_in, movers_and_others, search_moves};
+use crate::game::order::{AttackOrder, DefenseOrder, IssuedOrder, Order};
+use crate::game::phase::{GameState, Phase};
+use crate::game::retreat::waiting_retreat_paths;
+use crate::rules::grid::Cell;
+use bevy::ecs::system::SystemState;
+use bevy::prelude::*;
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, RngExt};
+
+/// A random order the rules allow now, as the side entitled to give it; `None` once the game is over.
+pub fn random_order(world: &mut World, rng: &mut ChaCha8Rng) -> Option<IssuedOrder> {
+    if world.resource::<State<GameState>>().get() != &GameState::Playing {
+        return None;
+    }
+    let order = if world.resource::<PendingCombat>().0.is_some() {
+        defense(rng)
+    } else if !world.resource::<PendingRetreats>().0.is_empty() {
+        retreat(world, rng)?
+    } else if !world.resource::<PendingAdvances>().0.is_empty() {
+        advance(world, rng)
+    } else {
+        let phase = *world.resource::<State<Phase>>().get();
+        let pick = rng.random_range(0..100);
+        match phase {
+            _ if pick < 12 => Order::EndPhase,
+            Phase::Movement | Phase::Exploitation => moves(world, rng).unwrap_or(Order::EndPhase),
+            Phase::Combat => attack(world, rng).unwrap_or(Order::EndPhase),
+            _ => Order::EndPhase,
+        }
+    };
+    let side = issuer(world, &order).ok()?.map_or(0, |(s, _)| s);
+    Some(IssuedOrder::new(world.resource::<Sides>().0[side].id.clone(), order))
+}
+
+fn pick<T: Clone>(rng: &mut impl Rng, items: &[T]) -> Option<T> {
+    (!items.is_empty()).then(|| items[rng.random_range(0..items.len())].clone())
+}
+
+fn defense(rng: &mut ChaCha8Rng) -> Order {
+    let mut tactics: Vec<Option<Tactic>> = vec![None];
+    tactics.extend(Tactic::DEFENSE.iter().cloned().map(Some));
+    Order::Defend(DefenseOrder {
+        tactics: pick(rng, &tactics).flatten().into_iter().collect(),
+        barrage: Vec::new(),
+    })
+}
+
+fn unit_id(world: &World, e: Entity) -> String {
+    world.get::<Unit>(e).map_or_else(String::new, |u| u.id.clone())
+}
+
+fn retreat(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
+    let p = world.resource::<PendingRetreats>().0[0].clone();
+    let paths: Vec<Vec<Cell>> = waiting_retreat_paths(world, &p)?
+        .iter()
+        .map(|l| l.cells.to_vec())
+        .collect();
+    Some(Order::Retreat {
+        unit: unit_id(world, p.unit),
+        path: pick(rng, &paths)?,
+    })
+}
+
+fn advance(world: &mut World, rng: &mut ChaCha8Rng) -> Order {
+    let p = world.resource::<PendingAdvances>().0[0].clone();
+    let mut choices = Vec::new();
+    {
+        let mut state: SystemState<GameView> = SystemState::new(world);
+        let view = state.get(world).unwrap();
+        let leader_moved = p.moved.iter().any(|m| p.attackers.contains(m));
+        for &e in p.attackers.iter().chain(&p.followers) {
+            let live = view.units.get(e).is_ok_and(|d| d.cell() != p.into) && !p.moved.contains(&e);
+            if !live || (p.followers.contains(&e) && !leader_moved) {
+                continue;
+            }
+            for t in advance_options(&view.map, &view.index, &view.units, &p, e) {
+                if t.allowed.is_ok() {
+                    choices.push(Order::Advance {
+                        units: vec![unit_id(world, e)],
+                        to: t.cell,
+                    });
+                }
+            }
+        }
+    }
+    let attacker_moved = p.moved.iter().any(|m| p.attackers.contains(m));
+    if !p.right.mandatory || attacker_moved || choices.is_empty() {
+        choices.push(Order::EndAdvance);
+    }
+    pick(rng, &choices).unwrap_or(Order::EndAdvance)
+}
+
+/// The stacks of the side to play, by cell.
+fn own_stacks(world: &World) -> Vec<Vec<Entity>> {
+    let active = world.resource::<crate::game::phase::TurnState>().active;
+    let index = world.resource::<MapIndex>();
+    index
+        .occupied()
+        .map(|(_, s)| {
+            s.iter()
+                .copied()
+                .filter(|e| world.get::<Side>(*e) == Some(&active))
+                .collect::<Vec<_>>()
+        })
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+type MoveQuery = Query<'static, 'static, crate::game::movement::MoverData>;
+
+/// A stack (or one unit of it) to a random cell it may reach and end in.
+fn moves(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
+    let stacks = own_stacks(world);
+    for _ in 0..6 {
+        let stack = pick(rng, &stacks)?;
+        let units = if stack.len() > 1 && rng.random_bool(0.4) {
+            vec![pick(rng, &stack)?]
+        } else {
+            stack
+        };
+        let mut state: SystemState<(GameView, MoveQuery)> = SystemState::new(world);
+        let (view, query) = state.get(world).ok()?;
+        let Ok((movers, others)) = movers_and_others(&units, &query) else {
+            continue;
+        };
+        let phase = *world.resource::<State<Phase>>().get();
+        let active = view.turn.active;
+        let Ok(search) = search_moves(&view.map, &view.zoc.0, phase, active, &movers, &others) else {
+            continue;
+        };
+        let mut cells: Vec<Cell> = search
+            .reach
+            .keys()
+            .copied()
+            .filter(|c| *c != search.start && may_end_in(&view.map, active, &movers, &others, *c).is_ok())
+            .collect();
+        cells.sort();
+        if let Some(to) = pick(rng, &cells) {
+            let ids = units.iter().map(|e| unit_id(world, *e)).collect();
+            return Some(Order::Move { units: ids, to });
+        }
+    }
+    None
+}
+
+/// An allowed attack with random options, by one adjacent stack or all of them.
+fn attack(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
+    let stacks = own_stacks(world);
+    let (grid, contest) = {
+        let map = world.resource::<GameMap>();
+        (map.board.grid, map.ruleset.contests_cells())
+    };
+    let active = world.resource::<crate::game::phase::TurnState>().active;
+    let mut candidates: Vec<(Vec<Entity>, Cell)> = Vec::new();
+    let index = world.resource::<MapIndex>().clone();
+    let enemy_cells: Vec<Cell> = index
+        .occupied()
+        .filter(|(_, s)| s.iter().any(|e| world.get::<Side>(*e).is_some_and(|x| *x != active)))
+        .map(|(c, _)| c)
+        .collect();
+    for target in enemy_cells {
+        let near: Vec<Vec<Entity>> = stacks
+            .iter()
+            .filter(|s| {
+                let at = world.get::<Position>(s[0]).map(|p| p.0);
+                at.is_some_and(|c| {
+                    if contest {
+                        c == target
+                    } else {
+                        grid.distance(c, target) == 1
+                    }
+                })
+            })
+            .cloned()
+            .collect();
+        for s in &near {
+            candidates.push((s.clone(), target));
+        }
+        if near.len() > 1 {
+            candidates.push((near.concat(), target));
+        }
+    }
+    for _ in 0..6 {
+        let (units, target) = pick(rng, &candidates)?;
+        let mut order = AttackOrder::plain(units.iter().map(|e| unit_id(world, *e)).collect(), target);
+        random_options(world, rng, &mut order, &units);
+        if world
+            .run_system_cached_with(plan_attack, (order.clone(), None))
+            .is_ok_and(|r| r.is_ok())
+        {
+            return Some(Order::Attack(order));
+        }
+    }
+    None
+}
+
+fn random_options(world: &World, rng: &mut ChaCha8Rng, order: &mut AttackOrder, units: &[Entity]) {
+    use crate::combat::CombatRules as R;
+    let ros = [RetreatOrSteps::Retreat, RetreatOrSteps::Steps];
+    match &world.resource::<GameMap>().ruleset.combat {
+        R::KillingGround(_) => {
+            order.choices.defender_retreat = pick(rng, &ros).unwrap_or_default();
+            order.choices.attacker_retreat = pick(rng, &ros).unwrap_or_default();
+            if rng.random_bool(0.3) {
+                order.accelerated_effort = units.first().map(|e| unit_id(world, *e));
+            }
+        }
+        R::WarAgainstRussia(_) => {
+            order.no_retreat = rng.random_bool(0.3);
+            order.choices.german_exchange = rng.random_bool(0.3);
+        }
+        R::NextWar(_) => order.choices.ignore_retreat = rng.random_bool(0.4),
+        R::Rommel(_) => {
+            let mut tactics: Vec<Option<Tactic>> = vec![None];
+            tactics.extend(Tactic::ATTACK.iter().cloned().map(Some));
+            order.tactics = pick(rng, &tactics).flatten().into_iter().collect();
+        }
+        R::SmallGeneral(_) => {}
+    }
+}

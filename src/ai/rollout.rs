@@ -1,0 +1,130 @@
+//! Look-ahead by playing on: at the start of its player turn a player with a rollout budget
+//! tries each posture (balanced, aggressive, cautious, a blitz for the objectives) in copies of the game rebuilt from the
+//! order log, with dice of its own drawing (never the game's generator), plays every copy to
+//! the end with balanced players, and takes the posture that wins most. The copies of one
+//! posture and another share their dice seeds, so postures are compared on the same luck.
+
+use super::{ComputerPlayer, Profile, side_to_act, steps_by_side};
+use crate::game::components::{GameRng, Sides};
+use crate::game::execute::{execute, replay_entry};
+use crate::game::log::OrderLog;
+use crate::game::order::IssuedOrder;
+use crate::game::phase::TurnState;
+use crate::game::retreat::AfterCombatMode;
+use crate::game::undo::GameOrigin;
+use crate::game::victory::{ObjectiveControl, Verdict, points_by_side};
+use bevy::prelude::*;
+use rand::Rng;
+
+/// The postures a turn is tried with, from the player's own profile.
+pub(super) fn postures(base: &Profile) -> Vec<Profile> {
+    let with = |name: &str, aggression: f64, caution: f64, pull: f64| Profile {
+        name: format!("{} ({name})", base.name),
+        aggression,
+        caution,
+        pull,
+        rollouts: 0,
+        ..base.clone()
+    };
+    vec![
+        with("balanced", base.aggression, base.caution, base.pull),
+        with("aggressive", 0.9, base.caution * 0.3, base.pull),
+        with("cautious", 0.2, base.caution * 1.8 + 0.2, base.pull),
+        with("blitz", 0.7, 0.1, base.pull * 2.5),
+    ]
+}
+
+/// The posture whose copies of the game end best for `player`'s side.
+pub(super) fn choose_posture(world: &World, player: &mut ComputerPlayer) -> Option<Profile> {
+    let origin = world.get_resource::<GameOrigin>()?.clone();
+    let mode = world.get_resource::<AfterCombatMode>().copied().unwrap_or_default();
+    let log = world.get_resource::<OrderLog>()?.entries.clone();
+    let seeds: Vec<u64> = (0..player.base.rollouts).map(|_| player.rng.next_u64()).collect();
+    let mut best: Option<(f64, Profile)> = None;
+    for posture in postures(&player.base) {
+        let mut total = 0.0;
+        for seed in &seeds {
+            total += rollout(&origin, mode, &log, player.side, &posture, &player.base, *seed)?;
+        }
+        if best.as_ref().is_none_or(|(b, _)| total > *b) {
+            best = Some((total, posture));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// Orders past which a copy is scored where it stands.
+const ROLLOUT_ORDERS: u32 = 20_000;
+
+/// Plays a copy of the game to its end: `posture` for the rest of this player turn, then the
+/// base profile (without look-ahead) for both sides. Returns how it ended for `me`: 1 a win,
+/// ½ a draw, 0 a loss, moved a little by the objective-point and step-loss margins.
+fn rollout(
+    origin: &GameOrigin,
+    mode: AfterCombatMode,
+    log: &[crate::game::log::LogEntry],
+    me: usize,
+    posture: &Profile,
+    base: &Profile,
+    seed: u64,
+) -> Option<f64> {
+    let mut app = crate::game::headless_app(&origin.scenario, origin.seed);
+    let world = app.world_mut();
+    world.insert_resource(mode);
+    for (i, entry) in log.iter().enumerate() {
+        replay_entry(world, i, entry).ok()?;
+    }
+    world.insert_resource(GameRng::new(seed));
+    let plain = Profile {
+        rollouts: 0,
+        noise: 0.0,
+        ..base.clone()
+    };
+    let this_turn = world.resource::<TurnState>().turn;
+    let sides = world.resource::<Sides>().0.len();
+    let mut now = ComputerPlayer::new(
+        me,
+        Profile {
+            noise: 0.0,
+            ..posture.clone()
+        },
+        seed,
+    );
+    let mut players: Vec<ComputerPlayer> = (0..sides)
+        .map(|s| ComputerPlayer::new(s, plain.clone(), seed ^ s as u64))
+        .collect();
+    let steps_before = steps_by_side(world, sides);
+    for _ in 0..ROLLOUT_ORDERS {
+        let Some(side) = side_to_act(world) else { break };
+        let still_mine = {
+            let t = world.resource::<TurnState>();
+            t.turn == this_turn && t.active.0 == me
+        };
+        let player = if side == me && still_mine {
+            &mut now
+        } else {
+            &mut players[side]
+        };
+        let Some(order) = player.next_order(world) else { break };
+        let id = world.resource::<Sides>().0[side].id.clone();
+        if execute(world, IssuedOrder::new(id.clone(), order.clone())).is_err() {
+            let fallback = super::fallback(world, &order)?;
+            execute(world, IssuedOrder::new(id, fallback)).ok()?;
+        }
+    }
+    let steps_after = steps_by_side(world, sides);
+    let lost = |s: usize| f64::from(steps_before[s].saturating_sub(steps_after[s]));
+    let points = {
+        let map = world.resource::<crate::game::components::GameMap>();
+        points_by_side(&map.objectives, &world.resource::<ObjectiveControl>().0, sides)
+    };
+    let result = match world.get_resource::<Verdict>().map(|v| v.winner) {
+        Some(Some(w)) if w.0 == me => 1.0,
+        Some(Some(_)) => 0.0,
+        _ => 0.5,
+    };
+    let theirs = |v: &dyn Fn(usize) -> f64| (0..sides).filter(|s| *s != me).map(v).sum::<f64>();
+    let point_margin = f64::from(points[me]) - theirs(&|s| f64::from(points[s]));
+    let step_margin = theirs(&lost) - lost(me);
+    Some(result + 0.05 * (point_margin / 10.0).tanh() + 0.05 * (step_margin / 10.0).tanh())
+}

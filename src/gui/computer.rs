@@ -1,0 +1,211 @@
+//! Computer opponents in the client: which sides the computer plays (chosen on the start screen
+//! or with `--ai SIDE[:PROFILE]`), its orders given one by one at the pace the player sets,
+//! through the same order step as the player's (so its combats open the same result panel and
+//! the log, replay and undo treat them alike), and a small panel: who is thinking, the pace, and
+//! Skip (N) to play the computer's orders at once.
+
+use super::replay::Replay;
+use crate::ai::{ComputerPlayer, Profile, side_to_act};
+use crate::game::components::Sides;
+use crate::game::execute::execute;
+use crate::game::order::IssuedOrder;
+use crate::game::phase::GameState;
+use crate::game::undo::{GameOrigin, GameRebuilt};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// Who plays each side: `None` a human at this screen, else a computer with this profile.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Seats(pub Vec<Option<Profile>>);
+
+impl Seats {
+    /// Parses `--ai` arguments: `SIDE` or `SIDE:PROFILE`, the side by id, name or number (1 = the
+    /// first side), against the sides of the scenario to be played.
+    pub fn parse(args: &[String], sides: &[(String, String)]) -> Result<Seats, String> {
+        let mut seats = vec![None; sides.len()];
+        for arg in args {
+            let (side, profile) = arg.split_once(':').unwrap_or((arg, "standard"));
+            let index = sides
+                .iter()
+                .position(|(id, name)| id.eq_ignore_ascii_case(side) || name.eq_ignore_ascii_case(side))
+                .or_else(|| {
+                    side.parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=sides.len()).contains(n))
+                        .map(|n| n - 1)
+                })
+                .ok_or_else(|| {
+                    let known: Vec<String> = sides.iter().map(|(id, _)| id.clone()).collect();
+                    format!(
+                        "--ai {arg}: no side `{side}` in this scenario (its sides: {})",
+                        known.join(", ")
+                    )
+                })?;
+            seats[index] = Some(Profile::parse(profile).map_err(|e| format!("--ai {arg}: {e}"))?);
+        }
+        Ok(Seats(seats))
+    }
+
+    pub fn computer(&self, side: usize) -> Option<&Profile> {
+        self.0.get(side).and_then(Option::as_ref)
+    }
+}
+
+/// The computer players of the game on the board (made again when the game is rebuilt).
+#[derive(Resource, Default)]
+pub struct Computers {
+    players: Vec<ComputerPlayer>,
+    /// The game they were made for.
+    made_for: Option<u64>,
+    /// Time since the computer's last order.
+    waited: f32,
+    /// Skip: play the computer's orders without waiting until a human is to play.
+    pub hurry: bool,
+    /// Orders of the computer the game refused (a bug; shown in the panel).
+    pub refused: usize,
+}
+
+/// Seconds between the computer's orders (0: as fast as it thinks).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct ComputerPace(pub f32);
+
+impl Default for ComputerPace {
+    fn default() -> Self {
+        Self(0.6)
+    }
+}
+
+/// Orders the computer may give in one frame when hurried (the window stays responsive).
+const HURRIED_ORDERS_PER_FRAME: usize = 40;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Seats>()
+        .init_resource::<Computers>()
+        .init_resource::<ComputerPace>()
+        .add_systems(
+            Update,
+            (seat_computers, computer_orders.run_if(super::saves::no_dialog))
+                .chain()
+                .run_if(in_state(GameState::Playing)),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            computer_panel.run_if(in_state(GameState::Playing)),
+        );
+}
+
+/// Makes the computer players for the game on the board: anew for a new game and after the game
+/// is rebuilt (undo, a replay branch), since they hold the entities they planned with.
+fn seat_computers(world: &mut World) {
+    let rebuilt = !world.resource_mut::<Messages<GameRebuilt>>().is_empty();
+    let seed = world.get_resource::<GameOrigin>().map(|o| o.seed);
+    let seats = world.resource::<Seats>().clone();
+    let key = seed.map(|s| s ^ seats.0.len() as u64);
+    let mut computers = world.resource_mut::<Computers>();
+    if computers.made_for == key && !rebuilt {
+        return;
+    }
+    computers.made_for = key;
+    computers.players = seats
+        .0
+        .iter()
+        .enumerate()
+        .filter_map(|(side, p)| p.clone().map(|p| ComputerPlayer::new(side, p, seed.unwrap_or(1))))
+        .collect();
+}
+
+/// Gives the computer's next order when it is the computer's to give and its pause is over.
+fn computer_orders(world: &mut World) {
+    if world.contains_resource::<Replay>() {
+        return;
+    }
+    let dt = world.resource::<Time>().delta_secs();
+    let pace = world.resource::<ComputerPace>().0;
+    let mut computers = std::mem::take(&mut *world.resource_mut::<Computers>());
+    computers.waited += dt;
+    let mut given = 0;
+    while let Some(side) = side_to_act(world) {
+        let Some(player) = computers.players.iter_mut().find(|p| p.side == side) else {
+            computers.hurry = false;
+            break;
+        };
+        if !computers.hurry && (computers.waited < pace || given > 0) {
+            break;
+        }
+        if given >= HURRIED_ORDERS_PER_FRAME {
+            break;
+        }
+        let Some(order) = player.next_order(world) else { break };
+        let id = world.resource::<Sides>().0[side].id.clone();
+        if let Err(refused) = execute(world, IssuedOrder::new(id.clone(), order.clone())) {
+            computers.refused += 1;
+            warn!("the computer's order was refused: {refused}");
+            let fallback = crate::ai::fallback(world, &order);
+            if fallback.is_none_or(|f| execute(world, IssuedOrder::new(id, f)).is_err()) {
+                break;
+            }
+        }
+        computers.waited = 0.0;
+        given += 1;
+    }
+    *world.resource_mut::<Computers>() = computers;
+}
+
+/// Whether the side to give the next order is the computer's.
+pub fn computer_to_play(world: &World) -> Option<usize> {
+    let side = side_to_act(world)?;
+    world.resource::<Seats>().computer(side).map(|_| side)
+}
+
+fn computer_panel(
+    mut contexts: EguiContexts,
+    seats: Res<Seats>,
+    sides: Res<Sides>,
+    mut pace: ResMut<ComputerPace>,
+    mut computers: ResMut<Computers>,
+    keys: Res<ButtonInput<KeyCode>>,
+    turn: Res<crate::game::phase::TurnState>,
+) -> Result {
+    if seats.0.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    if keys.just_pressed(KeyCode::KeyN) {
+        computers.hurry = true;
+    }
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Computer")
+        .anchor(egui::Align2::LEFT_BOTTOM, [10.0, -40.0])
+        .resizable(false)
+        .collapsible(true)
+        .show(ctx, |ui| {
+            for (i, side) in sides.0.iter().enumerate() {
+                let who = seats
+                    .computer(i)
+                    .map_or("human".to_string(), |p| format!("computer, {}", p.name));
+                let playing = if turn.active.0 == i { " ◀ to play" } else { "" };
+                ui.label(format!("{}: {who}{playing}", side.name));
+            }
+            ui.horizontal(|ui| {
+                ui.label("Pace");
+                ui.add(egui::Slider::new(&mut pace.0, 0.0..=2.0).suffix(" s"))
+                    .on_hover_text("Seconds between the computer's orders, so you can follow its moves");
+            });
+            if ui
+                .button("Skip (N)")
+                .on_hover_text("Play the computer's orders at once, up to your next decision")
+                .clicked()
+            {
+                computers.hurry = true;
+            }
+            if computers.refused > 0 {
+                ui.colored_label(
+                    egui::Color32::from_rgb(220, 60, 40),
+                    format!(
+                        "{} computer order(s) refused (a bug: please report it)",
+                        computers.refused
+                    ),
+                );
+            }
+        });
+    Ok(())
+}
