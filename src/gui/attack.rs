@@ -248,8 +248,15 @@ fn update_preview(
     });
 }
 
-fn remember_result(mut resolved: MessageReader<CombatResolved>, mut last: ResMut<LastCombat>) {
+/// Keeps the last result for its panel, and lets go of the attack that led to it (a Rommel
+/// attack stays planned until the defender answers, at this screen or by the computer).
+fn remember_result(
+    mut resolved: MessageReader<CombatResolved>,
+    mut last: ResMut<LastCombat>,
+    mut plan: ResMut<AttackPlan>,
+) {
     if let Some(r) = resolved.read().last() {
         last.0 = Some(r.clone());
+        *plan = AttackPlan::default();
     }
 }

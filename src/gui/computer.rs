@@ -1,14 +1,16 @@
 //! Computer opponents in the client: which sides the computer plays (chosen on the start screen
 //! or with `--ai SIDE[:PROFILE]`), its orders given one by one at the pace the player sets,
 //! through the same order step as the player's (so its combats open the same result panel and
-//! the log, replay and undo treat them alike), and a small panel: who is thinking, the pace, and
-//! Skip (N) to play the computer's orders at once.
+//! the log, replay and undo treat them alike), and a small panel: who is to act, the pace, and
+//! Skip (K) to play the computer's orders at once. Its orders are given where the player's are
+//! (PostUpdate), so the frame's other systems never see a half-changed game.
 
 use super::replay::Replay;
 use crate::ai::{ComputerPlayer, Profile, side_to_act};
+use crate::game::combat::PendingCombat;
 use crate::game::components::Sides;
 use crate::game::execute::execute;
-use crate::game::order::IssuedOrder;
+use crate::game::order::{IssuedOrder, Order};
 use crate::game::phase::GameState;
 use crate::game::undo::{GameOrigin, GameRebuilt};
 use bevy::prelude::*;
@@ -41,6 +43,9 @@ impl Seats {
                         known.join(", ")
                     )
                 })?;
+            if seats[index].is_some() {
+                return Err(format!("--ai {arg}: side `{side}` is given twice"));
+            }
             seats[index] = Some(Profile::parse(profile).map_err(|e| format!("--ai {arg}: {e}"))?);
         }
         Ok(Seats(seats))
@@ -63,6 +68,8 @@ pub struct Computers {
     pub hurry: bool,
     /// Orders of the computer the game refused (a bug; shown in the panel).
     pub refused: usize,
+    /// The side that must act now (as of the last check).
+    pub to_act: Option<usize>,
 }
 
 /// Seconds between the computer's orders (0: as fast as it thinks).
@@ -83,7 +90,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Computers>()
         .init_resource::<ComputerPace>()
         .add_systems(
-            Update,
+            PostUpdate,
             (seat_computers, computer_orders.run_if(super::saves::no_dialog))
                 .chain()
                 .run_if(in_state(GameState::Playing)),
@@ -145,9 +152,15 @@ fn computer_orders(world: &mut World) {
                 break;
             }
         }
-        computers.waited = 0.0;
+        // A combat fought: its result panel stays up a while before the next order.
+        let fought = matches!(order, Order::Defend(_))
+            || matches!(order, Order::Attack(_)) && world.resource::<PendingCombat>().0.is_none();
+        computers.waited = if fought { -2.0 * pace.max(0.5) } else { 0.0 };
         given += 1;
+        // The "played by the computer" note is answered once the computer plays.
+        world.resource_mut::<super::orders::HistoryNote>().0 = None;
     }
+    computers.to_act = side_to_act(world);
     *world.resource_mut::<Computers>() = computers;
 }
 
@@ -164,12 +177,11 @@ fn computer_panel(
     mut pace: ResMut<ComputerPace>,
     mut computers: ResMut<Computers>,
     keys: Res<ButtonInput<KeyCode>>,
-    turn: Res<crate::game::phase::TurnState>,
 ) -> Result {
     if seats.0.iter().all(Option::is_none) {
         return Ok(());
     }
-    if keys.just_pressed(KeyCode::KeyN) {
+    if keys.just_pressed(KeyCode::KeyK) && !super::ctrl_held(&keys) {
         computers.hurry = true;
     }
     let ctx = contexts.ctx_mut()?;
@@ -182,7 +194,7 @@ fn computer_panel(
                 let who = seats
                     .computer(i)
                     .map_or("human".to_string(), |p| format!("computer, {}", p.name));
-                let playing = if turn.active.0 == i { " ◀ to play" } else { "" };
+                let playing = if computers.to_act == Some(i) { " ◀ to act" } else { "" };
                 ui.label(format!("{}: {who}{playing}", side.name));
             }
             ui.horizontal(|ui| {
@@ -191,7 +203,7 @@ fn computer_panel(
                     .on_hover_text("Seconds between the computer's orders, so you can follow its moves");
             });
             if ui
-                .button("Skip (N)")
+                .button("Skip (K)")
                 .on_hover_text("Play the computer's orders at once, up to your next decision")
                 .clicked()
             {

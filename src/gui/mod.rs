@@ -12,6 +12,7 @@ pub mod counters;
 pub mod crt;
 pub mod end;
 pub mod hud;
+pub mod lab_window;
 pub mod layout;
 pub mod log_panel;
 pub mod orders;
@@ -67,7 +68,12 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
-        .add_plugins((bars::plugin, attack_panels::plugin, computer::plugin));
+        .add_plugins((
+            bars::plugin,
+            attack_panels::plugin,
+            computer::plugin,
+            lab_window::plugin,
+        ));
 }
 
 /// Run condition: a game is on the board, being played or over (its board still shown, watched

@@ -75,7 +75,7 @@ fn give_player_orders(world: &mut World) {
         if let Some(side) = super::computer::computer_to_play(world) {
             let name = world.resource::<crate::game::components::Sides>().0[side].name.clone();
             world.resource_mut::<HistoryNote>().0 = Some(format!(
-                "{name} is played by the computer: wait for its orders, or press N to play them at once"
+                "{name} is played by the computer: wait for its orders, or press K to play them at once"
             ));
             continue;
         }

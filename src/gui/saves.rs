@@ -31,6 +31,8 @@ pub enum GameCommand {
     Watch,
     /// Ask, then give up.
     Concede,
+    /// Open or close the balance lab window (handled in `lab_window`).
+    BalanceLab,
 }
 
 /// The load window.
@@ -169,6 +171,7 @@ fn handle_commands(
                 next.set(GameState::NoGame);
             }
             GameCommand::Settings => settings.open = !settings.open,
+            GameCommand::BalanceLab => {}
         }
     }
 }
