@@ -3,7 +3,7 @@
 //! chart; runs one slice of a batch (`--shard I/N`, writing its tally) and merges slices.
 
 use hexfront::lab::tally::{Tally, csv};
-use hexfront::lab::{Batch, Seat, plot, run};
+use hexfront::lab::{Batch, Seat, plot, run, tally_of};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -166,25 +166,8 @@ fn play(args: &BalanceArgs, seed: u64) -> Result<(), String> {
     if terminal {
         eprintln!();
     }
-    let sides: Vec<String> = scenario.sides.iter().map(|s| s.name.clone()).collect();
+    let tally = tally_of(&scenario, &batch, &records);
     let seat_names: Vec<String> = seats.iter().map(Seat::name).collect();
-    let mut tally = Tally::new(
-        &scenario.raw.name,
-        &sides,
-        &seat_names,
-        seed,
-        args.games,
-        args.mirror,
-        shard,
-    );
-    let place = |label: &str| {
-        scenario
-            .places
-            .iter()
-            .find(|(c, _)| c.to_string() == label)
-            .map_or_else(String::new, |(_, n)| n.clone())
-    };
-    tally.add(&records, &place);
     if let Some(path) = &args.csv {
         let ids: Vec<String> = scenario.sides.iter().map(|s| s.id.clone()).collect();
         write_file(path, &csv(&records, &ids, &seat_names))?;

@@ -171,12 +171,7 @@ fn batch(games: u64, shard: (u64, u64), jobs: usize) -> Batch {
 }
 
 fn tally_of(scenario: &Scenario, b: &Batch) -> Tally {
-    let records = run(scenario, b, &|_, _| {}).unwrap();
-    let sides: Vec<String> = scenario.sides.iter().map(|s| s.name.clone()).collect();
-    let seats: Vec<String> = b.seats.iter().map(Seat::name).collect();
-    let mut t = Tally::new(&scenario.raw.name, &sides, &seats, b.seed, b.games, b.mirror, b.shard);
-    t.add(&records, &|_| String::new());
-    t
+    hexfront::lab::tally_of(scenario, b, &run(scenario, b, &|_, _| {}).unwrap())
 }
 
 #[test]

@@ -89,6 +89,13 @@ pub(super) fn odds_of(world: &mut World, order: &AttackOrder, defense: Option<&D
     ))
 }
 
+/// `order` with the answers its defender owns (retreat-or-steps, No Retreat!, a hold check) as
+/// the computer defending would give them: the ones worst for the attacker. A player attacking
+/// the computer gives its attack through this, so the defender's choices stay the defender's.
+pub fn defenders_answer(world: &mut World, order: AttackOrder) -> AttackOrder {
+    worst_case(world, order.clone(), &mut 0).map_or(order, |(_, o)| o)
+}
+
 /// The attack under each answer the defender owns, keeping the one worst for the attacker.
 fn worst_case(world: &mut World, order: AttackOrder, weighed: &mut usize) -> Option<(Summary, AttackOrder)> {
     let mut worst: Option<(f64, Summary, AttackOrder)> = None;

@@ -14,6 +14,7 @@ mod rollout;
 mod survey;
 
 pub use answers::fallback;
+pub use attacks::defenders_answer;
 pub use profile::{LEVELS, Profile};
 
 use crate::game::combat::{PendingAdvances, PendingCombat, PendingRetreats};

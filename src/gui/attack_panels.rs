@@ -29,6 +29,7 @@ fn draw_panels(
     layout: Option<Res<super::layout::Layout>>,
     camera: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
     declared: Res<PendingCombat>,
+    seats: Res<super::computer::Seats>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let declared = declared.0.as_ref();
@@ -37,13 +38,15 @@ fn draw_panels(
     if let Some(target) = preview.target {
         let active = turn.active.0;
         let attacker_side = sides.0[active].name.clone();
-        let defender_side = sides
+        let (defender_index, defender_side) = sides
             .0
             .iter()
             .enumerate()
             .find(|(i, _)| *i != active)
-            .map(|(_, s)| s.name.clone())
+            .map(|(i, s)| (i, s.name.clone()))
             .unwrap_or_default();
+        // Against the computer its answers are its own, and nobody needs to look away.
+        let computer = seats.computer(defender_index).is_some();
         egui::Window::new(format!("Attack {target}"))
             .id(egui::Id::new("attack-panel"))
             .resizable(false)
@@ -78,7 +81,7 @@ fn draw_panels(
                         .collect();
                     ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
                         .on_hover_text("Shift+click your stacks next to the target to add or remove them");
-                    options(ui, &mut plan, &map, &attacker_side, &defender_side);
+                    options(ui, &mut plan, &map, &attacker_side, &defender_side, computer);
                     ui.separator();
                 }
                 match &preview.result {
@@ -91,7 +94,15 @@ fn draw_panels(
                 ui.separator();
                 if pinned {
                     let can = matches!(preview.result, Some(Ok(_)));
-                    roll_buttons(ui, &mut plan, &map, declared.is_some(), can, &defender_side, &mut rolls);
+                    roll_buttons(
+                        ui,
+                        &mut plan,
+                        &map,
+                        declared.is_some(),
+                        can,
+                        (&defender_side, computer),
+                        &mut rolls,
+                    );
                 } else {
                     ui.label(egui::RichText::new("Click to prepare this attack").small());
                 }
@@ -148,7 +159,7 @@ fn roll_buttons(
     map: &GameMap,
     declared: bool,
     can: bool,
-    defender_side: &str,
+    (defender_side, computer): (&str, bool),
     rolls: &mut MessageWriter<RollRequest>,
 ) {
     ui.horizontal(|ui| {
@@ -156,6 +167,10 @@ fn roll_buttons(
             (true, _) => (
                 "Reveal both tactics and roll (Space)".to_string(),
                 "Both tactics are shown, then the dice".to_string(),
+            ),
+            (false, true) if computer => (
+                "Declare the attack (Space)".to_string(),
+                format!("{defender_side} (computer) then chooses a tactic without seeing yours"),
             ),
             (false, true) => (
                 format!("Declare, hide the tactic, hand over to {defender_side} (Space)"),
@@ -208,15 +223,25 @@ fn mark_target(
 }
 
 /// The options the ruleset gives the players for this attack.
-fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &str, defender: &str) {
+fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &str, defender: &str, computer: bool) {
     use combat::CombatRules as R;
+    let computer_answers = |ui: &mut egui::Ui, what: &str| {
+        ui.label(egui::RichText::new(format!("{defender} (computer) decides {what} itself")).weak())
+            .on_hover_text(
+                "The defender's choices are the defender's: the computer gives its best answer to your attack",
+            );
+    };
     match &map.ruleset.combat {
         R::KillingGround(_) => {
-            retreat_or_steps(
-                ui,
-                &mut plan.defender_retreat,
-                &format!("{defender} (defender), on a retreat result"),
-            );
+            if computer {
+                computer_answers(ui, "retreat or steps");
+            } else {
+                retreat_or_steps(
+                    ui,
+                    &mut plan.defender_retreat,
+                    &format!("{defender} (defender), on a retreat result"),
+                );
+            }
             retreat_or_steps(
                 ui,
                 &mut plan.attacker_retreat,
@@ -229,17 +254,22 @@ fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &s
             .on_hover_text("Killing Ground 8.12: a step and an ER roll for column shifts");
         }
         R::WarAgainstRussia(_) => {
-            ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
-                .on_hover_text("The defenders may not retreat: retreat results become losses");
+            if computer {
+                computer_answers(ui, "No Retreat! orders");
+            } else {
+                ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
+                    .on_hover_text("The defenders may not retreat: retreat results become losses");
+            }
             ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
         }
+        R::NextWar(_) if computer => computer_answers(ui, "whether to hold"),
         R::NextWar(_) => {
             ui.checkbox(
                 &mut plan.hold,
                 format!("{defender} tries to hold (ER check) in strong terrain"),
             );
         }
-        R::Rommel(_) => tactics(ui, plan, attacker, defender),
+        R::Rommel(_) => tactics(ui, plan, attacker, (defender, computer)),
         R::SmallGeneral(_) => {
             ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
         }
@@ -265,8 +295,14 @@ fn pick_tactic(ui: &mut egui::Ui, list: &[Tactic], value: &mut Option<Tactic>) {
 
 /// Rommel's secret, simultaneous tactics at one screen: the attacker picks while the defender
 /// looks away and declares the attack with the pick hidden; the defender then answers.
-fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, defender: &str) {
-    ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
+fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, (defender, computer): (&str, bool)) {
+    if computer {
+        ui.strong(format!(
+            "{attacker}: choose a tactic (hidden from {defender} until it answers)"
+        ));
+    } else {
+        ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
+    }
     pick_tactic(ui, &Tactic::ATTACK, &mut plan.attack_tactic);
 }
 

@@ -164,6 +164,29 @@ fn computer_orders(world: &mut World) {
     *world.resource_mut::<Computers>() = computers;
 }
 
+/// The side defending `target` against the side to play, if the computer plays it.
+pub fn computer_defender(world: &World, target: crate::rules::grid::Cell) -> Option<usize> {
+    let active = world.resource::<crate::game::phase::TurnState>().active;
+    let index = world.resource::<crate::game::components::MapIndex>();
+    let defender = index
+        .stack(target)
+        .iter()
+        .filter_map(|e| world.get::<crate::game::components::Side>(*e))
+        .find(|s| **s != active)?;
+    world.resource::<Seats>().computer(defender.0).map(|_| defender.0)
+}
+
+/// A player's attack on the computer: the answers its defender owns (retreat-or-steps, No
+/// Retreat!, a hold check) are the computer's, not written by the attacker.
+pub fn with_computer_defenders_answer(world: &mut World, order: Order) -> Order {
+    match order {
+        Order::Attack(a) if computer_defender(world, a.target).is_some() => {
+            Order::Attack(crate::ai::defenders_answer(world, a))
+        }
+        other => other,
+    }
+}
+
 /// Whether the side to give the next order is the computer's.
 pub fn computer_to_play(world: &World) -> Option<usize> {
     let side = side_to_act(world)?;

@@ -8,7 +8,7 @@ use crate::ai::LEVELS;
 use crate::game::phase::GameState;
 use crate::game::undo::GameOrigin;
 use crate::lab::tally::{Tally, wilson};
-use crate::lab::{Batch, Seat, run};
+use crate::lab::{Batch, Seat, run, tally_of};
 use crate::scenario::Scenario;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -107,26 +107,7 @@ fn start(lab: &mut LabWindow, scenario: Scenario) {
     let counter = done.clone();
     let handle = std::thread::spawn(move || {
         let records = run(&scenario, &batch, &|d, _| counter.store(d, Ordering::Relaxed))?;
-        let sides: Vec<String> = scenario.sides.iter().map(|s| s.name.clone()).collect();
-        let seat_names: Vec<String> = batch.seats.iter().map(Seat::name).collect();
-        let mut tally = Tally::new(
-            &scenario.raw.name,
-            &sides,
-            &seat_names,
-            batch.seed,
-            batch.games,
-            batch.mirror,
-            batch.shard,
-        );
-        let place = |label: &str| {
-            scenario
-                .places
-                .iter()
-                .find(|(c, _)| c.to_string() == label)
-                .map_or_else(String::new, |(_, n)| n.clone())
-        };
-        tally.add(&records, &place);
-        Ok(tally)
+        Ok(tally_of(&scenario, &batch, &records))
     });
     lab.error = None;
     lab.running = Some(LabRun {

@@ -284,6 +284,31 @@ impl Batch {
     }
 }
 
+/// The tally of a batch's records (as `run` returns them), with the scenario's place names for
+/// the cells fought over.
+pub fn tally_of(scenario: &Scenario, batch: &Batch, records: &[GameRecord]) -> tally::Tally {
+    let sides: Vec<String> = scenario.sides.iter().map(|s| s.name.clone()).collect();
+    let seats: Vec<String> = batch.seats.iter().map(Seat::name).collect();
+    let mut tally = tally::Tally::new(
+        &scenario.raw.name,
+        &sides,
+        &seats,
+        batch.seed,
+        batch.games,
+        batch.mirror,
+        batch.shard,
+    );
+    let place = |label: &str| {
+        scenario
+            .places
+            .iter()
+            .find(|(c, _)| c.to_string() == label)
+            .map_or_else(String::new, |(_, n)| n.clone())
+    };
+    tally.add(records, &place);
+    tally
+}
+
 /// Plays the batch on `jobs` threads; `progress(done, total)` is called after each game. The
 /// records come back in game order (and, mirrored, the swapped game after each), whatever the
 /// threads' timing.

@@ -321,10 +321,17 @@ impl Tally {
         out
     }
 
-    /// The report a designer reads.
+    /// The report a designer reads: who played, the results, length and losses, objectives by
+    /// turn, the decisive combats.
     pub fn report(&self) -> String {
         let mut out = String::new();
-        let pct = |x: f64| format!("{:5.1}%", 100.0 * x);
+        self.write_results(&mut out);
+        self.write_objectives(&mut out);
+        self.write_decisive(&mut out);
+        out
+    }
+
+    fn write_results(&self, out: &mut String) {
         let seats: Vec<String> = self
             .sides
             .iter()
@@ -348,11 +355,19 @@ impl Tally {
             let s: Vec<String> = self.slices.iter().map(|(i, n)| format!("{i}/{n}")).collect();
             let _ = writeln!(out, "  partial: slice(s) {} of {} seeds", s.join(", "), self.planned);
         }
-        for (side, (rate, lo, hi)) in self.sides.iter().zip(self.win_rates()) {
-            let w = self.wins[self.sides.iter().position(|s| s == side).unwrap_or(0)];
+        // Names padded to the longest, so the columns line up.
+        let width = self
+            .sides
+            .iter()
+            .chain(&self.seats)
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(12);
+        for ((side, w), (rate, lo, hi)) in self.sides.iter().zip(&self.wins).zip(self.win_rates()) {
             let _ = writeln!(
                 out,
-                "  {side:<12} wins {w:>6}  {}  95% CI [{}, {}]",
+                "  {side:<width$} wins {w:>6}  {}  95% CI [{}, {}]",
                 pct(rate),
                 pct(lo),
                 pct(hi)
@@ -362,7 +377,7 @@ impl Tally {
         let (lo, hi) = wilson(self.draws as f64, g);
         let _ = writeln!(
             out,
-            "  {:<12} {:>11}  {}  95% CI [{}, {}]",
+            "  {:<width$} {:>11}  {}  95% CI [{}, {}]",
             "draws",
             self.draws,
             pct(self.draws as f64 / g),
@@ -370,27 +385,7 @@ impl Tally {
             pct(hi)
         );
         if self.mirror {
-            for (seat, w) in self.seats.iter().zip(&self.seat_wins) {
-                let _ = writeln!(
-                    out,
-                    "  {seat:<12} wins {w:>6}  {} whichever side it played",
-                    pct(*w as f64 / g)
-                );
-            }
-            if let Some((score, lo, hi)) = self.duplicate_score() {
-                let _ = writeln!(
-                    out,
-                    "  duplicate score of {} over {}: {} of {} seed(s) better, {} equal -> {}  95% CI [{}, {}]",
-                    self.seats[0],
-                    self.seats.get(1).map_or("?", String::as_str),
-                    self.pairs_first_better,
-                    self.pairs,
-                    self.pairs_equal,
-                    pct(score),
-                    pct(lo),
-                    pct(hi)
-                );
-            }
+            self.write_duplicate(out, width);
         }
         let lost: Vec<String> = self
             .sides
@@ -410,6 +405,35 @@ impl Tally {
             "  unfinished games: {}; refused orders: {} (of computer players: {})",
             self.unfinished, self.refused, self.computer_refused
         );
+    }
+
+    /// Mirrored: each seat's wins whichever side it played, and the duplicate score.
+    fn write_duplicate(&self, out: &mut String, width: usize) {
+        let g = self.games.max(1) as f64;
+        for (seat, w) in self.seats.iter().zip(&self.seat_wins) {
+            let _ = writeln!(
+                out,
+                "  {seat:<width$} wins {w:>6}  {} whichever side it played",
+                pct(*w as f64 / g)
+            );
+        }
+        if let Some((score, lo, hi)) = self.duplicate_score() {
+            let _ = writeln!(
+                out,
+                "  duplicate score of {} over {}: {} of {} seed(s) better, {} equal -> {}  95% CI [{}, {}]",
+                self.seats[0],
+                self.seats.get(1).map_or("?", String::as_str),
+                self.pairs_first_better,
+                self.pairs,
+                self.pairs_equal,
+                pct(score),
+                pct(lo),
+                pct(hi)
+            );
+        }
+    }
+
+    fn write_objectives(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "Objective points held at the end of each turn (mean over the games that reached it):"
@@ -420,33 +444,41 @@ impl Tally {
             let cols: Vec<String> = points.iter().map(|p| format!("{p:>10.2}")).collect();
             let _ = writeln!(out, "  {:>4} {:>6} {}", t + 1, games, cols.join(" "));
         }
+    }
+
+    fn write_decisive(&self, out: &mut String) {
         let decisive = self.decisive(5);
-        if !decisive.is_empty() {
+        if decisive.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "Most decisive combats (the side's win rate in games where it took the cell, against its overall rate):"
+        );
+        for (side, cell, c, change) in decisive {
+            let name = if c.name.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", c.name)
+            };
             let _ = writeln!(
                 out,
-                "Most decisive combats (the side's win rate in games where it took the cell, against its overall rate):"
+                "  {} takes {cell}{name}: in {} game(s), wins {} ({:+.1} points); {} combat(s) there, {:.2} / {:.2} steps lost per combat (attacker / defender)",
+                self.sides.get(side).map_or("?", String::as_str),
+                c.games_taken,
+                pct(c.games_taken_won as f64 / c.games_taken as f64).trim(),
+                100.0 * change,
+                c.combats,
+                c.attacker_steps as f64 / c.combats.max(1) as f64,
+                c.defender_steps as f64 / c.combats.max(1) as f64
             );
-            for (side, cell, c, change) in decisive {
-                let name = if c.name.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", c.name)
-                };
-                let _ = writeln!(
-                    out,
-                    "  {} takes {cell}{name}: in {} game(s), wins {} ({:+.1} points); {} combat(s) there, {:.2} / {:.2} steps lost per combat (attacker / defender)",
-                    self.sides.get(side).map_or("?", String::as_str),
-                    c.games_taken,
-                    pct(c.games_taken_won as f64 / c.games_taken as f64).trim(),
-                    100.0 * change,
-                    c.combats,
-                    c.attacker_steps as f64 / c.combats.max(1) as f64,
-                    c.defender_steps as f64 / c.combats.max(1) as f64
-                );
-            }
         }
-        out
     }
+}
+
+/// A share as a padded percentage.
+fn pct(x: f64) -> String {
+    format!("{:5.1}%", 100.0 * x)
 }
 
 /// One CSV line per game, with a header; `sides` are the side ids (plain words, safe in CSV).
