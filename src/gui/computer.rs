@@ -209,7 +209,7 @@ fn computer_panel(
     }
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Computer")
-        .anchor(egui::Align2::LEFT_BOTTOM, [10.0, -40.0])
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -36.0])
         .resizable(false)
         .collapsible(true)
         .show(ctx, |ui| {
