@@ -165,7 +165,12 @@ fn single(world: &World, unit: Entity, cell: Cell) -> Stack {
 pub fn fallback(world: &mut World, refused: &Order) -> Option<Order> {
     match refused {
         Order::Defend(_) => Some(Order::Defend(DefenseOrder::default())),
-        Order::Retreat { .. } => None,
+        Order::Retreat { .. } => {
+            let p = world.resource::<PendingRetreats>().0.first()?.clone();
+            let path = waiting_retreat_paths(world, &p)?.first()?.cells.to_vec();
+            let unit = world.get::<Unit>(p.unit)?.id.clone();
+            Some(Order::Retreat { unit, path })
+        }
         Order::Advance { .. } => Some(Order::EndAdvance),
         _ if !world.resource::<PendingAdvances>().0.is_empty() => Some(Order::EndAdvance),
         _ if world.resource::<PendingCombat>().0.is_none() && world.resource::<PendingRetreats>().0.is_empty() => {

@@ -42,14 +42,7 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
                 let Some((score, order)) = worst_case(world, order, &mut weighed) else {
                     continue;
                 };
-                let summary = score;
-                let score = score_of(&summary, &survey, target, player) + player.jitter();
-                if std::env::var("AI_DEBUG").is_ok() {
-                    eprintln!(
-                        "attack {} by {:?} tactics {:?}: {summary:?} -> {score:.2}",
-                        target.cell, order.attackers, order.tactics
-                    );
-                }
+                let score = score_of(&score, &survey, target, player) + player.jitter();
                 if best.as_ref().is_none_or(|(b, _)| score > *b) {
                     best = Some((score, order));
                 }
@@ -194,19 +187,23 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
 /// a hotseat game; the computer assumes the defender answers as well as it can).
 fn defender_variants(world: &World, order: &AttackOrder) -> Vec<AttackOrder> {
     let rules = &world.resource::<GameMap>().ruleset.combat;
-    let mut out = vec![order.clone()];
-    let mut with = |f: &dyn Fn(&mut AttackOrder)| {
+    let with = |f: &dyn Fn(&mut AttackOrder)| {
         let mut o = order.clone();
         f(&mut o);
-        out.push(o);
+        o
     };
     match rules {
-        CombatRules::KillingGround(_) => with(&|o| o.choices.defender_retreat = RetreatOrSteps::Steps),
-        CombatRules::WarAgainstRussia(_) => with(&|o| o.no_retreat = true),
-        CombatRules::NextWar(_) => with(&|o| o.choices.ignore_retreat = true),
-        _ => {}
+        CombatRules::KillingGround(_) => vec![
+            with(&|o| o.choices.defender_retreat = RetreatOrSteps::Retreat),
+            with(&|o| o.choices.defender_retreat = RetreatOrSteps::Steps),
+        ],
+        CombatRules::WarAgainstRussia(_) => vec![with(&|o| o.no_retreat = false), with(&|o| o.no_retreat = true)],
+        CombatRules::NextWar(_) => vec![
+            with(&|o| o.choices.ignore_retreat = false),
+            with(&|o| o.choices.ignore_retreat = true),
+        ],
+        _ => vec![order.clone()],
     }
-    out
 }
 
 /// Rommel: the side's artillery in range of `target` that is not in the attack itself.
@@ -214,9 +211,9 @@ pub(super) fn batteries(world: &World, exclude: &[Entity], target: Cell) -> Vec<
     let side = exclude.first().and_then(|e| world.get::<Side>(*e)).copied();
     let grid = world.resource::<GameMap>().board.grid;
     let mut found = Vec::new();
-    let mut query = world
-        .try_query::<(Entity, &Unit, &Side, &Position)>()
-        .expect("units are registered");
+    let Some(mut query) = world.try_query::<(Entity, &Unit, &Side, &Position)>() else {
+        return Vec::new();
+    };
     for (e, unit, s, pos) in query.iter(world) {
         if Some(*s) == side
             && !exclude.contains(&e)

@@ -181,20 +181,3 @@ pub fn steps_by_side(world: &mut World, sides: usize) -> Vec<u32> {
     }
     out
 }
-
-/// Computer players seated at a game: plays their orders until a human must act or the game
-/// ends. Returns how many orders were given.
-pub fn play_computers(world: &mut World, players: &mut [ComputerPlayer], limit: usize) -> usize {
-    let mut given = 0;
-    while given < limit {
-        let Some(side) = side_to_act(world) else { break };
-        let Some(player) = players.iter_mut().find(|p| p.side == side) else {
-            break;
-        };
-        if !player.play(world) {
-            break;
-        }
-        given += 1;
-    }
-    given
-}

@@ -14,7 +14,7 @@ use crate::scenario::ruleset::PhaseKind;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
-/// A stack the plan will move, and how much it expected to gain.
+/// A stack the plan will move (its units as they stood when the phase was planned).
 #[derive(Clone, Debug)]
 pub(crate) struct Planned {
     units: Vec<Entity>,
@@ -154,28 +154,11 @@ fn best_cell(
     }
     let stay = survey.place_score(&movers, stack.cell, &player.profile, follows) + player.jitter();
     let mut best: Option<(Cell, f64)> = None;
-    let debug = std::env::var("AI_DEBUG").is_ok();
-    let mut seen = Vec::new();
     for c in cells {
         let score = survey.place_score(&movers, c, &player.profile, follows) + player.jitter();
-        if debug {
-            seen.push((score, c));
-        }
         if best.is_none_or(|(_, b)| score > b) {
             best = Some((c, score));
         }
-    }
-    if debug {
-        seen.sort_by(|a, b| b.0.total_cmp(&a.0));
-        eprintln!(
-            "{} units from {} stay {stay:.2}: {:?}",
-            units.len(),
-            stack.cell,
-            seen.iter()
-                .take(5)
-                .map(|(s, c)| format!("{c} {s:.2}"))
-                .collect::<Vec<_>>()
-        );
     }
     best.map(|(c, s)| (c, s - stay)).filter(|(_, gain)| *gain > MIN_GAIN)
 }

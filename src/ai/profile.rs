@@ -111,7 +111,8 @@ impl Profile {
                 "caution" => p.caution = v,
                 "noise" => p.noise = v,
                 "budget" => p.budget = (v as u32).max(1),
-                "rollouts" => p.rollouts = v as u32,
+                "rollouts" if v <= 100.0 => p.rollouts = v as u32,
+                "rollouts" => return Err("profile tuning: rollouts is at most 100".into()),
                 "pull" => p.pull = v,
                 other => {
                     return Err(format!(

@@ -80,7 +80,9 @@ fn advance(world: &mut World, rng: &mut ChaCha8Rng) -> Order {
     let mut choices = Vec::new();
     {
         let mut state: SystemState<GameView> = SystemState::new(world);
-        let view = state.get(world).unwrap();
+        let Ok(view) = state.get(world) else {
+            return Order::EndAdvance;
+        };
         let leader_moved = p.moved.iter().any(|m| p.attackers.contains(m));
         for &e in p.attackers.iter().chain(&p.followers) {
             let live = view.units.get(e).is_ok_and(|d| d.cell() != p.into) && !p.moved.contains(&e);

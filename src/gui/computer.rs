@@ -56,12 +56,13 @@ impl Seats {
     }
 }
 
-/// The computer players of the game on the board (made again when the game is rebuilt).
+/// The computer players of the game on the board (made again for a new game, new seats, and
+/// when the game is rebuilt).
 #[derive(Resource, Default)]
 pub struct Computers {
     players: Vec<ComputerPlayer>,
-    /// The game they were made for.
-    made_for: Option<u64>,
+    /// The game and seats they were made for.
+    made_for: Option<(u64, String, Seats)>,
     /// Time since the computer's last order.
     waited: f32,
     /// Skip: play the computer's orders without waiting until a human is to play.
@@ -93,31 +94,38 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             (seat_computers, computer_orders.run_if(super::saves::no_dialog))
                 .chain()
+                .after(super::orders::OrderSystems)
                 .run_if(in_state(GameState::Playing)),
         )
+        .add_systems(OnEnter(GameState::NoGame), |mut c: ResMut<Computers>| {
+            *c = Computers::default()
+        })
         .add_systems(
             EguiPrimaryContextPass,
             computer_panel.run_if(in_state(GameState::Playing)),
         );
 }
 
-/// Makes the computer players for the game on the board: anew for a new game and after the game
-/// is rebuilt (undo, a replay branch), since they hold the entities they planned with.
-fn seat_computers(world: &mut World) {
-    let rebuilt = !world.resource_mut::<Messages<GameRebuilt>>().is_empty();
-    let seed = world.get_resource::<GameOrigin>().map(|o| o.seed);
-    let seats = world.resource::<Seats>().clone();
-    let key = seed.map(|s| s ^ seats.0.len() as u64);
-    let mut computers = world.resource_mut::<Computers>();
-    if computers.made_for == key && !rebuilt {
+/// Makes the computer players for the game on the board: anew for a new game or new seats, and
+/// after the game is rebuilt (undo, a replay branch), since they hold the entities they planned
+/// with.
+fn seat_computers(
+    mut rebuilt: MessageReader<GameRebuilt>,
+    origin: Option<Res<GameOrigin>>,
+    seats: Res<Seats>,
+    mut computers: ResMut<Computers>,
+) {
+    let Some(origin) = origin else { return };
+    let key = (origin.seed, origin.scenario.raw.name.clone(), seats.clone());
+    if computers.made_for.as_ref() == Some(&key) && rebuilt.read().count() == 0 {
         return;
     }
-    computers.made_for = key;
+    computers.made_for = Some(key);
     computers.players = seats
         .0
         .iter()
         .enumerate()
-        .filter_map(|(side, p)| p.clone().map(|p| ComputerPlayer::new(side, p, seed.unwrap_or(1))))
+        .filter_map(|(side, p)| p.clone().map(|p| ComputerPlayer::new(side, p, origin.seed)))
         .collect();
 }
 
@@ -142,13 +150,17 @@ fn computer_orders(world: &mut World) {
         if given >= HURRIED_ORDERS_PER_FRAME {
             break;
         }
-        let Some(order) = player.next_order(world) else { break };
+        let Some(order) = player.next_order(world) else {
+            hand_over(world, &mut computers, side, "it had no order to give");
+            break;
+        };
         let id = world.resource::<Sides>().0[side].id.clone();
         if let Err(refused) = execute(world, IssuedOrder::new(id.clone(), order.clone())) {
             computers.refused += 1;
             warn!("the computer's order was refused: {refused}");
             let fallback = crate::ai::fallback(world, &order);
             if fallback.is_none_or(|f| execute(world, IssuedOrder::new(id, f)).is_err()) {
+                hand_over(world, &mut computers, side, &refused.to_string());
                 break;
             }
         }
@@ -162,6 +174,25 @@ fn computer_orders(world: &mut World) {
     }
     computers.to_act = side_to_act(world);
     *world.resource_mut::<Computers>() = computers;
+}
+
+/// The computer cannot go on with `side` (a bug): the side passes to the player at this screen,
+/// with why, rather than the game waiting for ever.
+fn hand_over(world: &mut World, computers: &mut Computers, side: usize, why: &str) {
+    let name = world
+        .resource::<Sides>()
+        .0
+        .get(side)
+        .map_or_else(String::new, |s| s.name.clone());
+    error!("the computer cannot play {name} on: {why}");
+    if let Some(seat) = world.resource_mut::<Seats>().0.get_mut(side) {
+        *seat = None;
+    }
+    computers.players.retain(|p| p.side != side);
+    computers.hurry = false;
+    world.resource_mut::<super::orders::HistoryNote>().0 = Some(format!(
+        "The computer could not go on playing {name} ({why}): the side is yours now. Please report this."
+    ));
 }
 
 /// The side defending `target` against the side to play, if the computer plays it.

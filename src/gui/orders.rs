@@ -12,6 +12,10 @@ use crate::game::undo;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+/// Where the player's orders and undo are carried out (PostUpdate); the computer's follow.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OrderSystems;
+
 /// An order from the player at the screen.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct PlayerOrder(pub Order);
@@ -40,7 +44,10 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             history_keys.run_if(in_state(GameState::Playing).or_else(in_state(GameState::Over))),
         )
-        .add_systems(PostUpdate, (give_player_orders, move_through_history).chain())
+        .add_systems(
+            PostUpdate,
+            (give_player_orders, move_through_history).chain().in_set(OrderSystems),
+        )
         .add_systems(Update, forget_entities)
         .add_systems(
             EguiPrimaryContextPass,

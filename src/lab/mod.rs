@@ -8,12 +8,14 @@ pub mod tally;
 
 use crate::ai::random::random_order;
 use crate::ai::{ComputerPlayer, Profile, side_to_act, steps_by_side};
+use crate::game::combat::{PendingCombat, PendingRetreats};
 use crate::game::components::{GameMap, Position, Side, Sides};
 use crate::game::execute::execute;
 use crate::game::order::{IssuedOrder, Order};
 use crate::game::phase::{GameState, TurnState};
 use crate::game::retreat::AfterCombatMode;
 use crate::game::victory::{ObjectiveControl, Verdict, points_by_side};
+use crate::rules::grid::Cell;
 use crate::scenario::Scenario;
 use bevy::prelude::*;
 use rand::SeedableRng;
@@ -74,8 +76,8 @@ impl Player {
             Player::Computer(c) => c.next_order(world),
             Player::Random(rng) => random_order(world, rng).map(|o| o.order),
             Player::Passive(c) => {
-                let answering = !world.resource::<crate::game::combat::PendingRetreats>().0.is_empty()
-                    || world.resource::<crate::game::combat::PendingCombat>().0.is_some()
+                let answering = !world.resource::<PendingRetreats>().0.is_empty()
+                    || world.resource::<PendingCombat>().0.is_some()
                     || !world.resource::<crate::game::combat::PendingAdvances>().0.is_empty();
                 if answering {
                     c.next_order(world).map(|o| match o {
@@ -137,8 +139,8 @@ fn points_now(world: &World) -> Vec<u32> {
     points_by_side(&map.objectives, &control.0, world.resource::<Sides>().0.len())
 }
 
-/// Plays game `index` of a batch with `seed`: `seats[i]` plays side `i`. With `keep`, the
-/// game's app is handed back (its order log can be saved and watched).
+/// Plays game `index` of a batch with `seed`: `seats[i]` plays side `i`. The game's app comes
+/// back with the record (its order log can be saved and watched).
 pub fn play_game(scenario: &Scenario, seed: u64, index: u64, seats: &[Seat]) -> (GameRecord, App) {
     let game_seed = seed.wrapping_add(index);
     let mut app = crate::game::headless_app(scenario, game_seed);
@@ -166,41 +168,37 @@ pub fn play_game(scenario: &Scenario, seed: u64, index: u64, seats: &[Seat]) -> 
         computer_refused: 0,
     };
     let mut turn = world.resource::<TurnState>().turn;
+    // The combat under way: its cell, attacker, the steps before it, its turn. It is noted once
+    // its defender has answered and its retreats are made (steps lost retreating count).
+    let mut open: Option<(Cell, usize, Vec<u32>, u32)> = None;
     while record.orders < MAX_ORDERS {
         let Some(side) = side_to_act(world) else { break };
         let Some(order) = players[side].order(world) else { break };
-        let target = match &order {
-            Order::Attack(a) => Some(a.target),
-            Order::Defend(_) => world
-                .resource::<crate::game::combat::PendingCombat>()
-                .0
-                .as_ref()
-                .map(|c| c.order.target),
-            _ => None,
-        };
-        let attacker = world.resource::<TurnState>().active.0;
-        let before = target.map(|_| steps_by_side(world, sides));
+        if let Order::Attack(a) = &order {
+            let attacker = world.resource::<TurnState>().active.0;
+            open = Some((a.target, attacker, steps_by_side(world, sides), turn));
+        }
         let id = world.resource::<Sides>().0[side].id.clone();
         record.orders += 1;
-        match execute(world, IssuedOrder::new(id.clone(), order.clone())) {
-            Ok(_) => {
-                if let (Some(cell), Some(before)) = (target, before) {
-                    note_combat(world, &mut record, cell, attacker, &before, turn);
-                }
+        if execute(world, IssuedOrder::new(id.clone(), order.clone())).is_err() {
+            record.refused += 1;
+            if !matches!(players[side], Player::Random(_)) {
+                record.computer_refused += 1;
             }
-            Err(_) => {
-                record.refused += 1;
-                if !matches!(players[side], Player::Random(_)) {
-                    record.computer_refused += 1;
-                }
-                let fallback = crate::ai::fallback(world, &order);
-                let fell_back = fallback.is_some_and(|f| execute(world, IssuedOrder::new(id, f)).is_ok());
-                if !fell_back && matches!(players[side], Player::Random(_)) {
-                    continue;
-                } else if !fell_back {
-                    break;
-                }
+            if matches!(order, Order::Attack(_)) {
+                open = None;
             }
+            let fallback = crate::ai::fallback(world, &order);
+            let fell_back = fallback.is_some_and(|f| execute(world, IssuedOrder::new(id, f)).is_ok());
+            if !fell_back && matches!(players[side], Player::Random(_)) {
+                continue;
+            } else if !fell_back {
+                break;
+            }
+        }
+        let settled = world.resource::<PendingCombat>().0.is_none() && world.resource::<PendingRetreats>().0.is_empty();
+        if settled && let Some((cell, attacker, before, at)) = open.take() {
+            note_combat(world, &mut record, cell, attacker, &before, at);
         }
         let now = world.resource::<TurnState>().turn;
         if now != turn {
@@ -231,18 +229,8 @@ pub fn play_game(scenario: &Scenario, seed: u64, index: u64, seats: &[Seat]) -> 
     (record, app)
 }
 
-fn note_combat(
-    world: &mut World,
-    record: &mut GameRecord,
-    cell: crate::rules::grid::Cell,
-    attacker: usize,
-    before: &[u32],
-    turn: u32,
-) {
-    // A declared Rommel attack resolves on the defender's answer: nothing fought yet.
-    if world.resource::<crate::game::combat::PendingCombat>().0.is_some() {
-        return;
-    }
+/// Notes a combat that has been fought and its retreats made.
+fn note_combat(world: &mut World, record: &mut GameRecord, cell: Cell, attacker: usize, before: &[u32], turn: u32) {
     let sides = before.len();
     let after = steps_by_side(world, sides);
     let lost = |s: usize| before[s].saturating_sub(after[s]);

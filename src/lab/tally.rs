@@ -215,6 +215,18 @@ impl Tally {
         if let Some(s) = other.slices.iter().find(|s| self.slices.contains(s)) {
             return Err(format!("slice {}/{} is in both tallies", s.0, s.1));
         }
+        // Slices of different counts overlap (0/2 holds 0/4's games): only one N merges.
+        if let Some(s) = other
+            .slices
+            .iter()
+            .chain(&self.slices)
+            .find(|s| s.1 != self.slices[0].1)
+        {
+            return Err(format!(
+                "slice {}/{} does not fit slices of {}: merge slices of one --shard count",
+                s.0, s.1, self.slices[0].1
+            ));
+        }
         self.slices.extend(other.slices.iter().copied());
         self.slices.sort();
         let add = |a: &mut Vec<u64>, b: &[u64]| {
