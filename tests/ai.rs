@@ -198,6 +198,9 @@ fn lab_reports_are_the_same_for_the_same_seed_and_two_shards_merge_into_the_whol
             .unwrap_err()
             .contains("not slices of one batch")
     );
+    // Slices of another count overlap these (1/4 holds games of 1/2): refused.
+    let quarter = tally_of(&scenario, &batch(2, (1, 4), 1));
+    assert!(a.merge(&quarter).unwrap_err().contains("one --shard count"));
 }
 
 #[test]
