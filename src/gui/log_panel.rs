@@ -35,7 +35,11 @@ impl LogPanel {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LogPanel>().add_systems(Update, toggle).add_systems(
         EguiPrimaryContextPass,
-        log_panel.run_if(resource_exists::<OrderLog>.and_then(resource_exists::<TurnState>)),
+        log_panel.run_if(
+            resource_exists::<OrderLog>
+                .and_then(resource_exists::<TurnState>)
+                .and_then(super::board_shown),
+        ),
     );
 }
 
