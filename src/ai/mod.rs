@@ -16,6 +16,7 @@ mod survey;
 pub use answers::fallback;
 pub use attacks::defenders_answer;
 pub use profile::{LEVELS, Profile};
+pub use rollout::PostureJob;
 
 use crate::game::combat::{PendingAdvances, PendingCombat, PendingRetreats};
 use crate::game::components::Sides;
@@ -103,10 +104,8 @@ impl ComputerPlayer {
         }
         self.note_phase(world);
         self.orders_this_phase += 1;
-        let turn = world.resource::<TurnState>().clone();
-        if self.base.rollouts > 0 && turn.active.0 == self.side && self.posture_turn != Some(turn.turn) {
-            self.posture_turn = Some(turn.turn);
-            self.profile = rollout::choose_posture(world, self).unwrap_or_else(|| self.base.clone());
+        if let Some(job) = self.posture_job(world) {
+            self.set_posture(job.turn, job.run());
         }
         if world.resource::<PendingCombat>().0.is_some() {
             return Some(answers::defend(world, self));
@@ -127,6 +126,27 @@ impl ComputerPlayer {
             _ => None,
         };
         Some(order.unwrap_or(Order::EndPhase))
+    }
+
+    /// The look-ahead this player makes at the start of its turn, when it is due: taken out, so
+    /// the caller can run it anywhere and hand the result to `set_posture` (until then
+    /// `next_order` plays on with its base profile).
+    pub fn posture_job(&mut self, world: &World) -> Option<PostureJob> {
+        let turn = world.resource::<TurnState>();
+        let due = self.base.rollouts > 0 && turn.active.0 == self.side && self.posture_turn != Some(turn.turn);
+        let turn = turn.turn;
+        if !due {
+            return None;
+        }
+        self.posture_turn = Some(turn);
+        PostureJob::new(world, self, turn)
+    }
+
+    /// Plays the rest of turn `turn` in `posture` (from `PostureJob::run`).
+    pub fn set_posture(&mut self, turn: u32, posture: Profile) {
+        if self.posture_turn == Some(turn) {
+            self.profile = posture;
+        }
     }
 
     /// Gives this player's next order to the game; `false` when it had none to give. A refused

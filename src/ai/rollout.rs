@@ -7,7 +7,7 @@
 use super::{ComputerPlayer, Profile, side_to_act, steps_by_side};
 use crate::game::components::{GameRng, Sides};
 use crate::game::execute::{execute, replay_entry};
-use crate::game::log::OrderLog;
+use crate::game::log::{LogEntry, OrderLog};
 use crate::game::order::IssuedOrder;
 use crate::game::phase::TurnState;
 use crate::game::retreat::AfterCombatMode;
@@ -34,23 +34,59 @@ pub(super) fn postures(base: &Profile) -> Vec<Profile> {
     ]
 }
 
-/// The posture whose copies of the game end best for `player`'s side.
-pub(super) fn choose_posture(world: &World, player: &mut ComputerPlayer) -> Option<Profile> {
-    let origin = world.get_resource::<GameOrigin>()?.clone();
-    let mode = world.get_resource::<AfterCombatMode>().copied().unwrap_or_default();
-    let log = world.get_resource::<OrderLog>()?.entries.clone();
-    let seeds: Vec<u64> = (0..player.base.rollouts).map(|_| player.rng.next_u64()).collect();
-    let mut best: Option<(f64, Profile)> = None;
-    for posture in postures(&player.base) {
-        let mut total = 0.0;
-        for seed in &seeds {
-            total += rollout(&origin, mode, &log, player.side, &posture, &player.base, *seed)?;
-        }
-        if best.as_ref().is_none_or(|(b, _)| total > *b) {
-            best = Some((total, posture));
-        }
+/// A look-ahead to make, with everything it needs owned, so it can run on another thread (the
+/// client runs it in the background; the lab and tests run it in place).
+pub struct PostureJob {
+    origin: GameOrigin,
+    mode: AfterCombatMode,
+    log: Vec<LogEntry>,
+    side: usize,
+    base: Profile,
+    seeds: Vec<u64>,
+    /// The turn it is for.
+    pub turn: u32,
+}
+
+impl PostureJob {
+    /// The job for `player`'s turn now, its dice seeds drawn from the player's own generator.
+    pub(super) fn new(world: &World, player: &mut ComputerPlayer, turn: u32) -> Option<Self> {
+        Some(Self {
+            origin: world.get_resource::<GameOrigin>()?.clone(),
+            mode: world.get_resource::<AfterCombatMode>().copied().unwrap_or_default(),
+            log: world.get_resource::<OrderLog>()?.entries.clone(),
+            side: player.side,
+            base: player.base.clone(),
+            seeds: (0..player.base.rollouts).map(|_| player.rng.next_u64()).collect(),
+            turn,
+        })
     }
-    best.map(|(_, p)| p)
+
+    /// The posture whose copies of the game end best for the player's side (its base profile
+    /// when no copy could be played).
+    pub fn run(self) -> Profile {
+        let mut best: Option<(f64, Profile)> = None;
+        for posture in postures(&self.base) {
+            let mut total = 0.0;
+            for seed in &self.seeds {
+                let Some(score) = rollout(
+                    &self.origin,
+                    self.mode,
+                    &self.log,
+                    self.side,
+                    &posture,
+                    &self.base,
+                    *seed,
+                ) else {
+                    return self.base;
+                };
+                total += score;
+            }
+            if best.as_ref().is_none_or(|(b, _)| total > *b) {
+                best = Some((total, posture));
+            }
+        }
+        best.map_or(self.base, |(_, p)| p)
+    }
 }
 
 /// Orders past which a copy is scored where it stands.
@@ -62,7 +98,7 @@ const ROLLOUT_ORDERS: u32 = 20_000;
 fn rollout(
     origin: &GameOrigin,
     mode: AfterCombatMode,
-    log: &[crate::game::log::LogEntry],
+    log: &[LogEntry],
     me: usize,
     posture: &Profile,
     base: &Profile,

@@ -71,6 +71,8 @@ pub struct Computers {
     pub refused: usize,
     /// The side that must act now (as of the last check).
     pub to_act: Option<usize>,
+    /// An expert's look-ahead running in the background: its side, turn and thread.
+    thinking: Option<(usize, u32, std::thread::JoinHandle<Profile>)>,
 }
 
 /// Seconds between the computer's orders (0: as fast as it thinks).
@@ -138,6 +140,10 @@ fn computer_orders(world: &mut World) {
     let pace = world.resource::<ComputerPace>().0;
     let mut computers = std::mem::take(&mut *world.resource_mut::<Computers>());
     computers.waited += dt;
+    if !look_ahead_done(&mut computers) {
+        *world.resource_mut::<Computers>() = computers;
+        return;
+    }
     let mut given = 0;
     while let Some(side) = side_to_act(world) {
         let Some(player) = computers.players.iter_mut().find(|p| p.side == side) else {
@@ -148,6 +154,12 @@ fn computer_orders(world: &mut World) {
             break;
         }
         if given >= HURRIED_ORDERS_PER_FRAME {
+            break;
+        }
+        // The expert looks ahead on another thread: the window stays live meanwhile.
+        if let Some(job) = player.posture_job(world) {
+            let turn = job.turn;
+            computers.thinking = Some((side, turn, std::thread::spawn(move || job.run())));
             break;
         }
         let Some(order) = player.next_order(world) else {
@@ -174,6 +186,20 @@ fn computer_orders(world: &mut World) {
     }
     computers.to_act = side_to_act(world);
     *world.resource_mut::<Computers>() = computers;
+}
+
+/// Whether no look-ahead is running (one that has just finished hands its posture over).
+fn look_ahead_done(computers: &mut Computers) -> bool {
+    if !computers.thinking.as_ref().is_some_and(|(_, _, h)| h.is_finished()) {
+        return computers.thinking.is_none();
+    }
+    let Some((side, turn, handle)) = computers.thinking.take() else {
+        return true;
+    };
+    if let (Ok(posture), Some(player)) = (handle.join(), computers.players.iter_mut().find(|p| p.side == side)) {
+        player.set_posture(turn, posture);
+    }
+    true
 }
 
 /// The computer cannot go on with `side` (a bug): the side passes to the player at this screen,
@@ -248,7 +274,11 @@ fn computer_panel(
                 let who = seats
                     .computer(i)
                     .map_or("human".to_string(), |p| format!("computer, {}", p.name));
-                let playing = if computers.to_act == Some(i) { " ◀ to act" } else { "" };
+                let playing = match (&computers.thinking, computers.to_act) {
+                    (Some((side, _, _)), _) if *side == i => " ◀ thinking ahead…",
+                    (_, Some(side)) if side == i => " ◀ to act",
+                    _ => "",
+                };
                 ui.label(format!("{}: {who}{playing}", side.name));
             }
             ui.horizontal(|ui| {
