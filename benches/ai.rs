@@ -19,7 +19,7 @@ fn one_turn(app: &mut App, profile: Profile) -> usize {
     let mut player = ComputerPlayer::new(me, profile, 1);
     let mut given = 0;
     while side_to_act(world) == Some(me) && given < 2000 {
-        if !player.play(world) {
+        if player.play(world).is_err() {
             break;
         }
         given += 1;

@@ -8,7 +8,7 @@ use super::survey::{Stack, Survey};
 use crate::combat::Tactic;
 use crate::game::advance::advance_options;
 use crate::game::combat::{GameView, PendingAdvances, PendingCombat, PendingRetreats};
-use crate::game::components::{Side, Steps, Unit};
+use crate::game::components::{Side, Unit};
 use crate::game::order::{DefenseOrder, Order};
 use crate::game::retreat::waiting_retreat_paths;
 use crate::rules::grid::Cell;
@@ -79,7 +79,7 @@ pub(super) fn retreat(world: &mut World, player: &mut ComputerPlayer) -> Option<
         .map(|l| (l.cells.to_vec(), l.through_ezoc))
         .collect();
     let survey = Survey::take(world, owner);
-    let me = single(world, p.unit, p.from);
+    let me = Stack::of(world, p.from, &[p.unit], 1);
     let sign = if owner.0 == player.side { 1.0 } else { -1.0 };
     let mut best: Option<(f64, Vec<Cell>)> = None;
     for (path, through_ezoc) in paths {
@@ -126,7 +126,7 @@ pub(super) fn advance(world: &mut World, player: &mut ComputerPlayer) -> Order {
             .collect()
     };
     for (e, at, to) in options {
-        let me = single(world, e, at);
+        let me = Stack::of(world, at, &[e], 1);
         let gain = survey.place_score(&me, to, &player.profile, false)
             - survey.place_score(&me, at, &player.profile, false)
             + 0.5 * player.profile.aggression
@@ -141,22 +141,6 @@ pub(super) fn advance(world: &mut World, player: &mut ComputerPlayer) -> Order {
             to,
         },
         _ => Order::EndAdvance,
-    }
-}
-
-/// One unit as a stack of its own.
-fn single(world: &World, unit: Entity, cell: Cell) -> Stack {
-    let (attack, defense, steps) = world.get::<Steps>(unit).map_or((0, 0, 0), |s| {
-        let v = s.values();
-        (v.attack, v.defense, s.0.remaining())
-    });
-    Stack {
-        cell,
-        units: vec![unit],
-        attack: f64::from(attack),
-        defense: f64::from(defense),
-        steps: steps as f64,
-        reach: 1,
     }
 }
 

@@ -5,8 +5,8 @@
 //! the options the defender owns. The best attack above zero is made, then the board is weighed
 //! again.
 
-use super::ComputerPlayer;
 use super::survey::{Stack, Survey};
+use super::{ComputerPlayer, unit_ids};
 use crate::combat::odds::{Summary, summarize_leaves};
 use crate::combat::{self, CombatRules, RetreatOrSteps, Tactic};
 use crate::game::combat::{Attacked, DEFAULT_BARRAGE_RANGE, plan_attack};
@@ -33,7 +33,7 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
             let variants = if player.profile.looks_ahead {
                 attacker_variants(world, &units, target.cell)
             } else {
-                vec![AttackOrder::plain(ids(world, &units), target.cell)]
+                vec![AttackOrder::plain(unit_ids(world, &units), target.cell)]
             };
             for order in variants {
                 if weighed >= budget {
@@ -126,16 +126,9 @@ fn groups(world: &World, near: &[&Stack], together: bool) -> Vec<Vec<Entity>> {
     groups
 }
 
-fn ids(world: &World, units: &[Entity]) -> Vec<String> {
-    units
-        .iter()
-        .filter_map(|e| world.get::<Unit>(*e).map(|u| u.id.clone()))
-        .collect()
-}
-
 /// The attack under every option its attacker owns.
 fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<AttackOrder> {
-    let base = AttackOrder::plain(ids(world, units), target);
+    let base = AttackOrder::plain(unit_ids(world, units), target);
     let rules = &world.resource::<GameMap>().ruleset.combat;
     let mut out = vec![base.clone()];
     match rules {

@@ -49,6 +49,15 @@ pub fn side_to_act(world: &World) -> Option<usize> {
     issuer(world, &probe).ok().flatten().map(|(side, _)| side)
 }
 
+/// Why a computer player gave no order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NotPlayed {
+    /// It is not its turn to give one, or it found none.
+    NoOrder,
+    /// Its order and the safe one after it were refused (a bug), with the refusal.
+    Refused(String),
+}
+
 /// Where in the game a plan was made: turn, side, phase index.
 type PhaseKey = (u32, usize, usize);
 
@@ -149,23 +158,20 @@ impl ComputerPlayer {
         }
     }
 
-    /// Gives this player's next order to the game; `false` when it had none to give. A refused
-    /// order is counted and a safe one (ending the phase or the advance, the first legal
-    /// retreat) is given instead.
-    pub fn play(&mut self, world: &mut World) -> bool {
-        let Some(order) = self.next_order(world) else {
-            return false;
-        };
+    /// Gives this player's next order to the game and returns it. A refused order is counted
+    /// (`refused`, `last_refusal`) and a safe one (the first legal retreat, ending the advance
+    /// or the phase, the plain defence) is given instead; `Err` when it had no order to give, or
+    /// the safe one was refused too.
+    pub fn play(&mut self, world: &mut World) -> Result<Order, NotPlayed> {
+        let order = self.next_order(world).ok_or(NotPlayed::NoOrder)?;
         let id = world.resource::<Sides>().0[self.side].id.clone();
         if let Err(refusal) = execute(world, IssuedOrder::new(id.clone(), order.clone())) {
             self.refused += 1;
             self.last_refusal = Some(refusal.to_string());
-            let fallback = answers::fallback(world, &order);
-            if let Some(f) = fallback {
-                let _ = execute(world, IssuedOrder::new(id, f));
-            }
+            let fallback = answers::fallback(world, &order).ok_or_else(|| NotPlayed::Refused(refusal.to_string()))?;
+            execute(world, IssuedOrder::new(id, fallback)).map_err(|r| NotPlayed::Refused(r.to_string()))?;
         }
-        true
+        Ok(order)
     }
 
     /// A uniform draw in `[0, noise)` from the player's own generator.
@@ -188,6 +194,14 @@ impl ComputerPlayer {
             self.orders_this_phase = 0;
         }
     }
+}
+
+/// The ids of units on the map, in the order given (units gone are left out).
+pub(crate) fn unit_ids(world: &World, units: &[Entity]) -> Vec<String> {
+    units
+        .iter()
+        .filter_map(|e| world.get::<crate::game::components::Unit>(*e).map(|u| u.id.clone()))
+        .collect()
 }
 
 /// Steps each side has on the map.

@@ -54,10 +54,7 @@ pub(super) fn next_move(world: &mut World, player: &mut ComputerPlayer) -> Optio
             continue;
         };
         if let Some((units, to, _)) = best_group(world, &survey, &stack, &units, player) {
-            let ids: Vec<String> = units
-                .iter()
-                .filter_map(|e| world.get::<Unit>(*e).map(|u| u.id.clone()))
-                .collect();
+            let ids = super::unit_ids(world, &units);
             player.moved.extend(ids.iter().cloned());
             return Some(Order::Move { units: ids, to });
         }
@@ -132,7 +129,7 @@ fn best_cell(
     }
     let follows = combat_follows(world);
     let phase = *world.resource::<State<Phase>>().get();
-    let movers = moving_part(world, stack, units);
+    let movers = Stack::of(world, stack.cell, units, stack.reach);
     let mut cells = {
         let mut state: SystemState<(Res<GameMap>, Res<Zoc>, Query<MoverData>)> = SystemState::new(world);
         let (map, zoc, query) = state.get(world).ok()?;
@@ -161,24 +158,4 @@ fn best_cell(
         }
     }
     best.map(|(c, s)| (c, s - stay)).filter(|(_, gain)| *gain > MIN_GAIN)
-}
-
-/// The moving units as a stack of their own (strength, steps, reach).
-fn moving_part(world: &World, stack: &Stack, units: &[Entity]) -> Stack {
-    let mut part = Stack {
-        units: units.to_vec(),
-        attack: 0.0,
-        defense: 0.0,
-        steps: 0.0,
-        ..stack.clone()
-    };
-    for e in units {
-        if let Some(steps) = world.get::<Steps>(*e) {
-            let v = steps.values();
-            part.attack += f64::from(v.attack);
-            part.defense += f64::from(v.defense);
-            part.steps += steps.0.remaining() as f64;
-        }
-    }
-    part
 }

@@ -4,15 +4,14 @@
 //! the end with balanced players, and takes the posture that wins most. The copies of one
 //! posture and another share their dice seeds, so postures are compared on the same luck.
 
-use super::{ComputerPlayer, Profile, side_to_act, steps_by_side};
+use super::{ComputerPlayer, NotPlayed, Profile, side_to_act, steps_by_side};
 use crate::game::components::{GameRng, Sides};
-use crate::game::execute::{execute, replay_entry};
+use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
-use crate::game::order::IssuedOrder;
 use crate::game::phase::TurnState;
 use crate::game::retreat::AfterCombatMode;
 use crate::game::undo::GameOrigin;
-use crate::game::victory::{ObjectiveControl, Verdict, points_by_side};
+use crate::game::victory::{Verdict, points_now};
 use bevy::prelude::*;
 use rand::Rng;
 
@@ -141,19 +140,15 @@ fn rollout(
         } else {
             &mut players[side]
         };
-        let Some(order) = player.next_order(world) else { break };
-        let id = world.resource::<Sides>().0[side].id.clone();
-        if execute(world, IssuedOrder::new(id.clone(), order.clone())).is_err() {
-            let fallback = super::fallback(world, &order)?;
-            execute(world, IssuedOrder::new(id, fallback)).ok()?;
+        match player.play(world) {
+            Ok(_) => {}
+            Err(NotPlayed::NoOrder) => break,
+            Err(NotPlayed::Refused(_)) => return None,
         }
     }
     let steps_after = steps_by_side(world, sides);
     let lost = |s: usize| f64::from(steps_before[s].saturating_sub(steps_after[s]));
-    let points = {
-        let map = world.resource::<crate::game::components::GameMap>();
-        points_by_side(&map.objectives, &world.resource::<ObjectiveControl>().0, sides)
-    };
+    let points = points_now(world);
     let result = match world.get_resource::<Verdict>().map(|v| v.winner) {
         Some(Some(w)) if w.0 == me => 1.0,
         Some(Some(_)) => 0.0,

@@ -50,6 +50,27 @@ const TAKE_PULL: f64 = 3.0;
 /// Farthest a stack is thought to reach in a turn (cells).
 const MAX_REACH: u32 = 6;
 
+impl Stack {
+    /// `units` standing in `cell` as one stack: their summed values and steps.
+    pub fn of(world: &World, cell: Cell, units: &[Entity], reach: u32) -> Self {
+        let mut stack = Stack {
+            cell,
+            units: units.to_vec(),
+            attack: 0.0,
+            defense: 0.0,
+            steps: 0.0,
+            reach,
+        };
+        for steps in units.iter().filter_map(|e| world.get::<Steps>(*e)) {
+            let v = steps.values();
+            stack.attack += f64::from(v.attack);
+            stack.defense += f64::from(v.defense);
+            stack.steps += steps.0.remaining() as f64;
+        }
+        stack
+    }
+}
+
 impl Survey {
     pub fn take(world: &mut World, me: Side) -> Self {
         let (grid, contest, goals) = {

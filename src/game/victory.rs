@@ -42,6 +42,13 @@ pub fn points_by_side(objectives: &[Objective], control: &[Option<Side>], sides:
     points
 }
 
+/// Objective points each side holds now.
+pub fn points_now(world: &World) -> Vec<u32> {
+    let map = world.resource::<GameMap>();
+    let control = world.resource::<ObjectiveControl>();
+    points_by_side(&map.objectives, &control.0, world.resource::<Sides>().0.len())
+}
+
 /// Whether `condition` holds now, and if not, the first part that fails (in words).
 pub fn condition_met(
     condition: &WinCondition,

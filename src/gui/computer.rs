@@ -6,11 +6,10 @@
 //! (PostUpdate), so the frame's other systems never see a half-changed game.
 
 use super::replay::Replay;
-use crate::ai::{ComputerPlayer, Profile, side_to_act};
+use crate::ai::{ComputerPlayer, NotPlayed, Profile, side_to_act};
 use crate::game::combat::PendingCombat;
 use crate::game::components::Sides;
-use crate::game::execute::execute;
-use crate::game::order::{IssuedOrder, Order};
+use crate::game::order::Order;
 use crate::game::phase::GameState;
 use crate::game::undo::{GameOrigin, GameRebuilt};
 use bevy::prelude::*;
@@ -162,20 +161,26 @@ fn computer_orders(world: &mut World) {
             computers.thinking = Some((side, turn, std::thread::spawn(move || job.run())));
             break;
         }
-        let Some(order) = player.next_order(world) else {
-            hand_over(world, &mut computers, side, "it had no order to give");
-            break;
-        };
-        let id = world.resource::<Sides>().0[side].id.clone();
-        if let Err(refused) = execute(world, IssuedOrder::new(id.clone(), order.clone())) {
-            computers.refused += 1;
-            warn!("the computer's order was refused: {refused}");
-            let fallback = crate::ai::fallback(world, &order);
-            if fallback.is_none_or(|f| execute(world, IssuedOrder::new(id, f)).is_err()) {
-                hand_over(world, &mut computers, side, &refused.to_string());
+        let refused_before = player.refused;
+        let played = player.play(world);
+        if player.refused > refused_before {
+            computers.refused += player.refused - refused_before;
+            warn!(
+                "the computer's order was refused: {}",
+                player.last_refusal.as_deref().unwrap_or("")
+            );
+        }
+        let order = match played {
+            Ok(order) => order,
+            Err(NotPlayed::NoOrder) => {
+                hand_over(world, &mut computers, side, "it had no order to give");
                 break;
             }
-        }
+            Err(NotPlayed::Refused(why)) => {
+                hand_over(world, &mut computers, side, &why);
+                break;
+            }
+        };
         // A combat fought: its result panel stays up a while before the next order.
         let fought = matches!(order, Order::Defend(_))
             || matches!(order, Order::Attack(_)) && world.resource::<PendingCombat>().0.is_none();

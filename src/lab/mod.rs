@@ -9,12 +9,12 @@ pub mod tally;
 use crate::ai::random::random_order;
 use crate::ai::{ComputerPlayer, Profile, side_to_act, steps_by_side};
 use crate::game::combat::{PendingCombat, PendingRetreats};
-use crate::game::components::{GameMap, Position, Side, Sides};
+use crate::game::components::{Position, Side, Sides};
 use crate::game::execute::execute;
 use crate::game::order::{IssuedOrder, Order};
 use crate::game::phase::{GameState, TurnState};
 use crate::game::retreat::AfterCombatMode;
-use crate::game::victory::{ObjectiveControl, Verdict, points_by_side};
+use crate::game::victory::{Verdict, points_now};
 use crate::rules::grid::Cell;
 use crate::scenario::Scenario;
 use bevy::prelude::*;
@@ -132,12 +132,6 @@ pub struct GameRecord {
 
 /// Orders past which a game is called unfinished.
 const MAX_ORDERS: u32 = 50_000;
-
-fn points_now(world: &World) -> Vec<u32> {
-    let map = world.resource::<GameMap>();
-    let control = world.resource::<ObjectiveControl>();
-    points_by_side(&map.objectives, &control.0, world.resource::<Sides>().0.len())
-}
 
 /// Plays game `index` of a batch with `seed`: `seats[i]` plays side `i`. The game's app comes
 /// back with the record (its order log can be saved and watched).
