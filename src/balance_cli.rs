@@ -181,7 +181,7 @@ fn merge(args: &BalanceArgs) -> Result<(), String> {
         return Err("balance merge: name the tally files to merge (written with --tally)".into());
     }
     for file in &args.files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let text = hexfront::source::read_file(file).map_err(|e| e.to_string())?;
         let tally: Tally = serde_json::from_str(&text).map_err(|e| {
             format!(
                 "{}:{}:{}: not a tally written by `hexfront balance --tally`: {e}",

@@ -80,6 +80,15 @@ enum Command {
     /// win rates (95% intervals), game length, losses, objectives by turn and the decisive combats.
     /// `hexfront balance merge FILES...` combines the tallies of `--shard` slices.
     Balance(balance_cli::BalanceArgs),
+    /// For the crash-safety test: writes FILE's saved game to TO again and again, its log cut to
+    /// another length each time (the summary says how many orders), COUNT times or until killed.
+    #[command(hide = true)]
+    RewriteSaves {
+        file: PathBuf,
+        to: PathBuf,
+        #[arg(long, default_value_t = u64::MAX)]
+        count: u64,
+    },
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
         case: PathBuf,
@@ -100,6 +109,7 @@ fn main() -> ExitCode {
         Some(Command::Resolve { case, dice, json }) => combat_lab::resolve(&case, cli.seed, &dice, json),
         Some(Command::Balance(args)) => balance_cli::balance(&args, cli.seed),
         Some(Command::Replay { file, verify, to, json }) => replay_cli::replay(&file, verify, to, json),
+        Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
         None => open_game(cli),
     }
 }
@@ -112,6 +122,43 @@ fn validate(files: &[PathBuf]) -> ExitCode {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `hexfront rewrite-saves FILE TO`: writes FILE's game to TO `count` times, its log cut to a
+/// different length each time (the summary says how many orders), for the test that kills it
+/// part-way. Prints `writing` once the first write is done, so the test knows it is under way.
+fn rewrite_saves(file: &std::path::Path, to: &std::path::Path, count: u64) -> ExitCode {
+    use hexfront::game::save::{SavedGame, to_text};
+    let game: Result<SavedGame, _> =
+        hexfront::source::read_file(file).and_then(|text| hexfront::source::Source::new(file, &text).parse());
+    let game = match game {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for k in 0..count {
+        let n = (k as usize) % (game.log.len() + 1);
+        let cut = SavedGame {
+            summary: format!("{n} orders"),
+            log: game.log[..n].to_vec(),
+            ..game.clone()
+        };
+        let written = to_text(&cut)
+            .map_err(|e| e.to_string())
+            .and_then(|text| hexfront::storage::write_atomic(to, &text));
+        if let Err(e) = written {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+        if k == 0 {
+            use std::io::Write;
+            println!("writing");
+            let _ = std::io::stdout().flush();
         }
     }
     ExitCode::SUCCESS

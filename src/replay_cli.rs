@@ -35,7 +35,7 @@ struct Line {
 
 /// The game in `file` at its start, ready to replay.
 fn open(file: &Path) -> Result<(LoadedGame, bevy::app::App), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read the file: {e}", file.display()))?;
+    let text = hexfront::source::read_file(file).map_err(|e| e.to_string())?;
     let game = parse_game_str(file, &text, 1).map_err(|e| e.to_string())?;
     let app = replay_app(&game, Some(0)).map_err(|e| format!("{}: {e}", file.display()))?;
     Ok((game, app))

@@ -384,16 +384,23 @@ fn small_general_retreats_in_a_random_direction_into_friendly_hexes_only_or_the_
 fn next_war_units_in_an_over_stacked_hex_lose_one_er_per_stacking_point_over_the_limit() {
     use bevy::ecs::system::SystemState;
     use hexfront::game::combat::GameView;
+    use hexfront::game::components::{MapIndex, Position};
     use hexfront::game::order::AttackOrder;
     use hexfront::game::phase::TurnState;
-    // 3 + 1 + 1 = 5 stacking points in flat (limit 4): one over.
+    // 3 + 1 + 1 = 5 stacking points in flat (limit 4): one over. A scenario may not start
+    // over-stacked (the validator refuses it), so the last brigade gets there as a retreat would.
     let units = [
         unit("div", "blue", "Infantry", "Division", "0301", "strength: 6, er: 4"),
         brigade("b1", "blue", "0301", 3),
-        brigade("b2", "blue", "0301", 3),
+        brigade("b2", "blue", "0201", 3),
         unit("att", "red", "Infantry", "Division", "0401", "strength: 6, er: 4"),
     ];
     let mut app = nw(&["....."], "", &units);
+    let b2 = id(&mut app, "b2");
+    app.world_mut().resource_mut::<MapIndex>().remove(b2, cell("0201"));
+    app.world_mut().resource_mut::<MapIndex>().place(b2, cell("0301"));
+    app.world_mut().get_mut::<Position>(b2).unwrap().0 = cell("0301");
+    app.update();
     let att = id(&mut app, "att");
     let red = *app.world().get::<hexfront::game::components::Side>(att).unwrap();
     app.world_mut().resource_mut::<TurnState>().active = red;

@@ -137,10 +137,10 @@ pub struct Prepared {
 /// Modifiers that depend on the defending unit, summed.
 fn defender_modifiers(r: &Rules, s: &Situation, d: &Combatant, out: &mut Vec<Modifier>) -> i32 {
     let a = &s.attackers[0];
-    let mut total = 0;
+    let mut total: i32 = 0;
     let mut add = |source: String, n: i32| {
         if n != 0 {
-            total += n;
+            total = total.saturating_add(n);
             out.push(Modifier {
                 side: if n > 0 { Role::Attacker } else { Role::Defender },
                 source,
@@ -149,7 +149,9 @@ fn defender_modifiers(r: &Rules, s: &Situation, d: &Combatant, out: &mut Vec<Mod
         }
     };
     if r.raw.strength_difference {
-        let diff = a.value(Role::Attacker) as i32 - d.value(Role::Defender) as i32;
+        // Values are bounded where they are read; the arithmetic must not wrap even so.
+        let diff = (i64::from(a.value(Role::Attacker)) - i64::from(d.value(Role::Defender)))
+            .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
         add(
             format!(
                 "attack {} vs defense {} of {} (authored)",
@@ -192,10 +194,10 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
     }
     let a = &s.attackers[0];
     let mut mods = Vec::new();
-    let mut total = 0;
+    let mut total: i32 = 0;
     let mut add = |source: String, n: i32, mods: &mut Vec<Modifier>| {
         if n != 0 {
-            total += n;
+            total = total.saturating_add(n);
             mods.push(Modifier {
                 side: if n > 0 { Role::Attacker } else { Role::Defender },
                 source,
@@ -246,7 +248,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
     }
     let (dm, defender, dmods) = best.expect("assess checked there are defenders");
     mods.extend(dmods);
-    let modifier = total + dm;
+    let modifier = total.saturating_add(dm);
     Ok(Assessment {
         attack_total: f64::from(a.value(Role::Attacker)),
         defense_total: f64::from(s.defenders[defender].value(Role::Defender)),
@@ -358,7 +360,7 @@ pub(crate) fn resolve(
     for _ in 0..3 {
         sum += i32::from(dice.roll(Die::D6, "combat (3d6)")?);
     }
-    let roll = (sum + p.modifier).clamp(3, 18);
+    let roll = sum.saturating_add(p.modifier).clamp(3, 18);
     let (text, effects) = &r.rows[(roll - 3) as usize];
     log.say(|| format!("rolled {sum} {:+} = {roll}: {text}", p.modifier));
     let mut attacker = SideResult::new(1);

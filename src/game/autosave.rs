@@ -41,7 +41,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Saves when the turn state, or whether the game is over, differs from the last one saved. The
 /// first seen (a new or loaded game) is only remembered: there is nothing to protect yet.
-fn autosave(world: &mut World) {
+pub(super) fn autosave(world: &mut World) {
     let now = (
         world.resource::<TurnState>().clone(),
         *world.resource::<State<GameState>>().get() == GameState::Over,

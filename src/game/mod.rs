@@ -9,6 +9,7 @@ pub mod advance;
 pub mod autosave;
 pub mod combat;
 pub mod components;
+pub mod emergency;
 pub mod execute;
 pub mod hash;
 pub mod log;
@@ -60,6 +61,7 @@ pub fn plugin(app: &mut App) {
             advance::plugin,
             victory::plugin,
             autosave::plugin,
+            emergency::plugin,
             spawn::plugin,
             execute::plugin,
             undo::plugin,

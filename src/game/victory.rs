@@ -31,12 +31,12 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Objective points each of `sides` holds.
 pub fn points_by_side(objectives: &[Objective], control: &[Option<Side>], sides: usize) -> Vec<u32> {
-    let mut points = vec![0; sides];
+    let mut points = vec![0u32; sides];
     for (o, holder) in objectives.iter().zip(control) {
         if let Some(side) = holder
             && side.0 < sides
         {
-            points[side.0] += o.points;
+            points[side.0] = points[side.0].saturating_add(o.points);
         }
     }
     points

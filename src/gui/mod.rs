@@ -21,6 +21,8 @@ pub mod saves;
 pub mod script;
 pub mod settings;
 pub mod start;
+mod start_files;
+mod thumbnail;
 pub mod zones;
 
 use bevy::prelude::*;
@@ -150,6 +152,12 @@ pub fn run(
             .with_seats(options.seats.clone()),
     );
     app.insert_resource(computer::Seats(options.seats.clone()));
+    // A panic writes the game in progress to the saves folder; the next start says where.
+    crate::game::emergency::install_panic_hook();
+    app.insert_resource(crate::game::emergency::EmergencySave);
+    if let Some(notice) = crate::game::emergency::take_crash_notice() {
+        app.insert_resource(saves::CrashNotice(notice));
+    }
     if let Some(attack) = options.attack {
         app.insert_resource(attack);
     }

@@ -83,7 +83,31 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (load_window, toast, confirm_concede).run_if(resource_exists::<TurnState>),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            crash_notice.run_if(resource_exists::<CrashNotice>),
         );
+}
+
+/// What the panic hook left for the player last time (where the emergency save went), shown once.
+#[derive(Resource)]
+pub struct CrashNotice(pub String);
+
+fn crash_notice(mut contexts: EguiContexts, notice: Res<CrashNotice>, mut commands: Commands) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Hexfront stopped last time")
+        .id(egui::Id::new("crash-notice"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
+        .show(ctx, |ui| {
+            ui.label(&notice.0);
+            if ui.button("OK").clicked() {
+                commands.remove_resource::<CrashNotice>();
+            }
+        });
+    Ok(())
 }
 
 /// A file to write this frame (an exclusive system does it).
@@ -250,8 +274,14 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
     let game = match load_game(path, seed) {
         Ok(g) => g,
         Err(e) => {
+            let backup = storage::backup_of(path);
+            let hint = if backup.is_file() {
+                " (the version before its last save is kept: Backup, beside it in this list)"
+            } else {
+                ""
+            };
             return SaveStatus {
-                message: format!("Not loaded: {e}"),
+                message: format!("Not loaded: {e}{hint}"),
                 failed: true,
             };
         }
@@ -360,6 +390,16 @@ fn load_window(
                             .clicked()
                         {
                             *chosen = Some((s.path.clone(), true));
+                        }
+                        if let Some(backup) = &s.backup
+                            && ui
+                                .small_button("Backup")
+                                .on_hover_text(
+                                    "Continue the version before the last save (kept in case the newest is broken)",
+                                )
+                                .clicked()
+                        {
+                            *chosen = Some((backup.clone(), false));
                         }
                     });
                 }

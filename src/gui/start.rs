@@ -1,13 +1,15 @@
 //! The start screen: pick a shipped scenario, any `.ron` scenario file or a saved game; read its
 //! description, sides, ruleset and a map thumbnail; set the seed; start, continue or watch. Also
-//! starting games from inside one (the New game and Load commands come back through here).
+//! starting games from inside one (the New game and Load commands come back through here). Files
+//! are read off the frame (`start_files`).
 
 use super::layout::Layout;
 use super::replay::Replay;
 use super::settings::{Palette, SettingsFile};
+use super::start_files::{FileRead, FileReader, modified};
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::phase::GameState;
-use crate::game::save::{LoadedGame, load_game, start_loaded};
+use crate::game::save::{LoadedGame, start_loaded};
 use crate::scenario::{self, Scenario};
 use crate::storage;
 use bevy::prelude::*;
@@ -39,8 +41,14 @@ struct Entry {
     file: Option<PathBuf>,
     saved: bool,
     loaded: Result<LoadedGame, String>,
-    /// Where a saved game stands (worked out when it is first shown).
+    /// Where a saved game stands (its log replayed when the file was read).
     position: Option<Scenario>,
+    /// Still being read (off the frame).
+    loading: bool,
+    /// The file's modification time when it was read, to notice a change on disk.
+    modified: Option<std::time::SystemTime>,
+    /// Something to tell about the file (it changed on disk and was read again).
+    note: Option<String>,
 }
 
 impl Entry {
@@ -60,12 +68,16 @@ pub struct StartMenu {
     error: Option<String>,
     /// Who plays each side of the selected game: a human, or the computer at a level.
     pub seats: Vec<Option<crate::ai::Profile>>,
+    reader: FileReader,
+    /// Seconds since the listed files were last checked for changes on disk.
+    since_check: f32,
 }
 
 impl StartMenu {
-    /// The shipped scenarios, other `.ron` files in `./scenarios`, and the saved games.
+    /// The shipped scenarios (embedded: at once), and, read off the frame, the other `.ron`
+    /// files in `./scenarios` and the saved games.
     pub fn scan() -> Self {
-        let mut entries: Vec<Entry> = (0..scenario::SHIPPED.len())
+        let entries: Vec<Entry> = (0..scenario::SHIPPED.len())
             .map(|i| {
                 let loaded = scenario::shipped_scenario(i).map_err(|e| e.to_string());
                 Entry {
@@ -76,9 +88,22 @@ impl StartMenu {
                     saved: false,
                     loaded: loaded.map(|s| LoadedGame::new(s, 1)),
                     position: None,
+                    loading: false,
+                    modified: None,
+                    note: None,
                 }
             })
             .collect();
+        let mut menu = Self {
+            entries,
+            selected: 0,
+            seed: "1".into(),
+            path: String::new(),
+            error: None,
+            seats: Vec::new(),
+            reader: FileReader::new(),
+            since_check: 0.0,
+        };
         let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
         let mut extra: Vec<PathBuf> = std::fs::read_dir("scenarios")
             .map(|d| {
@@ -91,21 +116,62 @@ impl StartMenu {
             .unwrap_or_default();
         extra.sort();
         for path in extra {
-            entries.push(file_entry(path, false));
+            menu.add_file(path, false);
         }
         for save in storage::list_saves(&storage::saves_dir())
             .into_iter()
             .chain(storage::list_saves(&super::saves::turns_dir()))
         {
-            entries.push(file_entry(save.path, true));
+            menu.add_file(save.path, true);
         }
-        Self {
-            entries,
-            selected: 0,
-            seed: "1".into(),
-            path: String::new(),
-            error: None,
-            seats: Vec::new(),
+        menu
+    }
+
+    /// Lists `path` and has it read off the frame; its index.
+    fn add_file(&mut self, path: PathBuf, saved: bool) -> usize {
+        self.reader.read(path.clone());
+        self.entries.push(Entry {
+            label: path
+                .file_name()
+                .map(|s| s.to_string_lossy().trim_end_matches(".ron").to_string())
+                .unwrap_or_default(),
+            file: Some(path),
+            saved,
+            loaded: Err("still being read".into()),
+            position: None,
+            loading: true,
+            modified: None,
+            note: None,
+        });
+        self.entries.len() - 1
+    }
+
+    /// Takes in the files read since the last frame.
+    fn take_reads(&mut self, reads: Vec<FileRead>) {
+        for read in reads {
+            for e in self.entries.iter_mut().filter(|e| e.file.as_ref() == Some(&read.path)) {
+                if e.modified.is_some() {
+                    e.note = Some("The file changed on disk and was read again.".into());
+                }
+                e.loading = false;
+                e.loaded = read.loaded.clone();
+                e.position = read.position.clone();
+                e.modified = read.modified;
+            }
+        }
+    }
+
+    /// Reads again every listed file whose modification time changed since it was read.
+    fn read_changed_files(&mut self) {
+        for i in 0..self.entries.len() {
+            let e = &self.entries[i];
+            let Some(path) = e.file.clone().filter(|_| !e.loading) else {
+                continue;
+            };
+            if modified(&path) != e.modified {
+                self.entries[i].loading = true;
+                self.reader.read(path);
+            }
         }
     }
 
@@ -137,24 +203,25 @@ impl StartMenu {
     }
 }
 
-fn file_entry(path: PathBuf, saved: bool) -> Entry {
-    let loaded = load_game(&path, 1).map_err(|e| e.to_string());
-    Entry {
-        label: path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        file: Some(path),
-        saved,
-        loaded,
-        position: None,
+/// Brings in the files read off the frame and, every two seconds, reads again those changed on
+/// disk.
+fn take_file_reads(menu: Option<ResMut<StartMenu>>, time: Res<Time>) {
+    let Some(mut menu) = menu else { return };
+    let reads = menu.reader.finished();
+    if !reads.is_empty() {
+        menu.take_reads(reads);
+    }
+    menu.since_check += time.delta_secs();
+    if menu.since_check > 2.0 {
+        menu.since_check = 0.0;
+        menu.read_changed_files();
     }
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (start_pending, start_on_enter).run_if(in_state(GameState::NoGame)),
+        (start_pending, start_on_enter, take_file_reads).run_if(in_state(GameState::NoGame)),
     )
     .add_systems(OnEnter(GameState::NoGame), clear_board_state)
     .add_systems(EguiPrimaryContextPass, start_screen.run_if(in_state(GameState::NoGame)));
@@ -267,14 +334,23 @@ fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
                     shown_saves = true;
                 }
                 let text = match &e.loaded {
+                    _ if e.loading => format!("{}   (reading…)", e.label),
                     Ok(g) => format!("{}   ({})", e.label, g.scenario.ruleset.raw.name),
                     Err(_) => format!("{}   (cannot be loaded)", e.label),
                 };
                 let mut rich = egui::RichText::new(text);
-                if e.loaded.is_err() {
+                if e.loaded.is_err() && !e.loading {
                     rich = rich.color(palette.bad);
                 }
-                let r = ui.selectable_label(menu.selected == i, rich);
+                let r = ui
+                    .horizontal(|ui| {
+                        let r = ui.selectable_label(menu.selected == i, rich);
+                        if e.loading {
+                            ui.spinner();
+                        }
+                        r
+                    })
+                    .inner;
                 let r = match &e.file {
                     Some(f) => r.on_hover_text(f.display().to_string()),
                     None => r.on_hover_text("shipped with Hexfront"),
@@ -298,32 +374,20 @@ fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
         );
         if ui.button("Open").clicked() && !menu.path.trim().is_empty() {
             let path = PathBuf::from(menu.path.trim());
-            let entry = file_entry(path, false);
-            if let Err(e) = &entry.loaded {
-                menu.error = Some(e.clone());
-            }
-            menu.entries.push(entry);
-            menu.selected = menu.entries.len() - 1;
+            menu.selected = menu.add_file(path, false);
         }
     });
 }
 
 fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, palette: &Palette) {
     let selected = menu.selected;
+    let Some(game) = playable(ui, menu, palette) else {
+        return;
+    };
     let Some(entry) = menu.entries.get_mut(selected) else {
         return;
     };
-    let game = match &entry.loaded {
-        Ok(g) => g.clone(),
-        Err(e) => {
-            ui.colored_label(palette.bad, format!("This file cannot be played:\n{e}"));
-            return;
-        }
-    };
     let under_way = entry.under_way();
-    if under_way && entry.position.is_none() {
-        entry.position = crate::game::save::position(&game);
-    }
     // A game under way is shown where it stands now.
     let s = entry.position.clone().unwrap_or_else(|| game.scenario.clone());
     ui.heading(&s.raw.name);
@@ -354,7 +418,7 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
         );
     }
     sides_and_seats(ui, &mut menu.seats, &s);
-    thumbnail(ui, &s);
+    super::thumbnail::thumbnail(ui, &s);
     egui::ScrollArea::vertical()
         .id_salt("description")
         .max_height(110.0)
@@ -419,6 +483,47 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
     }
 }
 
+/// The selected game when it can be played; else what is wrong with its file (still being
+/// read, or refused, with its backup offered when Hexfront kept one).
+fn playable(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) -> Option<LoadedGame> {
+    let selected = menu.selected;
+    let entry = menu.entries.get(selected)?;
+    if entry.loading {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(format!(
+                "Reading {}…",
+                entry.file.as_ref().map_or(String::new(), |f| f.display().to_string())
+            ));
+        });
+        return None;
+    }
+    if let Some(note) = &entry.note {
+        ui.colored_label(palette.highlight, note);
+    }
+    match &entry.loaded {
+        Ok(g) => Some(g.clone()),
+        Err(e) => {
+            ui.colored_label(palette.bad, format!("This file cannot be played:\n{e}"));
+            let backup = entry.file.as_deref().map(storage::backup_of).filter(|b| b.is_file());
+            let saved = entry.saved;
+            if let Some(backup) = backup {
+                ui.horizontal(|ui| {
+                    ui.label("Hexfront kept the version before its last save:");
+                    if ui
+                        .button("Open the backup")
+                        .on_hover_text(backup.display().to_string())
+                        .clicked()
+                    {
+                        menu.selected = menu.add_file(backup, saved);
+                    }
+                });
+            }
+            None
+        }
+    }
+}
+
 /// Each side with its units, and who plays it.
 fn sides_and_seats(ui: &mut egui::Ui, seats: &mut Vec<Option<crate::ai::Profile>>, s: &Scenario) {
     seats.resize(s.sides.len(), None);
@@ -465,47 +570,4 @@ fn seat_choice(ui: &mut egui::Ui, seat: &mut Option<crate::ai::Profile>, side: u
         })
         .response
         .on_hover_text("Who plays this side: a human at this screen (hotseat) or the computer");
-}
-
-/// The map in miniature: terrain colours, objectives (gold) and units (side colours).
-fn thumbnail(ui: &mut egui::Ui, s: &Scenario) {
-    let grid = s.board.grid;
-    let (w, h) = (grid.width as f32, grid.height as f32);
-    let avail = ui.available_width().min(520.0);
-    let cell = (avail / (w + 0.5)).min(340.0 / (h + 0.5));
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * (w + 0.5), cell * (h + 0.5)), egui::Sense::hover());
-    let painter = ui.painter_at(rect);
-    let hex = grid.is_hex();
-    let pos = |c: crate::rules::grid::Cell| {
-        let shift = if hex && c.col % 2 == 1 { cell * 0.5 } else { 0.0 };
-        rect.min + egui::vec2(c.col as f32 * cell, c.row as f32 * cell + shift)
-    };
-    for c in grid.cells() {
-        if let Some(t) = s.board.terrain(c) {
-            let [r, g, b] = s.ruleset.terrain_look(t).color;
-            painter.rect_filled(
-                egui::Rect::from_min_size(pos(c), egui::vec2(cell, cell)),
-                0.0,
-                egui::Color32::from_rgb(r, g, b),
-            );
-        }
-    }
-    for o in &s.objectives {
-        painter.circle_stroke(
-            pos(o.cell) + egui::vec2(cell / 2.0, cell / 2.0),
-            cell * 0.7,
-            egui::Stroke::new(2.0, egui::Color32::from_rgb(240, 190, 30)),
-        );
-    }
-    for u in &s.units {
-        let [r, g, b] = s.sides[u.side].color;
-        painter.rect_filled(
-            egui::Rect::from_center_size(
-                pos(u.cell) + egui::vec2(cell / 2.0, cell / 2.0),
-                egui::vec2(cell * 0.7, cell * 0.7),
-            ),
-            1.0,
-            egui::Color32::from_rgb(r, g, b),
-        );
-    }
 }

@@ -169,6 +169,7 @@ impl CombatCase {
 }
 
 fn validate(src: &Source, raw: RawCase) -> Result<CombatCase, LoadError> {
+    check_limits(src, &raw)?;
     let ruleset = match Ruleset::builtin(&raw.ruleset) {
         Some(r) => Arc::new(r?),
         None => {
@@ -289,6 +290,91 @@ fn validate(src: &Source, raw: RawCase) -> Result<CombatCase, LoadError> {
         ruleset,
         situation,
     })
+}
+
+/// The case's sizes and numbers within `source::limits` before any reaches the combat arithmetic.
+fn check_limits(src: &Source, raw: &RawCase) -> Result<(), LoadError> {
+    use super::limits::{chars, count, modifier, value};
+    use crate::source::limits::{MAX_CASE_UNITS, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS};
+    chars(src, "description", &raw.description, MAX_TEXT_CHARS)?;
+    for (field, list) in [("attackers", &raw.attackers), ("defenders", &raw.defenders)] {
+        count(src, field, "units", list.len(), MAX_CASE_UNITS)?;
+        for (i, u) in list.iter().enumerate() {
+            let f = |name: &str| format!("{field}[{i}].{name}");
+            for (field, text) in [("name", &u.name), ("element", &u.element), ("parent", &u.parent)] {
+                if let Some(t) = text {
+                    chars(src, f(field), t, MAX_NAME_CHARS)?;
+                }
+            }
+            chars(src, f("nation"), &u.nation, MAX_NAME_CHARS)?;
+            chars(src, f("id"), &u.id, MAX_ID_CHARS)?;
+            count(src, f("status"), "statuses", u.status.len(), MAX_CASE_UNITS)?;
+            count(src, f("traits"), "traits", u.traits.len(), MAX_CASE_UNITS)?;
+            count(src, f("crossing"), "edge features", u.crossing.len(), MAX_CASE_UNITS)?;
+            value(src, f("armor"), u.armor)?;
+            value(src, f("armor_defense"), u.armor_defense)?;
+            value(src, f("er"), u.er)?;
+            value(src, f("experience"), Some(u.experience))?;
+        }
+    }
+    for (field, s) in [("attack", &raw.attack), ("defense", &raw.defense)] {
+        count(
+            src,
+            format!("{field}.barrage"),
+            "batteries",
+            s.barrage.len(),
+            MAX_CASE_UNITS,
+        )?;
+        for (i, b) in s.barrage.iter().enumerate() {
+            let f = |name: &str| format!("{field}.barrage[{i}].{name}");
+            chars(src, f("id"), &b.id, MAX_ID_CHARS)?;
+            for (field, text) in [
+                ("name", &b.name),
+                ("element", &b.element),
+                ("parent", &b.parent),
+                ("terrain", &b.terrain),
+            ] {
+                if let Some(t) = text {
+                    chars(src, f(field), t, MAX_NAME_CHARS)?;
+                }
+            }
+            count(src, f("status"), "statuses", b.status.len(), MAX_CASE_UNITS)?;
+            value(src, f("barrage"), Some(b.barrage))?;
+            value(src, f("range"), Some(b.range))?;
+            value(src, f("distance"), Some(b.distance))?;
+        }
+        count(
+            src,
+            format!("{field}.tactics"),
+            "tactics",
+            s.tactics.len(),
+            MAX_CASE_UNITS,
+        )?;
+        for (name, text) in [("accelerated_effort", &s.accelerated_effort), ("lead", &s.lead)] {
+            if let Some(t) = text {
+                chars(src, format!("{field}.{name}"), t, MAX_ID_CHARS)?;
+            }
+        }
+        value(src, format!("{field}.prepared_positions"), Some(s.prepared_positions))?;
+        value(src, format!("{field}.hexsides"), Some(s.hexsides))?;
+        count(
+            src,
+            format!("{field}.extra"),
+            "modifiers",
+            s.extra.len(),
+            MAX_CASE_UNITS,
+        )?;
+        for (i, x) in s.extra.iter().enumerate() {
+            let n = match x.effect {
+                crate::combat::ExtraEffect::ColumnShift(n)
+                | crate::combat::ExtraEffect::DieModifier(n)
+                | crate::combat::ExtraEffect::HitShift(n) => n,
+            };
+            chars(src, format!("{field}.extra[{i}].source"), &x.source, MAX_NAME_CHARS)?;
+            modifier(src, format!("{field}.extra[{i}].effect"), n, 20)?;
+        }
+    }
+    Ok(())
 }
 
 fn combatant(src: &Source, ruleset: &Ruleset, prefix: &str, u: &RawCaseUnit) -> Result<Combatant, LoadError> {

@@ -3,7 +3,9 @@
 
 pub mod bench;
 pub mod case;
+mod deployment;
 pub mod file;
+mod limits;
 pub mod ruleset;
 pub mod validate;
 

@@ -1,11 +1,13 @@
 //! Checks a parsed scenario against its ruleset and builds the `Scenario` the game spawns.
 //! Every refusal names the field and where it is in the file.
 
+use super::deployment::Deployment;
 use super::file::{MapEdge, RawScenario, RawUnit};
 use super::ruleset::{GridFamily, Ruleset, list, parse_color};
 use crate::rules::grid::{Cell, Grid, GridKind, parse_label};
 use crate::rules::terrain::{Board, EdgeFeature, Mobility, Mp};
 use crate::rules::units::{StepTrack, StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use crate::source::limits::MAX_UNITS;
 use crate::source::{LoadError, Source};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -103,6 +105,7 @@ impl Scenario {
 }
 
 fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
+    super::limits::scenario(src, &raw)?;
     let ruleset = match Ruleset::builtin(&raw.ruleset) {
         Some(r) => Arc::new(r?),
         None => {
@@ -155,55 +158,28 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
         return Err(src.error("turns", "a scenario needs at least one turn"));
     }
 
-    let mut objectives = Vec::new();
-    for (i, o) in raw.objectives.iter().enumerate() {
-        objectives.push(Objective {
-            cell: cell_at(format!("objectives[{i}].cell"), &o.cell)?,
-            name: o.name.clone(),
-            points: o.points,
-            held_by: o
-                .held_by
-                .as_deref()
-                .map(|s| side_of(format!("objectives[{i}].held_by"), s))
-                .transpose()?,
-        });
-    }
-
-    let mut win = Vec::new();
-    for (i, w) in raw.win.iter().enumerate() {
-        let mut hold = Vec::new();
-        for (j, label) in w.hold.iter().enumerate() {
-            let field = format!("win[{i}].hold[{j}]");
-            let cell = cell_at(field.clone(), label)?;
-            if !objectives.iter().any(|o| o.cell == cell) {
-                return Err(src.error(field, format!("{label} is not one of the scenario's objectives")));
-            }
-            hold.push(cell);
-        }
-        if hold.is_empty() && w.points.is_none() && !w.more_points {
-            return Err(src.error(
-                format!("win[{i}]"),
-                "a win condition needs `hold`, `points` or `more_points`",
-            ));
-        }
-        win.push(WinCondition {
-            side: side_of(format!("win[{i}].side"), &w.side)?,
-            hold,
-            points: w.points,
-            more_points: w.more_points,
-            sudden_death: w.sudden_death,
-        });
-    }
+    let (objectives, win) = objectives_and_win(src, &raw, &cell_at, &side_of)?;
     let otherwise = raw
         .otherwise
         .as_deref()
         .map(|s| side_of("otherwise".into(), s))
         .transpose()?;
 
-    let mut units = Vec::new();
+    let mut units: Vec<UnitSetup> = Vec::new();
     let mut seen = HashSet::new();
+    let mut deployment = Deployment::new(&ruleset, &board, &side_ids, raw.progress.is_some());
     for (i, u) in raw.units.iter().enumerate() {
         let f = |name: &str| format!("units[{i}].{name}");
+        if i == MAX_UNITS {
+            return Err(src.error(
+                format!("units[{i}]"),
+                format!(
+                    "the scenario has {} units; at most {MAX_UNITS} are allowed",
+                    raw.units.len()
+                ),
+            ));
+        }
+        super::limits::unit(src, i, u)?;
         if !seen.insert(u.id.as_str()) {
             return Err(src.error(f("id"), format!("unit id `{}` is used by an earlier unit", u.id)));
         }
@@ -250,6 +226,7 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
             experience: u.experience,
             stacking_points: u.stacking_points.unwrap_or(ruleset.size_points(u.size)),
         });
+        deployment.place(src, i, units.last().expect("just pushed"), &u.cell)?;
     }
     if let Some(p) = &raw.progress {
         side_of("progress.side".into(), &p.side)?;
@@ -304,6 +281,67 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
     })
 }
 
+/// The objectives (one per cell) and the win conditions (sides, and cells that are objectives).
+fn objectives_and_win(
+    src: &Source,
+    raw: &RawScenario,
+    cell_at: &impl Fn(String, &str) -> Result<Cell, LoadError>,
+    side_of: &impl Fn(String, &str) -> Result<usize, LoadError>,
+) -> Result<(Vec<Objective>, Vec<WinCondition>), LoadError> {
+    let mut objectives: Vec<Objective> = Vec::new();
+    let mut by_cell: HashMap<Cell, usize> = HashMap::new();
+    for (i, o) in raw.objectives.iter().enumerate() {
+        let cell = cell_at(format!("objectives[{i}].cell"), &o.cell)?;
+        if let Some(&other) = by_cell.get(&cell) {
+            return Err(src.error(
+                format!("objectives[{i}].cell"),
+                format!(
+                    "{} is already the objective `{}`: one objective per cell",
+                    o.cell, objectives[other].name
+                ),
+            ));
+        }
+        by_cell.insert(cell, objectives.len());
+        objectives.push(Objective {
+            cell,
+            name: o.name.clone(),
+            points: o.points,
+            held_by: o
+                .held_by
+                .as_deref()
+                .map(|s| side_of(format!("objectives[{i}].held_by"), s))
+                .transpose()?,
+        });
+    }
+
+    let mut win = Vec::new();
+    for (i, w) in raw.win.iter().enumerate() {
+        let mut hold = Vec::new();
+        for (j, label) in w.hold.iter().enumerate() {
+            let field = format!("win[{i}].hold[{j}]");
+            let cell = cell_at(field.clone(), label)?;
+            if !by_cell.contains_key(&cell) {
+                return Err(src.error(field, format!("{label} is not one of the scenario's objectives")));
+            }
+            hold.push(cell);
+        }
+        if hold.is_empty() && w.points.is_none() && !w.more_points {
+            return Err(src.error(
+                format!("win[{i}]"),
+                "a win condition needs `hold`, `points` or `more_points`",
+            ));
+        }
+        win.push(WinCondition {
+            side: side_of(format!("win[{i}].side"), &w.side)?,
+            hold,
+            points: w.points,
+            more_points: w.more_points,
+            sudden_death: w.sudden_death,
+        });
+    }
+    Ok((objectives, win))
+}
+
 /// Parses a cell label found at `field` and checks it is on the map.
 fn cell_on_map(src: &Source, grid: &Grid, field: String, label: &str) -> Result<Cell, LoadError> {
     let cell = parse_label(label).map_err(|m| src.error(field.clone(), m))?;
@@ -354,6 +392,7 @@ pub(crate) struct UnitValues<'a> {
 /// A step track from exactly one of `strength`, `attack`+`defense`, `steps` or `chit`, with
 /// `lost` steps gone; errors name `prefix.field`.
 pub(crate) fn build_track(src: &Source, prefix: &str, u: &UnitValues) -> Result<StepTrack, LoadError> {
+    super::limits::unit_values(src, prefix, u)?;
     let f = |name: &str| format!("{prefix}.{name}");
     let given = [
         u.strength.is_some(),
@@ -425,10 +464,11 @@ fn validate_map(src: &Source, raw: &RawScenario, ruleset: &Ruleset) -> Result<Bo
             ),
         ));
     }
-    if m.width == 0 || m.height == 0 || m.width > 999 || m.height > 999 {
+    let side = crate::source::limits::MAX_MAP_SIDE;
+    if m.width == 0 || m.height == 0 || m.width > side || m.height > side {
         return Err(src.error(
             "map.width",
-            format!("a map must be 1 to 999 cells each way, not {}×{}", m.width, m.height),
+            format!("a map must be 1 to {side} cells each way, not {}×{}", m.width, m.height),
         ));
     }
     let mut legend = HashMap::new();

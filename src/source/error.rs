@@ -1,6 +1,7 @@
 //! Load errors that name the file, line, column and field, so a designer can fix them at once.
 
-use super::source_map::{Pos, SourceMap};
+use super::limits::{MAX_FILE_BYTES, MAX_NESTING};
+use super::source_map::{self, Pos};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -29,13 +30,48 @@ impl fmt::Display for LoadError {
     }
 }
 
-/// Reads a file's text; failing that, an error naming the file and why.
+/// Reads a file's text; failing that, an error naming the file and why: missing, unreadable, over
+/// `MAX_FILE_BYTES` (refused before it is read), or not UTF-8 (with the line, column and byte
+/// offset of the first bad byte).
 pub fn read_file(path: &std::path::Path) -> Result<String, LoadError> {
-    std::fs::read_to_string(path).map_err(|e| LoadError {
+    use std::io::Read;
+    let error = |pos: Option<Pos>, message: String| LoadError {
         file: path.to_path_buf(),
-        pos: None,
+        pos,
         field: String::new(),
-        message: format!("cannot read the file: {e}"),
+        message,
+    };
+    let too_big = |size: u64| {
+        format!(
+            "the file is {size} bytes; files over {} MiB ({MAX_FILE_BYTES} bytes) are refused",
+            MAX_FILE_BYTES / 1048576
+        )
+    };
+    let file = std::fs::File::open(path).map_err(|e| error(None, format!("cannot read the file: {e}")))?;
+    if let Ok(meta) = file.metadata()
+        && meta.len() > MAX_FILE_BYTES
+    {
+        return Err(error(None, too_big(meta.len())));
+    }
+    // Read at most one byte past the limit: a file that grows while read, or a device, stops there.
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| error(None, format!("cannot read the file: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(error(None, too_big(bytes.len() as u64)));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let valid = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
+        error(
+            Some(source_map::pos_of_offset(valid, offset)),
+            format!(
+                "the file is not UTF-8 text: byte 0x{:02X} at byte offset {offset} (save it as UTF-8)",
+                bytes[offset]
+            ),
+        )
     })
 }
 
@@ -45,16 +81,15 @@ pub struct Source<'a> {
     pub text: &'a str,
     /// Where the document being validated sits in the text (`scenario.` inside a saved game).
     prefix: String,
-    map: std::cell::OnceCell<SourceMap>,
 }
 
 impl<'a> Source<'a> {
+    /// A file's text; a UTF-8 byte-order mark at its start is skipped (some editors write one).
     pub fn new(file: impl Into<PathBuf>, text: &'a str) -> Self {
         Self {
             file: file.into(),
-            text,
+            text: text.strip_prefix('\u{feff}').unwrap_or(text),
             prefix: String::new(),
-            map: std::cell::OnceCell::new(),
         }
     }
 
@@ -65,7 +100,6 @@ impl<'a> Source<'a> {
             file: self.file.clone(),
             text: self.text,
             prefix: format!("{}{field}.", self.prefix),
-            map: std::cell::OnceCell::new(),
         }
     }
 
@@ -73,7 +107,7 @@ impl<'a> Source<'a> {
     pub fn error(&self, field: impl Into<String>, message: impl Into<String>) -> LoadError {
         let field = format!("{}{}", self.prefix, field.into());
         let field = field.trim_end_matches('.').to_string();
-        let pos = self.map.get_or_init(|| SourceMap::new(self.text)).locate(&field);
+        let pos = source_map::locate(self.text, &field);
         LoadError {
             file: self.file.clone(),
             pos,
@@ -83,24 +117,32 @@ impl<'a> Source<'a> {
     }
 
     /// Parses the text as RON into `T` (unknown fields refused, `Some` implicit), turning a syntax
-    /// or type error into a `LoadError` at the parser's position.
+    /// or type error into a `LoadError` at the parser's position, naming the field it is in.
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
         ron_options().from_str(self.text).map_err(|e| {
+            let pos = Pos {
+                line: e.span.start.line,
+                col: e.span.start.col,
+            };
             let field = match &e.code {
                 ron::Error::NoSuchStructField { found, .. } => found.clone(),
                 ron::Error::MissingStructField { field, .. } | ron::Error::DuplicateStructField { field, .. } => {
                     field.to_string()
                 }
-                _ => String::new(),
+                _ => source_map::field_at(self.text, pos).unwrap_or_default(),
+            };
+            let message = match &e.code {
+                ron::Error::IntegerOutOfBounds => "the number is out of range for this field".to_string(),
+                ron::Error::ExceededRecursionLimit => {
+                    format!("brackets are nested more than {MAX_NESTING} deep")
+                }
+                code => code.to_string(),
             };
             LoadError {
                 file: self.file.clone(),
-                pos: Some(Pos {
-                    line: e.span.start.line,
-                    col: e.span.start.col,
-                }),
+                pos: Some(pos),
                 field,
-                message: e.code.to_string(),
+                message,
             }
         })
     }
@@ -108,11 +150,13 @@ impl<'a> Source<'a> {
 
 /// RON options shared by every loader and saver: `implicit_some` so designers write `2` for
 /// `Some(2)`, and unwrapped variant newtypes so `combat: Rommel(grid: ...)` needs one pair of
-/// parentheses.
+/// parentheses; nesting past `MAX_NESTING` refused.
 pub fn ron_options() -> ron::Options {
-    ron::Options::default().with_default_extension(
-        ron::extensions::Extensions::IMPLICIT_SOME | ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES,
-    )
+    ron::Options::default()
+        .with_default_extension(
+            ron::extensions::Extensions::IMPLICIT_SOME | ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES,
+        )
+        .with_recursion_limit(MAX_NESTING)
 }
 
 /// Writes `value` as pretty RON in the same dialect the loaders read.

@@ -4,6 +4,7 @@
 //! and the scenario layer, so neither imports the other for it.
 
 pub mod error;
+pub mod limits;
 pub mod source_map;
 
 pub use error::{LoadError, Source, list, read_file, ron_options, to_ron};
