@@ -149,16 +149,17 @@ pub fn list_saves(dir: &Path) -> Vec<SaveFile> {
     saves
 }
 
-/// A file-name-safe form of a scenario name: `Mortain, 1944` → `mortain-1944`; at most
+/// A file-name-safe form of a scenario name: `Mortain, 1944` → `mortain-1944`, letters of every
+/// script kept (`Lüttich` → `lüttich`, so names in Cyrillic stay apart); at most
 /// `MAX_SAVE_NAME_CHARS` characters (a 300-character name still makes a file name every system
 /// accepts), `game` when nothing is left.
 pub fn slug(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars().flat_map(char::to_lowercase) {
-        if out.len() >= crate::source::limits::MAX_SAVE_NAME_CHARS {
+        if out.chars().count() >= crate::source::limits::MAX_SAVE_NAME_CHARS {
             break;
         }
-        if c.is_ascii_alphanumeric() {
+        if c.is_alphanumeric() {
             out.push(c);
         } else if !out.ends_with('-') && !out.is_empty() {
             out.push('-');

@@ -195,13 +195,29 @@ fn too_many_things_are_refused_with_the_limit() {
     );
     let e = error_of(CombatCase::from_ron_str("steps.ron", &case));
     assert!(e.contains("attackers[0].steps") && e.contains("at most 20"), "{e}");
+    // An error quoting a huge value from the file is cut short.
+    let case = format!(
+        "CombatCase(ruleset: \"next-war\", terrain: \"{}\", attackers: [(id: \"a\", class: Infantry, strength: 1)], defenders: [(id: \"d\", class: Infantry, strength: 1)])",
+        "w".repeat(1_000_000)
+    );
+    let e = error_of(CombatCase::from_ron_str("terrain.ron", &case));
+    assert!(
+        e.contains("field `terrain`") && e.contains("(cut: ") && e.len() < 1_200,
+        "{}",
+        &e[..200]
+    );
 }
 
 #[test]
 fn a_long_scenario_name_still_saves_and_a_failed_write_leaves_nothing_behind() {
     let dir = scratch("names");
     let name = hexfront::storage::slug(&"Operation ".repeat(30));
-    assert!(name.len() <= limits::MAX_SAVE_NAME_CHARS, "{name}");
+    assert!(name.chars().count() <= limits::MAX_SAVE_NAME_CHARS, "{name}");
+    assert_eq!(
+        hexfront::storage::slug("Mortain: Operation Lüttich"),
+        "mortain-operation-lüttich"
+    );
+    assert_ne!(hexfront::storage::slug("Москва"), hexfront::storage::slug("Ленинград"));
     let path = dir.join(format!("autosave-{name}.ron"));
     hexfront::storage::write_atomic(&path, "one").unwrap();
     hexfront::storage::write_atomic(&path, "two").unwrap();
@@ -327,7 +343,7 @@ fn emergency_save_is_written_when_the_game_panics() {
         .find_map(|l| l.split("orders: ").nth(1))
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or_else(|| panic!("{stdout}{stderr}"));
-    let path = dir.join("saves/emergency-mortain-operation-l-ttich.ron");
+    let path = dir.join("saves/emergency-mortain-operation-lüttich.ron");
     assert!(
         stderr.contains("Your game was saved to") && stderr.contains(&path.display().to_string()),
         "{stderr}"

@@ -106,11 +106,16 @@ pub fn install_panic_hook() {
     });
 }
 
-/// The notice of the last crash, if one is waiting; taken, so it is shown once.
-pub fn take_crash_notice() -> Option<String> {
+/// The notice of the last crash, if one is waiting (it stays until `dismiss_crash_notice`, so a
+/// player who quits without reading it sees it again).
+pub fn crash_notice() -> Option<String> {
+    let bytes = std::fs::read(notice_file()).ok()?;
+    Some(String::from_utf8_lossy(&bytes).chars().take(2_000).collect())
+}
+
+/// The player has read the notice.
+pub fn dismiss_crash_notice() {
     let file = notice_file();
-    let text = std::fs::read_to_string(&file).ok()?;
     let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_file(crate::storage::backup_of(&file));
-    Some(text.chars().take(2_000).collect())
 }

@@ -127,7 +127,11 @@ fn top_bar(
                 history.write(History::Redo);
             }
             ui.separator();
-            ui.strong(&source.0.name);
+            // A long name is cut so the turn, the phase and End phase always fit; hover for all of it.
+            let name: String = source.0.name.chars().take(48).collect();
+            let cut = name.len() < source.0.name.len();
+            ui.strong(if cut { format!("{name}…") } else { name })
+                .on_hover_text(&source.0.name);
             ui.separator();
             ui.label(format!("Turn {} of {}", turn.turn, turn.last_turn));
             ui.separator();

@@ -155,7 +155,7 @@ pub fn run(
     // A panic writes the game in progress to the saves folder; the next start says where.
     crate::game::emergency::install_panic_hook();
     app.insert_resource(crate::game::emergency::EmergencySave);
-    if let Some(notice) = crate::game::emergency::take_crash_notice() {
+    if let Some(notice) = crate::game::emergency::crash_notice() {
         app.insert_resource(saves::CrashNotice(notice));
     }
     if let Some(attack) = options.attack {

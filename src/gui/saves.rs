@@ -104,6 +104,7 @@ fn crash_notice(mut contexts: EguiContexts, notice: Res<CrashNotice>, mut comman
         .show(ctx, |ui| {
             ui.label(&notice.0);
             if ui.button("OK").clicked() {
+                crate::game::emergency::dismiss_crash_notice();
                 commands.remove_resource::<CrashNotice>();
             }
         });
@@ -493,6 +494,7 @@ fn toast(
     }
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("save-toast"))
+        .order(egui::Order::Foreground)
         .anchor(egui::Align2::RIGHT_BOTTOM, [-12.0, -40.0])
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {

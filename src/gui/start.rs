@@ -104,46 +104,41 @@ impl StartMenu {
             reader: FileReader::new(),
             since_check: 0.0,
         };
-        let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
-        let mut extra: Vec<PathBuf> = std::fs::read_dir("scenarios")
-            .map(|d| {
-                d.filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                    .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
-                    .collect()
-            })
-            .unwrap_or_default();
-        extra.sort();
-        for path in extra {
-            menu.add_file(path, false);
-        }
-        for save in storage::list_saves(&storage::saves_dir())
-            .into_iter()
-            .chain(storage::list_saves(&super::saves::turns_dir()))
-        {
-            menu.add_file(save.path, true);
+        for (path, saved) in listed_files() {
+            menu.add_file(path, saved);
         }
         menu
     }
 
-    /// Lists `path` and has it read off the frame; its index.
+    /// Lists `path` (a scenario file with the scenarios, a save with the saves) and has it read
+    /// off the frame; its index.
     fn add_file(&mut self, path: PathBuf, saved: bool) -> usize {
         self.reader.read(path.clone());
-        self.entries.push(Entry {
-            label: path
-                .file_name()
-                .map(|s| s.to_string_lossy().trim_end_matches(".ron").to_string())
-                .unwrap_or_default(),
-            file: Some(path),
-            saved,
-            loaded: Err("still being read".into()),
-            position: None,
-            loading: true,
-            modified: None,
-            note: None,
-        });
-        self.entries.len() - 1
+        let at = if saved {
+            self.entries.len()
+        } else {
+            self.entries.iter().position(|e| e.saved).unwrap_or(self.entries.len())
+        };
+        if self.selected >= at && at < self.entries.len() {
+            self.selected += 1;
+        }
+        self.entries.insert(
+            at,
+            Entry {
+                label: path
+                    .file_name()
+                    .map(|s| s.to_string_lossy().trim_end_matches(".ron").to_string())
+                    .unwrap_or_default(),
+                file: Some(path),
+                saved,
+                loaded: Err("still being read".into()),
+                position: None,
+                loading: true,
+                modified: None,
+                note: None,
+            },
+        );
+        at
     }
 
     /// Takes in the files read since the last frame.
@@ -163,14 +158,31 @@ impl StartMenu {
 
     /// Reads again every listed file whose modification time changed since it was read.
     fn read_changed_files(&mut self) {
-        for i in 0..self.entries.len() {
+        let mut i = 0;
+        while i < self.entries.len() {
             let e = &self.entries[i];
             let Some(path) = e.file.clone().filter(|_| !e.loading) else {
+                i += 1;
                 continue;
             };
+            if !path.exists() {
+                // Deleted (or moved away): off the list.
+                self.entries.remove(i);
+                if self.selected > i || self.selected >= self.entries.len() {
+                    self.selected = self.selected.saturating_sub(1);
+                }
+                continue;
+            }
             if modified(&path) != e.modified {
                 self.entries[i].loading = true;
                 self.reader.read(path);
+            }
+            i += 1;
+        }
+        // Files that appeared since (another Hexfront saved, a designer added a scenario).
+        for (path, saved) in listed_files() {
+            if !self.entries.iter().any(|e| e.file.as_ref() == Some(&path)) {
+                self.add_file(path, saved);
             }
         }
     }
@@ -201,6 +213,27 @@ impl StartMenu {
         self.seats = seats;
         self
     }
+}
+
+/// The `.ron` files in `./scenarios` (other than the shipped ones, which are embedded), then the
+/// saved games and turn files, newest first; `true` for a save.
+fn listed_files() -> Vec<(PathBuf, bool)> {
+    let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
+    let mut extra: Vec<PathBuf> = std::fs::read_dir("scenarios")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
+                .collect()
+        })
+        .unwrap_or_default();
+    extra.sort();
+    let saves = storage::list_saves(&storage::saves_dir())
+        .into_iter()
+        .chain(storage::list_saves(&super::saves::turns_dir()))
+        .map(|s| (s.path, true));
+    extra.into_iter().map(|p| (p, false)).chain(saves).collect()
 }
 
 /// Brings in the files read off the frame and, every two seconds, reads again those changed on
@@ -374,7 +407,11 @@ fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
         );
         if ui.button("Open").clicked() && !menu.path.trim().is_empty() {
             let path = PathBuf::from(menu.path.trim());
-            menu.selected = menu.add_file(path, false);
+            if path.is_file() {
+                menu.selected = menu.add_file(path, false);
+            } else {
+                menu.error = Some(format!("{}: there is no such file", path.display()));
+            }
         }
     });
 }

@@ -89,9 +89,9 @@ pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
 }
 
 /// The name before the first `(` outside comments and `#![…]` attributes (`Ruleset`, `Scenario`,
-/// `SavedGame`).
+/// `SavedGame`), after any byte-order mark.
 pub fn top_level_name(text: &str) -> &str {
-    let mut rest = text;
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     loop {
         rest = rest.trim_start();
         if rest.starts_with("//") || rest.starts_with("#!") {

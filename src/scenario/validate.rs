@@ -83,6 +83,18 @@ impl Scenario {
     /// Parses and validates a scenario's text; `file` names it in errors.
     pub fn from_ron_str(file: impl AsRef<Path>, text: &str) -> Result<Scenario, LoadError> {
         let src = Source::new(file.as_ref(), text);
+        let top = super::top_level_name(text);
+        if !matches!(top, "" | "Scenario") {
+            return Err(LoadError {
+                file: file.as_ref().to_path_buf(),
+                pos: Some(crate::source::source_map::Pos { line: 1, col: 1 }),
+                field: String::new(),
+                message: format!(
+                    "this is not a Hexfront scenario or saved game: it begins `{}`, where a scenario begins `Scenario(` and a saved game `SavedGame(`",
+                    top.chars().take(40).collect::<String>()
+                ),
+            });
+        }
         let raw: RawScenario = src.parse()?;
         validate(&src, raw)
     }

@@ -112,7 +112,7 @@ impl<'a> Source<'a> {
             file: self.file.clone(),
             pos,
             field,
-            message: message.into(),
+            message: shortened(message.into()),
         }
     }
 
@@ -138,6 +138,11 @@ impl<'a> Source<'a> {
                 }
                 code => code.to_string(),
             };
+            let message = if source_map::ends_open(self.text) {
+                format!("{message} (the file ends before its brackets close: it looks cut short)")
+            } else {
+                message
+            };
             LoadError {
                 file: self.file.clone(),
                 pos: Some(pos),
@@ -145,6 +150,20 @@ impl<'a> Source<'a> {
                 message,
             }
         })
+    }
+}
+
+/// A message at most `MAX_MESSAGE_CHARS` long: one that quotes a value from the file (an unknown
+/// terrain id 10 MB long) is cut, so an error never floods a terminal or a panel.
+fn shortened(message: String) -> String {
+    const MAX_MESSAGE_CHARS: usize = 1_000;
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((cut, _)) => format!(
+            "{}… (cut: the message quoted {} characters)",
+            &message[..cut],
+            message.chars().count()
+        ),
+        None => message,
     }
 }
 

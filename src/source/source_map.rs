@@ -61,11 +61,16 @@ pub fn locate(text: &str, path: &str) -> Option<Pos> {
 /// position), e.g. `attackers[0].attack`: the path just before the token or bracket at `pos`;
 /// `None` at the top level.
 pub fn field_at(text: &str, pos: Pos) -> Option<String> {
-    let field = scan(text, |event| match event {
+    let (field, _) = scan(text, |event| match event {
         Event::Reached(at) if at >= pos => Flow::Stop,
         _ => Flow::Go,
     });
     Some(field).filter(|f| !f.is_empty())
+}
+
+/// Whether `text` ends with brackets still open (outside strings and comments): a file cut short.
+pub fn ends_open(text: &str) -> bool {
+    scan(text, |_| Flow::Go).1 > 0
 }
 
 enum Event<'p> {
@@ -184,6 +189,10 @@ impl PathState {
                         ..
                     })
             )
+    }
+
+    fn depth(&self) -> usize {
+        self.frames.len() + self.untracked
     }
 
     fn current(&self) -> &str {
@@ -307,8 +316,8 @@ impl Cursor<'_> {
 }
 
 /// Walks `text` once, reporting every recorded path (first occurrence order) until `on` stops it;
-/// returns the path being written where it stopped.
-fn scan(text: &str, mut on: impl FnMut(Event) -> Flow) -> String {
+/// returns the path being written where it stopped, and how many brackets were open there.
+fn scan(text: &str, mut on: impl FnMut(Event) -> Flow) -> (String, usize) {
     let mut state = PathState {
         path: String::new(),
         frames: Vec::new(),
@@ -323,7 +332,7 @@ fn scan(text: &str, mut on: impl FnMut(Event) -> Flow) -> String {
     macro_rules! emit {
         ($e:expr) => {
             if let Flow::Stop = on($e) {
-                return state.current().to_string();
+                return (state.current().to_string(), state.depth());
             }
         };
     }
@@ -392,7 +401,7 @@ fn scan(text: &str, mut on: impl FnMut(Event) -> Flow) -> String {
             }
         }
     }
-    state.current().to_string()
+    (state.current().to_string(), state.depth())
 }
 
 /// At `r"`, `r#"`, `br##"` …: the number of hashes; else `None`.
