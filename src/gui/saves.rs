@@ -192,6 +192,7 @@ fn handle_commands(
                 load.turns = storage::list_saves(&turns_dir());
             }
             GameCommand::NewGame => {
+                commands.queue(autosave_before_leaving);
                 commands.remove_resource::<StartMenu>();
                 next.set(GameState::NoGame);
             }
@@ -340,7 +341,24 @@ fn start(world: &mut World, game: LoadedGame, watch: Option<usize>) {
 #[derive(Resource)]
 struct OpenNow(PathBuf, bool);
 
+/// Before the game being played is left (a new game, another file opened) it is written to its
+/// autosave file, so no order given since the last phase ended is lost.
+fn autosave_before_leaving(world: &mut World) {
+    let playing = world
+        .get_resource::<State<GameState>>()
+        .is_some_and(|s| *s.get() == GameState::Playing);
+    let Some(path) = world.get_resource::<Autosave>().map(|a| a.path.clone()) else {
+        return;
+    };
+    if playing && let Err(e) = save_game(world, &path) {
+        warn!("The game was not saved before leaving it: {e}");
+    }
+}
+
 fn open_now(world: &mut World) {
+    if world.contains_resource::<OpenNow>() {
+        autosave_before_leaving(world);
+    }
     if let Some(OpenNow(path, watch)) = world.remove_resource::<OpenNow>() {
         let status = open_file(world, &path, watch);
         let failed = status.failed;
