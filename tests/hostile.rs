@@ -292,6 +292,17 @@ fn saves_survive_a_process_killed_at_random_points_while_writing() {
         }
     }
     assert_eq!(killed_writing, 100, "every child was killed while it was still writing");
+    // Kills that landed between a temporary file's creation and its rename leave it behind.
+    let mid_write = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        })
+        .count();
+    eprintln!(
+        "100 kills: {mid_write} in the middle of writing a file, {mid_game} found a save part-way through the log"
+    );
     assert!(
         mid_game > 50,
         "most kills found a save part-way through the log: {mid_game}"
