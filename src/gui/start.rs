@@ -6,7 +6,7 @@
 use super::layout::Layout;
 use super::replay::Replay;
 use super::settings::{Palette, SettingsFile};
-use super::start_files::{FileRead, FileReader, modified};
+use super::start_files::{FileRead, FileReader, listed_files, modified};
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::phase::GameState;
 use crate::game::save::{LoadedGame, start_loaded};
@@ -213,27 +213,6 @@ impl StartMenu {
         self.seats = seats;
         self
     }
-}
-
-/// The `.ron` files in `./scenarios` (other than the shipped ones, which are embedded), then the
-/// saved games and turn files, newest first; `true` for a save.
-fn listed_files() -> Vec<(PathBuf, bool)> {
-    let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
-    let mut extra: Vec<PathBuf> = std::fs::read_dir("scenarios")
-        .map(|d| {
-            d.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
-                .collect()
-        })
-        .unwrap_or_default();
-    extra.sort();
-    let saves = storage::list_saves(&storage::saves_dir())
-        .into_iter()
-        .chain(storage::list_saves(&super::saves::turns_dir()))
-        .map(|s| (s.path, true));
-    extra.into_iter().map(|p| (p, false)).chain(saves).collect()
 }
 
 /// Brings in the files read off the frame and, every two seconds, reads again those changed on

@@ -5,7 +5,8 @@
 //! are read again, like any other input.
 
 use crate::game::save::{LoadedGame, load_game, position};
-use crate::scenario::Scenario;
+use crate::scenario::{self, Scenario};
+use crate::storage;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -117,6 +118,27 @@ fn read_one(path: PathBuf) -> FileRead {
         position,
         modified,
     }
+}
+
+/// The `.ron` files in `./scenarios` (other than the shipped ones, which are embedded), then the
+/// saved games and turn files, newest first; `true` for a save.
+pub(super) fn listed_files() -> Vec<(PathBuf, bool)> {
+    let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
+    let mut extra: Vec<PathBuf> = std::fs::read_dir("scenarios")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
+                .collect()
+        })
+        .unwrap_or_default();
+    extra.sort();
+    let saves = storage::list_saves(&storage::saves_dir())
+        .into_iter()
+        .chain(storage::list_saves(&super::saves::turns_dir()))
+        .map(|s| (s.path, true));
+    extra.into_iter().map(|p| (p, false)).chain(saves).collect()
 }
 
 /// A file's modification time, when the system gives one.

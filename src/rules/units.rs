@@ -227,13 +227,18 @@ impl StackingRule {
         self.terrain_limits.get(&terrain).copied().unwrap_or(self.limit)
     }
 
+    /// What the limit counts, in words: `units` or `stacking points`.
+    pub fn unit_word(&self) -> &'static str {
+        match self.measure {
+            StackingMeasure::Units => "units",
+            StackingMeasure::Points => "stacking points",
+        }
+    }
+
     /// Refuses a move that would leave more than the limit in a cell, saying by how much.
     pub fn check(&self, terrain: TerrainId, terrain_name: &str, already: u32, arriving: u32) -> Result<(), String> {
         let limit = self.limit_in(terrain);
-        let unit_word = match self.measure {
-            StackingMeasure::Units => "units",
-            StackingMeasure::Points => "stacking points",
-        };
+        let unit_word = self.unit_word();
         if already + arriving > limit {
             return Err(format!(
                 "stacking limit: {terrain_name} holds at most {limit} {unit_word}; {already} already there + {arriving} moving in = {}",

@@ -6,7 +6,6 @@ use super::ruleset::Ruleset;
 use super::validate::UnitSetup;
 use crate::rules::grid::Cell;
 use crate::rules::terrain::Board;
-use crate::rules::units::StackingMeasure;
 use crate::source::{LoadError, Source};
 use std::collections::HashMap;
 
@@ -73,10 +72,7 @@ impl<'a> Deployment<'a> {
         };
         let limit = stacking.limit_in(terrain);
         if self.stacking_checked && entry.1 > limit {
-            let what = match stacking.measure {
-                StackingMeasure::Units => "units",
-                StackingMeasure::Points => "stacking points",
-            };
+            let what = stacking.unit_word();
             let mut others = entry.2.clone();
             others.retain(|id| *id != unit.id);
             let before = if others.is_empty() {
