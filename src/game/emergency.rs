@@ -9,7 +9,7 @@ use super::autosave::Autosave;
 use super::log::OrderLog;
 use super::phase::GameState;
 use super::retreat::AfterCombatMode;
-use super::save::{SavedGame, saved_game, summary, to_text};
+use super::save::{SavedGame, saved_game, saved_seed, summary, to_text};
 use super::undo::GameOrigin;
 use bevy::prelude::*;
 use std::path::PathBuf;
@@ -44,7 +44,7 @@ pub(super) fn plugin(app: &mut App) {
 fn keep_snapshot(world: &World) {
     let Ok(mut snapshot) = SNAPSHOT.lock() else { return };
     let origin = world.resource::<GameOrigin>();
-    let seed = origin.scenario.raw.progress.as_ref().map_or(origin.seed, |p| p.seed);
+    let seed = saved_seed(origin);
     match snapshot.as_mut() {
         Some(game) if game.seed == seed && game.scenario == origin.scenario.raw => {
             game.log.clone_from(&world.resource::<OrderLog>().entries);

@@ -110,11 +110,16 @@ pub fn summary(world: &World) -> String {
     )
 }
 
+/// The seed a saved game records: a first-format snapshot's own, else the game's.
+pub fn saved_seed(origin: &GameOrigin) -> u64 {
+    origin.scenario.raw.progress.as_ref().map_or(origin.seed, |p| p.seed)
+}
+
 /// The game in `world` as a saved game.
 pub fn saved_game(world: &World) -> SavedGame {
     let origin = world.resource::<GameOrigin>();
     let raw = origin.scenario.raw.clone();
-    let seed = raw.progress.as_ref().map_or(origin.seed, |p| p.seed);
+    let seed = saved_seed(origin);
     SavedGame {
         format: SAVE_FORMAT,
         written_by: format!("Hexfront {}", env!("CARGO_PKG_VERSION")),

@@ -9,10 +9,19 @@ use crate::rules::terrain::Board;
 use crate::source::{LoadError, Source};
 use std::collections::HashMap;
 
-/// What stands in one cell so far: per side, the stacking counted and the first unit ids.
+/// One side's units in a cell so far.
+struct SideHere {
+    side: usize,
+    /// What they count toward the stacking limit.
+    counted: u32,
+    /// The first few ids, for messages.
+    ids: Vec<String>,
+}
+
+/// What stands in one cell so far, side by side.
 #[derive(Default)]
 struct Occupants {
-    by_side: Vec<(usize, u32, Vec<String>)>,
+    by_side: Vec<SideHere>,
 }
 
 /// The deployment read so far.
@@ -44,36 +53,40 @@ impl<'a> Deployment<'a> {
         let field = format!("units[{i}].cell");
         let here = self.cells.entry(unit.cell).or_default();
         if !self.ruleset.contests_cells()
-            && let Some((enemy, _, ids)) = here.by_side.iter().find(|(s, _, _)| *s != unit.side)
+            && let Some(enemy) = here.by_side.iter().find(|h| h.side != unit.side)
         {
             return Err(src.error(
                 field,
                 format!(
                     "{} (side `{}`) starts in cell {label}, where {} of side `{}` already is: opposing sides may not share a cell in {}",
-                    unit.id, self.side_ids[unit.side], ids[0], self.side_ids[*enemy], self.ruleset.raw.name
+                    unit.id, self.side_ids[unit.side], enemy.ids[0], self.side_ids[enemy.side], self.ruleset.raw.name
                 ),
             ));
         }
         let stacking = &self.ruleset.stacking;
         let counted = stacking.counted(unit.stacking_points);
-        let entry = match here.by_side.iter_mut().find(|(s, _, _)| *s == unit.side) {
-            Some(e) => e,
+        let entry = match here.by_side.iter().position(|h| h.side == unit.side) {
+            Some(k) => &mut here.by_side[k],
             None => {
-                here.by_side.push((unit.side, 0, Vec::new()));
+                here.by_side.push(SideHere {
+                    side: unit.side,
+                    counted: 0,
+                    ids: Vec::new(),
+                });
                 here.by_side.last_mut().expect("just pushed")
             }
         };
-        entry.1 = entry.1.saturating_add(counted);
-        if entry.2.len() < 4 {
-            entry.2.push(unit.id.clone());
+        entry.counted = entry.counted.saturating_add(counted);
+        if entry.ids.len() < 4 {
+            entry.ids.push(unit.id.clone());
         }
         let Some(terrain) = self.board.terrain(unit.cell) else {
             return Ok(());
         };
         let limit = stacking.limit_in(terrain);
-        if self.stacking_checked && entry.1 > limit {
+        if self.stacking_checked && entry.counted > limit {
             let what = stacking.unit_word();
-            let mut others = entry.2.clone();
+            let mut others = entry.ids.clone();
             others.retain(|id| *id != unit.id);
             let before = if others.is_empty() {
                 "nothing else there".to_string()
@@ -87,7 +100,7 @@ impl<'a> Deployment<'a> {
                     self.ruleset.movement.terrain_name(terrain),
                     self.ruleset.raw.name,
                     unit.id,
-                    entry.1,
+                    entry.counted,
                 ),
             ));
         }
