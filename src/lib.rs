@@ -2,7 +2,8 @@
 //! `gui` (feature `gui`) draws and takes input → `lab` (the balance lab) and `ai` (the computer
 //! player) give orders as a player would → `game` runs the rules as Bevy ECS systems and
 //! keeps the order log → `scenario` reads and checks scenario and ruleset files → `combat` and
-//! `rules`, pure → `source`, file text and located errors. `storage` keeps a player's files.
+//! `rules`, pure → `source`, file text and located errors. `storage` keeps a player's files;
+//! `version` says which Hexfront wrote them.
 
 pub mod ai;
 pub mod combat;
@@ -12,6 +13,7 @@ pub mod rules;
 pub mod scenario;
 pub mod source;
 pub mod storage;
+pub mod version;
 
 #[cfg(feature = "gui")]
 pub mod gui;

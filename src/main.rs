@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "hexfront", version, about = "A hex-and-square board-wargame engine")]
+#[command(name = "hexfront", version = hexfront::version::LONG, about = "A hex-and-square board-wargame engine")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -199,6 +199,8 @@ fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario,
 
 #[cfg(feature = "gui")]
 fn open_game(cli: Cli) -> ExitCode {
+    #[cfg(windows)]
+    leave_own_console();
     // Without --scenario the start screen opens, with the default scenario selected. A saved game
     // or turn file is replayed and checked before the window opens.
     let game = match cli
@@ -267,6 +269,25 @@ fn open_game(cli: Cli) -> ExitCode {
         seats,
     };
     hexfront::gui::run(start, cli.seed, shot, options)
+}
+
+/// On Windows, hexfront.exe started from Explorer gets a console window of its own beside the
+/// game; it is let go when no other program shares it (started from a terminal, it stays, so
+/// the commands' output and the game's log show there).
+#[cfg(all(windows, feature = "gui"))]
+fn leave_own_console() {
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn GetConsoleProcessList(process_ids: *mut u32, count: u32) -> u32;
+        fn FreeConsole() -> i32;
+    }
+    let mut ids = [0u32; 2];
+    // SAFETY: `ids` has room for the two entries asked for; FreeConsole takes no arguments.
+    unsafe {
+        if GetConsoleProcessList(ids.as_mut_ptr(), 2) == 1 {
+            FreeConsole();
+        }
+    }
 }
 
 #[cfg(not(feature = "gui"))]

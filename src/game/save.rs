@@ -26,7 +26,7 @@ pub const SAVE_FORMAT: u32 = 2;
 pub struct SavedGame {
     /// `SAVE_FORMAT` when written.
     pub format: u32,
-    /// The Hexfront that wrote it.
+    /// The Hexfront that wrote it: version, commit and target (`version::written_by`).
     pub written_by: String,
     /// Set in a turn file sent by e-mail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,7 +122,7 @@ pub fn saved_game(world: &World) -> SavedGame {
     let seed = saved_seed(origin);
     SavedGame {
         format: SAVE_FORMAT,
-        written_by: format!("Hexfront {}", env!("CARGO_PKG_VERSION")),
+        written_by: crate::version::written_by(),
         turn_file: None,
         summary: summary(world),
         scenario_name: world.resource::<ScenarioSource>().0.name.clone(),
@@ -248,8 +248,10 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
         return Err(src.error(
             "format",
             format!(
-                "this is save format {}; this Hexfront reads format {SAVE_FORMAT} (and first-format saves)",
-                saved.format
+                "this is save format {}, written by {}; this Hexfront ({}) reads format {SAVE_FORMAT} (and first-format saves)",
+                saved.format,
+                saved.written_by,
+                crate::version::LONG
             ),
         ));
     }

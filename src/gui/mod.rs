@@ -23,6 +23,7 @@ pub mod settings;
 pub mod start;
 mod start_files;
 mod thumbnail;
+mod window_icon;
 pub mod zones;
 
 use bevy::prelude::*;
@@ -75,6 +76,7 @@ pub fn plugin(app: &mut App) {
             attack_panels::plugin,
             computer::plugin,
             lab_window::plugin,
+            window_icon::plugin,
         ));
 }
 

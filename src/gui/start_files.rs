@@ -120,20 +120,21 @@ fn read_one(path: PathBuf) -> FileRead {
     }
 }
 
-/// The `.ron` files in `./scenarios` (other than the shipped ones, which are embedded), then the
-/// saved games and turn files, newest first; `true` for a save.
+/// The `.ron` files in `./scenarios` and the data folder's `scenarios` (other than the shipped ones,
+/// which are embedded), then the saved games and turn files, newest first; `true` for a save.
 pub(super) fn listed_files() -> Vec<(PathBuf, bool)> {
     let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
-    let mut extra: Vec<PathBuf> = std::fs::read_dir("scenarios")
-        .map(|d| {
-            d.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
-                .collect()
-        })
-        .unwrap_or_default();
+    // `./scenarios` (beside a checkout or an unpacked bundle) and the data folder's `scenarios`
+    // (where a player keeps their own, whatever folder the game was started in).
+    let mut extra: Vec<PathBuf> = [PathBuf::from("scenarios"), storage::data_dir().join("scenarios")]
+        .iter()
+        .filter_map(|folder| std::fs::read_dir(folder).ok())
+        .flat_map(|d| d.filter_map(Result::ok).map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
+        .collect();
     extra.sort();
+    extra.dedup();
     let saves = storage::list_saves(&storage::saves_dir())
         .into_iter()
         .chain(storage::list_saves(&super::saves::turns_dir()))
