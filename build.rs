@@ -27,31 +27,33 @@ fn main() {
     }
 }
 
-/// A Git command's trimmed output, or `None` where there is no Git or no repository.
+/// A Git command's trimmed output, or `None` where there is no Git or no repository, or where the
+/// repository is not this crate's own (a source archive unpacked inside another checkout).
 fn git(args: &[&str]) -> Option<String> {
-    let out = Command::new("git").args(args).output().ok()?;
-    let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !text.is_empty()).then_some(text)
+    let run = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git").args(args).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
+        (out.status.success() && !text.is_empty()).then_some(text)
+    };
+    let top = std::fs::canonicalize(run(&["rev-parse", "--show-toplevel"])?).ok()?;
+    let manifest = std::fs::canonicalize(std::env::var("CARGO_MANIFEST_DIR").ok()?).ok()?;
+    (top == manifest).then(|| run(args)).flatten()
 }
 
-/// Reruns this script when HEAD moves (a commit, a checkout), not on every build.
+/// Reruns this script when HEAD moves (a commit, a checkout), not on every build: the files Git
+/// changes then, found with `--git-path` (right in worktrees too). Only files that exist are
+/// named, since cargo reruns every time for a missing one.
 fn watch_git_head() {
-    let Some(git_dir) = git(&["rev-parse", "--git-dir"]) else {
-        return;
-    };
-    let head = std::path::Path::new(&git_dir).join("HEAD");
-    println!("cargo:rerun-if-changed={}", head.display());
-    if let Ok(text) = std::fs::read_to_string(&head)
-        && let Some(reference) = text.trim().strip_prefix("ref: ")
-    {
-        println!(
-            "cargo:rerun-if-changed={}",
-            std::path::Path::new(&git_dir).join(reference).display()
-        );
-        println!(
-            "cargo:rerun-if-changed={}",
-            std::path::Path::new(&git_dir).join("packed-refs").display()
-        );
+    let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    if let Some(reference) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watched.push(reference);
+    }
+    for name in watched {
+        if let Some(path) = git(&["rev-parse", "--git-path", &name])
+            && std::path::Path::new(&path).exists()
+        {
+            println!("cargo:rerun-if-changed={path}");
+        }
     }
 }
 
@@ -64,7 +66,12 @@ fn windows_resources() {
         .set("ProductName", "Hexfront")
         .set("FileDescription", "Hexfront, a hex-and-square board-wargame engine")
         .set("LegalCopyright", "MIT OR Apache-2.0");
-    if let Err(e) = res.compile() {
+    println!("cargo:rerun-if-env-changed=HEXFRONT_REQUIRE_ICON");
+    if let Err(e) = res.compile_for("hexfront") {
+        // The release builds set HEXFRONT_REQUIRE_ICON: a bundle never ships without its icon.
+        if std::env::var_os("HEXFRONT_REQUIRE_ICON").is_some() {
+            panic!("the resource compiler failed, and HEXFRONT_REQUIRE_ICON is set: {e}");
+        }
         println!("cargo:warning=the .exe is built without its icon: the resource compiler failed ({e})");
     }
 }

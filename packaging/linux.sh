@@ -22,7 +22,7 @@ rm -rf "$stage" && mkdir -p "$stage"
 stage_common "$stage"
 strip -o "$stage/hexfront" "$bin"
 cp assets/icon/hexfront.png packaging/linux/hexfront.desktop "$stage/"
-tar -C "$DIST" -czf "$DIST/$name.tar.gz" "$name"
+tar -C "$DIST" --owner=0 --group=0 --numeric-owner -czf "$DIST/$name.tar.gz" "$name"
 echo "$DIST/$name.tar.gz: $(size_mib "$DIST/$name.tar.gz")"
 
 step "the .deb"
@@ -55,7 +55,8 @@ need_packages xvfb-run=xvfb xauth=xauth
 try="$(mktemp -d)"
 tar -C "$try" -xzf "$DIST/$name.tar.gz"
 cd "$try/$name"
-clean_env=(env -i "HOME=$try/home" "PATH=/usr/bin:/bin" "LANG=C.UTF-8")
+# NO_COLOR: Bevy's log colours its level names even into a file, which would hide `ERROR`.
+clean_env=(env -i "HOME=$try/home" "PATH=/usr/bin:/bin" "LANG=C.UTF-8" "NO_COLOR=1")
 "${clean_env[@]}" ./hexfront --version
 "${clean_env[@]}" ./hexfront validate scenarios/*.ron rulesets/*.ron
 "${clean_env[@]}" timeout 300 xvfb-run -a -s "-screen 0 1600x1000x24" ./hexfront --screenshot "$try/start.png" --frames 30 \

@@ -102,7 +102,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // macOS gives an app opened from the Finder for the first time a `-psn_0_NNNN` (process
+    // serial number) argument; it is not ours to read.
+    let cli = Cli::parse_from(std::env::args_os().filter(|a| !a.to_string_lossy().starts_with("-psn_")));
     match cli.command {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Odds { case, json }) => combat_lab::odds(&case, json),
@@ -199,8 +201,6 @@ fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario,
 
 #[cfg(feature = "gui")]
 fn open_game(cli: Cli) -> ExitCode {
-    #[cfg(windows)]
-    leave_own_console();
     // Without --scenario the start screen opens, with the default scenario selected. A saved game
     // or turn file is replayed and checked before the window opens.
     let game = match cli
@@ -268,6 +268,9 @@ fn open_game(cli: Cli) -> ExitCode {
         bench_frames: cli.bench_frames,
         seats,
     };
+    // Errors above still print to the console; from here on the game speaks in its window.
+    #[cfg(windows)]
+    leave_own_console();
     hexfront::gui::run(start, cli.seed, shot, options)
 }
 

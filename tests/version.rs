@@ -51,3 +51,18 @@ fn a_save_of_another_format_names_the_hexfront_that_wrote_it() {
     assert!(err.contains("written by Hexfront 9.0.0 (abcdef012"), "{err}");
     assert!(err.contains(hexfront::version::LONG), "{err}");
 }
+
+/// The scenario hash is taken over the RON text `to_ron` writes: with ron's Windows default of
+/// `\r\n` a game saved on Linux failed its hash on Windows (found by packaging/windows.sh under
+/// Wine). Every line ends in `\n` alone, on every OS, and the committed game's hash holds.
+#[test]
+fn saves_are_written_the_same_on_every_os() {
+    let loaded = save::load_game(GAME.as_ref(), 1).expect("the committed game loads");
+    let app = save::replay_app(&loaded, None).expect("replays");
+    let saved = save::saved_game(app.world());
+    let text = save::to_text(&saved).expect("serializes");
+    assert!(!text.contains('\r'), "a save holds a carriage return");
+    assert!(!hexfront::scenario::to_ron(&saved.scenario).expect("ron").contains('\r'));
+    let recorded = std::fs::read_to_string(GAME).expect("fixture");
+    assert!(recorded.contains(&format!("scenario_hash: \"{}\"", saved.scenario_hash)));
+}

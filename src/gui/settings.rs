@@ -143,7 +143,7 @@ fn save_and_apply(settings: Res<Settings>, mut palette: ResMut<Palette>, mut fil
         return;
     }
     *palette = Palette::for_settings(&settings);
-    let text = match ron::ser::to_string_pretty(&*settings, ron::ser::PrettyConfig::default()) {
+    let text = match ron::ser::to_string_pretty(&*settings, ron::ser::PrettyConfig::default().new_line("\n")) {
         Ok(t) => t,
         Err(e) => {
             file.problem = Some(format!("cannot write settings: {e}"));

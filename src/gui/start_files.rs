@@ -124,17 +124,27 @@ fn read_one(path: PathBuf) -> FileRead {
 /// which are embedded), then the saved games and turn files, newest first; `true` for a save.
 pub(super) fn listed_files() -> Vec<(PathBuf, bool)> {
     let shipped: Vec<&str> = scenario::SHIPPED.iter().map(|(p, _)| *p).collect();
-    // `./scenarios` (beside a checkout or an unpacked bundle) and the data folder's `scenarios`
-    // (where a player keeps their own, whatever folder the game was started in).
-    let mut extra: Vec<PathBuf> = [PathBuf::from("scenarios"), storage::data_dir().join("scenarios")]
-        .iter()
-        .filter_map(|folder| std::fs::read_dir(folder).ok())
-        .flat_map(|d| d.filter_map(Result::ok).map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+    let ron_files = |folder: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(folder)
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // `./scenarios` (a checkout or an unpacked bundle: the shipped files there are the embedded
+    // ones), then the data folder's `scenarios`, where a player's own are listed whatever their
+    // name, an edited copy of a shipped one too.
+    let mut extra: Vec<PathBuf> = ron_files(Path::new("scenarios"))
+        .into_iter()
         .filter(|p| !shipped.iter().any(|s| p.ends_with(s.trim_start_matches("scenarios/"))))
         .collect();
     extra.sort();
-    extra.dedup();
+    let mut own = ron_files(&storage::data_dir().join("scenarios"));
+    own.sort();
+    extra.extend(own);
     let saves = storage::list_saves(&storage::saves_dir())
         .into_iter()
         .chain(storage::list_saves(&super::saves::turns_dir()))

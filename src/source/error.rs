@@ -178,9 +178,12 @@ pub fn ron_options() -> ron::Options {
         .with_recursion_limit(MAX_NESTING)
 }
 
-/// Writes `value` as pretty RON in the same dialect the loaders read.
+/// Writes `value` as pretty RON in the same dialect the loaders read. Lines end in `\n` on every
+/// OS (ron's default is `\r\n` on Windows): the saves' scenario hash is taken over this text, so
+/// a game saved on one system loads on another.
 pub fn to_ron<T: serde::Serialize>(value: &T) -> Result<String, ron::Error> {
     let pretty = ron::ser::PrettyConfig::new()
+        .new_line("\n")
         .depth_limit(4)
         .struct_names(false)
         .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
