@@ -93,4 +93,7 @@ for c in tests/cases/*.ron; do
 done
 compare "replay --verify tests/fixtures/smolensk-game.ron" replay --verify tests/fixtures/smolensk-game.ron
 compare "resolve --seed 7 (a seeded roll)" resolve --seed 7 tests/cases/next-war-chorwon.ron
+# A broken file: the same located error and the same failing exit status.
+printf 'Scenario(\n    name: "Broken",\n    turns: "eight",\n)\n' >"$out/broken.ron"
+compare "validate (a broken scenario)" validate "$out/broken.ron"
 echo "hexfront.exe gave the Linux outputs on every check"
