@@ -268,29 +268,8 @@ fn open_game(cli: Cli) -> ExitCode {
         bench_frames: cli.bench_frames,
         seats,
     };
-    // Errors above still print to the console; from here on the game speaks in its window.
-    #[cfg(windows)]
-    leave_own_console();
+    // Errors above print to the console; gui::run lets go of a console of its own (Windows).
     hexfront::gui::run(start, cli.seed, shot, options)
-}
-
-/// On Windows, hexfront.exe started from Explorer gets a console window of its own beside the
-/// game; it is let go when no other program shares it (started from a terminal, it stays, so
-/// the commands' output and the game's log show there).
-#[cfg(all(windows, feature = "gui"))]
-fn leave_own_console() {
-    #[link(name = "kernel32")]
-    unsafe extern "system" {
-        fn GetConsoleProcessList(process_ids: *mut u32, count: u32) -> u32;
-        fn FreeConsole() -> i32;
-    }
-    let mut ids = [0u32; 2];
-    // SAFETY: `ids` has room for the two entries asked for; FreeConsole takes no arguments.
-    unsafe {
-        if GetConsoleProcessList(ids.as_mut_ptr(), 2) == 1 {
-            FreeConsole();
-        }
-    }
 }
 
 #[cfg(not(feature = "gui"))]

@@ -91,7 +91,7 @@ pub fn install_panic_hook() {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             default(info);
-            if std::thread::current().name().is_some_and(|n| CAUGHT_THREADS.contains(&n)) {
+            if is_caught_thread() {
                 return;
             }
             let Some(path) = write_emergency_save() else { return };
@@ -102,8 +102,27 @@ pub fn install_panic_hook() {
             );
             eprintln!("{notice}");
             let _ = crate::storage::write_atomic(&notice_file(), &notice);
+            if let Ok(mut last) = LAST_NOTICE.lock() {
+                *last = Some(notice);
+            }
         }));
     });
+}
+
+/// The notice the panic hook wrote in this run, for a client that shows it at once (Windows,
+/// with no console to read it in).
+static LAST_NOTICE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Whether this thread's panics are caught and reported where they happen (no emergency save).
+pub fn is_caught_thread() -> bool {
+    std::thread::current()
+        .name()
+        .is_some_and(|n| CAUGHT_THREADS.contains(&n))
+}
+
+/// The notice of a crash in this run (where its game was saved), once the panic hook wrote it.
+pub fn notice_of_this_run() -> Option<String> {
+    LAST_NOTICE.lock().ok()?.clone()
 }
 
 /// The notice of the last crash, if one is waiting (it stays until `dismiss_crash_notice`, so a

@@ -24,6 +24,8 @@ pub mod start;
 mod start_files;
 mod thumbnail;
 mod window_icon;
+#[cfg(windows)]
+mod windows_console;
 pub mod zones;
 
 use bevy::prelude::*;
@@ -129,6 +131,13 @@ pub fn run(
     screenshot: Option<ScreenshotRequest>,
     options: RunOptions,
 ) -> ExitCode {
+    // The hooks go in first: the renderer may fail while its plugin is added. A panic writes the
+    // game in progress to the saves folder; the next start says where.
+    crate::game::emergency::install_panic_hook();
+    #[cfg(windows)]
+    if windows_console::release_own_console() {
+        windows_console::show_panics_in_a_message_box();
+    }
     let mut app = App::new();
     let title = match &start {
         Some(s) => format!("Hexfront — {}", s.game.scenario.raw.name),
@@ -154,8 +163,6 @@ pub fn run(
             .with_seats(options.seats.clone()),
     );
     app.insert_resource(computer::Seats(options.seats.clone()));
-    // A panic writes the game in progress to the saves folder; the next start says where.
-    crate::game::emergency::install_panic_hook();
     app.insert_resource(crate::game::emergency::EmergencySave);
     if let Some(notice) = crate::game::emergency::crash_notice() {
         app.insert_resource(saves::CrashNotice(notice));
