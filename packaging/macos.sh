@@ -52,7 +52,7 @@ fi
 
 step "the .app layout and its Info.plist (this machine's binary stands in for the Mac one)"
 stand_in="$CARGO_TARGET_DIR/release/hexfront"
-[ -x "$stand_in" ] || stand_in="$(command -v true)"
+[ -x "$stand_in" ] || stand_in="$(type -P true)"
 layout="$(mktemp -d)"
 bash packaging/macos/make-app.sh "$stand_in" "$layout"
 python3 packaging/macos/check_app.py "$layout/Hexfront.app"
