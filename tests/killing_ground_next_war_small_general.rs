@@ -152,6 +152,41 @@ fn killing_ground_who_takes_the_attackers_losses() {
     );
 }
 
+/// 8.95 reads the *current* unmodified strength: a cadre (strength 1, 8.91A) of a once-strong
+/// regiment is not the strongest unit; the fresh regiment takes the first step. Where current
+/// strengths tie, the higher effectiveness rating takes it.
+#[test]
+fn killing_ground_first_attacker_step_from_the_strongest_unit_now() {
+    let rs = kg();
+    let clear = terrain(&rs, "clear");
+    let reg = |id: &str, s: &[u32], lost: usize, er: u32| {
+        let mut u = track(id, UnitClass::Infantry, s)
+            .er(er)
+            .size(hexfront::rules::units::UnitSize::Regiment);
+        u.steps.lost = lost;
+        u
+    };
+    let defenders = vec![unit("d", UnitClass::Infantry, 12, 12)];
+    // Cadre 1 + fresh 3 = 4 against 12 = 1:3; roll 5 is 1/-: one attacker step.
+    let attackers = vec![
+        reg("cadre of a 6-strength regiment", &[6, 4, 1], 2, 3),
+        reg("fresh", &[3, 2], 0, 2),
+    ];
+    let mut s = situation(clear, attackers, defenders);
+    let (r, _, _) = resolve_with(&rs.combat, &s, &[5]);
+    assert_eq!(r.attacker.steps_lost, 1);
+    assert_eq!(
+        r.attacker.units[1].steps_lost, 1,
+        "the fresh regiment (strength 3 now) loses the step, not the cadre (6 when full)"
+    );
+    assert!(!r.attacker.units[0].eliminated, "the cadre survives");
+    // Equal strength now (2 and 2): the higher ER loses the step.
+    s.attackers = vec![reg("green", &[2, 1], 0, 1), reg("veteran", &[4, 2, 1], 1, 3)];
+    let (r, _, _) = resolve_with(&rs.combat, &s, &[5]);
+    assert_eq!(r.attacker.steps_lost, 1);
+    assert_eq!(r.attacker.units[1].steps_lost, 1, "ER 3 before ER 1 at equal strength");
+}
+
 #[test]
 fn killing_ground_accelerated_effort() {
     let rs = kg();

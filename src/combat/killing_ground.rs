@@ -273,8 +273,9 @@ fn converted(choice: RetreatOrSteps, hexes: u32) -> u32 {
 }
 
 /// 8.95-8.96: the attacker's losses. The first step comes from the strongest participating unit
-/// (highest strength, then ER), or from the type the defender names under combined arms; after an
-/// armor first loss the second comes from the strongest unit; the rest are the owner's choice.
+/// (highest *current* unmodified strength, so a cadre of a once-strong regiment is not taken for
+/// it; then ER), or from the type the defender names under combined arms; after an armor first
+/// loss the second comes from the strongest unit; the rest are the owner's choice.
 fn attacker_losses(
     units: &[Combatant],
     res: &mut SideResult,
@@ -288,7 +289,7 @@ fn attacker_losses(
             .filter(|&i| filter(&units[i]) && remaining(&units[i], &res.units[i]) > 0)
             .max_by_key(|&i| {
                 (
-                    units[i].steps.values[0].attack,
+                    super::losses::value_now(&units[i], &res.units[i], Role::Attacker),
                     units[i].er.unwrap_or(0),
                     std::cmp::Reverse(i),
                 )
