@@ -556,6 +556,33 @@ fn the_committed_game_replays_to_its_end_exactly() {
     assert!(app.world().get_resource::<hexfront::game::victory::Verdict>().is_some());
 }
 
+/// A finished game opened again is over (issue: a finished St. Vith, F2, its autosave opened:
+/// "turn 8, german to play" and units moved again), also when it is loaded into the world of a
+/// game that just ended, as the client does; no order is taken.
+#[test]
+fn a_finished_game_opened_again_is_over_and_takes_no_order() {
+    use hexfront::game::phase::GameState;
+    let game =
+        hexfront::game::save::load_game(std::path::Path::new(COMMITTED_GAME), 1).unwrap_or_else(|e| panic!("{e}"));
+    let mut app = hexfront::game::save::replay_app(&game, None).unwrap();
+    app.update();
+    let state = |app: &App| *app.world().resource::<State<GameState>>().get();
+    assert_eq!(state(&app), GameState::Over);
+    for _ in 0..2 {
+        start_loaded(app.world_mut(), &game, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(state(&app), GameState::Over, "over as soon as it is loaded");
+        app.update();
+        app.update();
+        assert_eq!(state(&app), GameState::Over, "and it stays over");
+        let refused = issue(app.world_mut(), Order::EndPhase);
+        assert!(
+            refused.as_ref().is_err_and(|r| r.reason.contains("over")),
+            "{refused:?}"
+        );
+        assert!(app.world().get_resource::<hexfront::game::victory::Verdict>().is_some());
+    }
+}
+
 #[test]
 fn a_unit_named_twice_is_refused_and_a_forced_die_the_rules_cannot_use_changes_nothing() {
     let mut app = mortain_combat();
