@@ -134,14 +134,16 @@ fn crt_panel(
         .as_ref()
         .and_then(|r| r.as_ref().ok())
         .and_then(|(_, o)| o.assessment.cell.clone());
-    let landed = last
+    // The last roll's row and cell stay lit only while the table shows that combat, never over
+    // the preview of the next attack.
+    let shown_last = last
         .0
         .as_ref()
-        .map(|c| map.ruleset.combat.landed(c.cell.as_ref(), &c.rolls, &c.result.code));
-    let live = if pinned || preview.target.is_some() {
-        cell.as_ref()
-    } else {
-        last.0.as_ref().and_then(|c| c.cell.as_ref())
+        .filter(|c| shows_last_combat(preview.target, pinned, c.target));
+    let landed = shown_last.map(|c| map.ruleset.combat.landed(c.cell.as_ref(), &c.rolls, &c.result.code));
+    let live = match shown_last {
+        Some(c) => c.cell.as_ref(),
+        None => cell.as_ref(),
     };
     crt::crt_window(
         ctx,
@@ -150,6 +152,16 @@ fn crt_panel(
         landed.as_deref().unwrap_or(&[]),
         palette,
     );
+}
+
+/// Whether the CRT shows the last combat fought (its column, row and cell lit) rather than the
+/// attack previewed or prepared now: with nothing else to show, or when the cell looked at is the
+/// one just fought over.
+fn shows_last_combat(previewed: Option<Cell>, pinned: bool, last_target: Cell) -> bool {
+    match previewed {
+        Some(target) => target == last_target,
+        None => !pinned,
+    }
 }
 
 /// Roll (or, in Rommel, declare with the tactic hidden, or reveal both and roll) and Cancel.
@@ -454,4 +466,30 @@ fn result_window(ctx: &egui::Context, c: &CombatResolved, names: &Query<(&Unit, 
                     .weak(),
             );
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shows_last_combat;
+    use crate::rules::grid::Cell;
+
+    #[test]
+    fn the_crt_lights_the_last_roll_only_while_it_shows_that_combat() {
+        let fought = Cell::new(4, 7);
+        let next = Cell::new(5, 7);
+        assert!(shows_last_combat(None, false, fought), "nothing else to show");
+        assert!(
+            shows_last_combat(Some(fought), false, fought),
+            "looking at the cell just fought over"
+        );
+        assert!(
+            !shows_last_combat(Some(next), false, fought),
+            "previewing the next attack"
+        );
+        assert!(!shows_last_combat(Some(next), true, fought), "the next attack prepared");
+        assert!(
+            !shows_last_combat(None, true, fought),
+            "an attack prepared, not hovered"
+        );
+    }
 }
