@@ -187,6 +187,53 @@ fn killing_ground_first_attacker_step_from_the_strongest_unit_now() {
     assert_eq!(r.attacker.units[1].steps_lost, 1, "ER 3 before ER 1 at equal strength");
 }
 
+/// 8.10.4 decided in one place: the panel offers Accelerated Effort by this rule (disabled with
+/// its text as the tooltip), and the resolver refuses by the same words.
+#[test]
+fn killing_ground_who_may_make_an_accelerated_effort() {
+    use hexfront::combat::killing_ground::may_make_accelerated_effort;
+    use hexfront::rules::units::{StepTrack, UnitSize};
+    let full = StepTrack::strength_chit(4, 2, 1);
+    let may = |class, er, size, steps: &StepTrack| may_make_accelerated_effort("u", class, er, size, steps);
+    assert!(may(UnitClass::Infantry, Some(3), UnitSize::Regiment, &full).is_ok());
+    assert!(may(UnitClass::Mechanized, Some(3), UnitSize::Regiment, &full).is_ok());
+    let armor = may(UnitClass::Armor, Some(4), UnitSize::Regiment, &full).unwrap_err();
+    assert!(
+        armor.contains("only infantry-type units") && armor.contains("8.10.4"),
+        "{armor}"
+    );
+    assert!(
+        may(UnitClass::Infantry, None, UnitSize::Regiment, &full).is_err(),
+        "no ER"
+    );
+    assert!(
+        may(UnitClass::Infantry, Some(3), UnitSize::Battalion, &full).is_err(),
+        "a battalion"
+    );
+    let mut cadre = full.clone();
+    cadre.lost = cadre.values.len() - 1;
+    assert!(
+        may(UnitClass::Infantry, Some(3), UnitSize::Regiment, &cadre).is_err(),
+        "a cadre"
+    );
+    let mut last = track("printed", UnitClass::Infantry, &[4, 2]).steps;
+    last.lost = 1;
+    assert_eq!(last.remaining(), 1);
+    let one = may(UnitClass::Infantry, Some(3), UnitSize::Regiment, &last).unwrap_err();
+    assert!(one.contains("one step left"), "{one}");
+    // The resolver refuses an armor-only effort with the same words.
+    let rs = kg();
+    let clear = terrain(&rs, "clear");
+    let mut s = situation(
+        clear,
+        vec![track("tanks", UnitClass::Armor, &[6, 3, 1]).er(4)],
+        vec![unit("d", UnitClass::Infantry, 3, 3)],
+    );
+    s.attack.accelerated_effort = Some("tanks".into());
+    let refused = assess(&rs.combat, &s).err().map(|r| r.0).unwrap_or_default();
+    assert!(refused.contains("only infantry-type units"), "{refused}");
+}
+
 #[test]
 fn killing_ground_accelerated_effort() {
     let rs = kg();

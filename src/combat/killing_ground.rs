@@ -11,7 +11,7 @@ use super::{
     dice::{DiceSource, Die, NeedDie},
 };
 use crate::rules::terrain::{EdgeFeature, TerrainId};
-use crate::rules::units::{UnitSize, UnitStatus};
+use crate::rules::units::{StepTrack, UnitClass, UnitSize, UnitStatus};
 use crate::source::LoadError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -217,18 +217,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
                 .position(|u| &u.id == id)
                 .ok_or_else(|| Refusal(format!("Accelerated Effort names `{id}`, which is not attacking")))?;
             let u = &s.attackers[i];
-            if !u.is_infantry_type() || u.er.is_none() || u.steps.is_cadre() || u.size <= UnitSize::Battalion {
-                return Err(Refusal(format!(
-                    "{} cannot make an Accelerated Effort: only infantry-type units with an Effectiveness Rating may, not cadres or battalions (8.10.4)",
-                    u.name
-                )));
-            }
-            if u.steps.remaining() < 2 {
-                return Err(Refusal(format!(
-                    "{} has one step left: Accelerated Effort reduces the unit by a step first",
-                    u.name
-                )));
-            }
+            may_make_accelerated_effort(&u.name, u.class, u.er, u.size, &u.steps).map_err(Refusal)?;
             mods.push(Modifier {
                 side: Role::Attacker,
                 source: format!("Accelerated Effort by {} (ER {})", u.name, u.er.unwrap_or(0)),
@@ -270,6 +259,28 @@ fn converted(choice: RetreatOrSteps, hexes: u32) -> u32 {
         RetreatOrSteps::Steps => hexes,
         RetreatOrSteps::Mix(n) => n.min(hexes),
     }
+}
+
+/// 8.10.4: whether a unit may make an Accelerated Effort, or the rule that says it may not. The
+/// one place this is decided: the resolver refuses by it, the attack panel offers the option by it.
+pub fn may_make_accelerated_effort(
+    name: &str,
+    class: UnitClass,
+    er: Option<u32>,
+    size: UnitSize,
+    steps: &StepTrack,
+) -> Result<(), String> {
+    if !class.is_infantry_type() || er.is_none() || steps.is_cadre() || size <= UnitSize::Battalion {
+        return Err(format!(
+            "{name} cannot make an Accelerated Effort: only infantry-type units with an Effectiveness Rating may, not cadres or battalions (8.10.4)"
+        ));
+    }
+    if steps.remaining() < 2 {
+        return Err(format!(
+            "{name} has one step left: Accelerated Effort reduces the unit by a step first"
+        ));
+    }
+    Ok(())
 }
 
 /// 8.95-8.96: the attacker's losses. The first step comes from the strongest participating unit

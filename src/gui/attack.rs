@@ -31,12 +31,15 @@ pub struct AttackPlan {
     pub hold: bool,
     pub german_exchange: bool,
     pub accelerated_effort: bool,
+    /// Killing Ground: the attacker who would make the Accelerated Effort (the strongest that
+    /// may) and its name, or why none may (8.10.4); `None` under the other rulesets.
+    pub effort_by: Option<Result<(Entity, String), String>>,
 }
 
 impl AttackPlan {
-    /// The order the Roll button sends (and the preview evaluates); `id` names a unit, the
-    /// strongest attacker makes an accelerated effort.
-    pub fn order(&self, id: impl Fn(Entity) -> Option<String>, strongest: Option<Entity>) -> Option<AttackOrder> {
+    /// The order the Roll button sends (and the preview evaluates); `id` names a unit;
+    /// `effort_by` makes an accelerated effort when it is ticked.
+    pub fn order(&self, id: impl Fn(Entity) -> Option<String>) -> Option<AttackOrder> {
         let target = self.target?;
         let mut order = AttackOrder::plain(self.attackers.iter().filter_map(|e| id(*e)).collect(), target);
         order.tactics.extend(self.attack_tactic.clone());
@@ -45,10 +48,9 @@ impl AttackPlan {
         order.choices.attacker_retreat = self.attacker_retreat;
         order.choices.ignore_retreat = self.hold;
         order.choices.german_exchange = self.german_exchange;
-        order.accelerated_effort = if self.accelerated_effort {
-            strongest.and_then(id)
-        } else {
-            None
+        order.accelerated_effort = match &self.effort_by {
+            Some(Ok((by, _))) if self.accelerated_effort => id(*by),
+            _ => None,
         };
         Some(order)
     }
@@ -200,13 +202,15 @@ fn update_preview(
 ) {
     plan.attackers.retain(|e| view.units.contains(*e));
     let id = |e: Entity| view.units.get(e).ok().map(|d| d.unit.id.clone());
-    let strongest = plan
-        .attackers
-        .iter()
-        .filter_map(|e| view.units.get(*e).ok().map(|d| (d.steps.values().attack, *e)))
-        .max_by_key(|(a, _)| *a)
-        .map(|(_, e)| e);
-    let pinned = plan.order(id, strongest);
+    let effort_by = effort_by(&plan.attackers, &view);
+    if plan.effort_by != effort_by {
+        plan.effort_by = effort_by;
+        // An effort nobody may make is not left ticked.
+        if !matches!(plan.effort_by, Some(Ok(_))) {
+            plan.accelerated_effort = false;
+        }
+    }
+    let pinned = plan.order(id);
     let ready = step.is_some_and(|s| *s.get() == CombatStep::Declare);
     if rolls.read().count() > 0
         && ready
@@ -246,6 +250,38 @@ fn update_preview(
         let odds = combat::odds(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
         Ok((situation, odds))
     });
+}
+
+/// Killing Ground's Accelerated Effort (8.10.4): the strongest attacker (current strength) that
+/// may make it, or the reason the first attacker may not; `None` under other rulesets.
+fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(Entity, String), String>> {
+    if !matches!(view.map.ruleset.combat, combat::CombatRules::KillingGround(_)) {
+        return None;
+    }
+    let mut why_not = None;
+    let mut best: Option<(u32, Entity, String)> = None;
+    for d in attackers.iter().filter_map(|e| view.units.get(*e).ok()) {
+        let er = d.er.map(|e| e.0);
+        match combat::killing_ground::may_make_accelerated_effort(
+            &d.unit.name,
+            d.unit.class,
+            er,
+            d.unit.size,
+            &d.steps.0,
+        ) {
+            Ok(()) if best.as_ref().is_none_or(|(a, _, _)| d.steps.values().attack > *a) => {
+                best = Some((d.steps.values().attack, d.entity, d.unit.name.clone()));
+            }
+            Ok(()) => {}
+            Err(why) => {
+                why_not.get_or_insert(why);
+            }
+        }
+    }
+    Some(match best {
+        Some((_, e, name)) => Ok((e, name)),
+        None => Err(why_not.unwrap_or_else(|| "no attackers yet".into())),
+    })
 }
 
 /// Keeps the last result for its panel, and lets go of the attack that led to it (a Rommel

@@ -154,6 +154,25 @@ fn crt_panel(
     );
 }
 
+/// Killing Ground's Accelerated Effort: offered with the unit that would make it, or shown
+/// disabled with the rule that forbids it (8.10.4) as its tooltip.
+fn accelerated_effort(ui: &mut egui::Ui, plan: &mut AttackPlan) {
+    const WHAT: &str = "Killing Ground 8.10.4: the unit loses a step now, then rolls a die: at most its \
+                        ER, 2 columns right; above it, 1; 3 or more above it, none";
+    match plan.effort_by.clone() {
+        Some(Ok((_, name))) => {
+            ui.checkbox(&mut plan.accelerated_effort, format!("Accelerated effort by {name}"))
+                .on_hover_text(WHAT);
+        }
+        Some(Err(why)) => {
+            let mut off = false;
+            ui.add_enabled(false, egui::Checkbox::new(&mut off, "Accelerated effort"))
+                .on_disabled_hover_text(format!("Not possible in this attack: {why}"));
+        }
+        None => {}
+    }
+}
+
 /// Whether the CRT shows the last combat fought (its column, row and cell lit) rather than the
 /// attack previewed or prepared now: with nothing else to show, or when the cell looked at is the
 /// one just fought over.
@@ -259,11 +278,7 @@ fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &s
                 &mut plan.attacker_retreat,
                 &format!("{attacker} (attacker), on a retreat result"),
             );
-            ui.checkbox(
-                &mut plan.accelerated_effort,
-                "Accelerated effort (the strongest attacker)",
-            )
-            .on_hover_text("Killing Ground 8.12: a step and an ER roll for column shifts");
+            accelerated_effort(ui, plan);
         }
         R::WarAgainstRussia(_) => {
             if computer {
