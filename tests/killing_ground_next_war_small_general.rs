@@ -340,6 +340,31 @@ fn next_war_columns_11_to_13_and_cannot_satisfy() {
     assert_eq!((r.attacker.steps_lost, r.defender.steps_lost), (1, 0));
 }
 
+/// Where Next War's defenders may try to hold: the attack panel offers the option by this same
+/// function (and shows it disabled with the terrain list elsewhere), so it is never ticked in
+/// vain.
+#[test]
+fn next_war_hold_is_offered_only_where_the_rules_allow_it() {
+    let rs = nw();
+    let hexfront::combat::CombatRules::NextWar(rules) = &rs.combat else {
+        panic!("next-war rules");
+    };
+    let at = |name: &str| {
+        situation(
+            terrain(&rs, name),
+            vec![track("a", UnitClass::Infantry, &[6, 3]).er(4)],
+            vec![track("d", UnitClass::Infantry, &[4, 2]).er(4)],
+        )
+    };
+    for hold in ["urban", "highland", "mountain"] {
+        assert!(rules.may_hold(&at(hold)), "{hold}");
+    }
+    assert!(!rules.may_hold(&at("flat")), "flat ground");
+    let mut fortified = at("flat");
+    fortified.conditions.fortified = true;
+    assert!(rules.may_hold(&fortified), "a fortified hex");
+}
+
 #[test]
 fn next_war_er_check_to_ignore_a_retreat() {
     let rs = nw();

@@ -81,7 +81,15 @@ fn draw_panels(
                         .collect();
                     ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
                         .on_hover_text("Shift+click your stacks next to the target to add or remove them");
-                    options(ui, &mut plan, &map, &attacker_side, &defender_side, computer);
+                    let situation = preview.result.as_ref().and_then(|r| r.as_ref().ok()).map(|(s, _)| s);
+                    options(
+                        ui,
+                        &mut plan,
+                        &map,
+                        situation,
+                        (&attacker_side, &defender_side),
+                        computer,
+                    );
                     ui.separator();
                 }
                 match &preview.result {
@@ -152,6 +160,47 @@ fn crt_panel(
         landed.as_deref().unwrap_or(&[]),
         palette,
     );
+}
+
+/// Next War's hold (an ER check to ignore a retreat): offered where the defenders may try it (a
+/// city, a fortified hex or the ruleset's hold terrain), else shown disabled with the reason.
+fn hold_option(
+    ui: &mut egui::Ui,
+    plan: &mut AttackPlan,
+    map: &GameMap,
+    rules: &combat::next_war::Rules,
+    situation: Option<&Situation>,
+    defender: &str,
+) {
+    let label = format!("{defender} tries to hold (ER check)");
+    match situation {
+        Some(s) if rules.may_hold(s) => {
+            ui.checkbox(&mut plan.hold, label)
+                .on_hover_text("On a retreat result the defenders check their ER to stay in place");
+        }
+        Some(_) => {
+            plan.hold = false;
+            let mut terrain: Vec<&str> = map
+                .ruleset
+                .terrain_ids
+                .iter()
+                .filter(|(_, id)| rules.hold_terrain.contains(id))
+                .map(|(name, _)| name.as_str())
+                .collect();
+            terrain.sort();
+            let mut off = false;
+            ui.add_enabled(false, egui::Checkbox::new(&mut off, label))
+                .on_disabled_hover_text(format!(
+                    "Not possible here: defenders may try to hold only in a city, a fortified hex or {}",
+                    if terrain.is_empty() {
+                        "nowhere else".to_string()
+                    } else {
+                        terrain.join(", ")
+                    }
+                ));
+        }
+        None => {}
+    }
 }
 
 /// Killing Ground's Accelerated Effort: offered with the unit that would make it, or shown
@@ -254,7 +303,14 @@ fn mark_target(
 }
 
 /// The options the ruleset gives the players for this attack.
-fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &str, defender: &str, computer: bool) {
+fn options(
+    ui: &mut egui::Ui,
+    plan: &mut AttackPlan,
+    map: &GameMap,
+    situation: Option<&Situation>,
+    (attacker, defender): (&str, &str),
+    computer: bool,
+) {
     use combat::CombatRules as R;
     let computer_answers = |ui: &mut egui::Ui, what: &str| {
         ui.label(egui::RichText::new(format!("{defender} (computer) decides {what} itself")).weak())
@@ -290,12 +346,7 @@ fn options(ui: &mut egui::Ui, plan: &mut AttackPlan, map: &GameMap, attacker: &s
             ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
         }
         R::NextWar(_) if computer => computer_answers(ui, "whether to hold"),
-        R::NextWar(_) => {
-            ui.checkbox(
-                &mut plan.hold,
-                format!("{defender} tries to hold (ER check) in strong terrain"),
-            );
-        }
+        R::NextWar(rules) => hold_option(ui, plan, map, rules, situation, defender),
         R::Rommel(_) => tactics(ui, plan, attacker, (defender, computer)),
         R::SmallGeneral(_) => {
             ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
