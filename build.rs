@@ -30,14 +30,21 @@ fn main() {
 /// A Git command's trimmed output, or `None` where there is no Git or no repository, or where the
 /// repository is not this crate's own (a source archive unpacked inside another checkout).
 fn git(args: &[&str]) -> Option<String> {
-    let run = |args: &[&str]| -> Option<String> {
+    fn run(args: &[&str]) -> Option<String> {
         let out = Command::new("git").args(args).output().ok()?;
         let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
         (out.status.success() && !text.is_empty()).then_some(text)
-    };
-    let top = std::fs::canonicalize(run(&["rev-parse", "--show-toplevel"])?).ok()?;
-    let manifest = std::fs::canonicalize(std::env::var("CARGO_MANIFEST_DIR").ok()?).ok()?;
-    (top == manifest).then(|| run(args)).flatten()
+    }
+    // Asked once per build-script run, not before every command.
+    static OWN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let own = *OWN.get_or_init(|| {
+        let top = run(&["rev-parse", "--show-toplevel"]).and_then(|t| std::fs::canonicalize(t).ok());
+        let manifest = std::env::var("CARGO_MANIFEST_DIR")
+            .ok()
+            .and_then(|m| std::fs::canonicalize(m).ok());
+        top.is_some() && top == manifest
+    });
+    if own { run(args) } else { None }
 }
 
 /// Reruns this script when HEAD moves (a commit, a checkout), not on every build: the files Git

@@ -6,6 +6,13 @@ use std::process::Command;
 
 const GAME: &str = "tests/fixtures/smolensk-game.ron";
 
+/// The committed game loaded, replayed and saved again by this build.
+fn committed_game_saved_again() -> SavedGame {
+    let loaded = save::load_game(GAME.as_ref(), 1).expect("the committed game loads");
+    let app = save::replay_app(&loaded, None).expect("replays");
+    save::saved_game(app.world())
+}
+
 #[test]
 fn version_names_the_version_commit_and_target() {
     let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
@@ -27,9 +34,7 @@ fn version_names_the_version_commit_and_target() {
 
 #[test]
 fn a_save_records_the_hexfront_that_wrote_it() {
-    let loaded = save::load_game(GAME.as_ref(), 1).expect("the committed game loads");
-    let app = save::replay_app(&loaded, None).expect("replays");
-    let saved = save::saved_game(app.world());
+    let saved = committed_game_saved_again();
     assert_eq!(saved.written_by, format!("Hexfront {}", hexfront::version::LONG));
     let text = save::to_text(&saved).expect("serializes");
     assert!(text.contains(&format!("written_by: \"Hexfront {}\"", hexfront::version::LONG)));
@@ -57,9 +62,7 @@ fn a_save_of_another_format_names_the_hexfront_that_wrote_it() {
 /// Wine). Every line ends in `\n` alone, on every OS, and the committed game's hash holds.
 #[test]
 fn saves_are_written_the_same_on_every_os() {
-    let loaded = save::load_game(GAME.as_ref(), 1).expect("the committed game loads");
-    let app = save::replay_app(&loaded, None).expect("replays");
-    let saved = save::saved_game(app.world());
+    let saved = committed_game_saved_again();
     let text = save::to_text(&saved).expect("serializes");
     assert!(!text.contains('\r'), "a save holds a carriage return");
     assert!(!hexfront::scenario::to_ron(&saved.scenario).expect("ron").contains('\r'));

@@ -9,7 +9,7 @@ use super::survey::{Stack, Survey};
 use super::{ComputerPlayer, unit_ids};
 use crate::combat::odds::{Summary, summarize_leaves};
 use crate::combat::{self, CombatRules, RetreatOrSteps, Tactic};
-use crate::game::combat::{Attacked, DEFAULT_BARRAGE_RANGE, plan_attack};
+use crate::game::combat::{Attacked, DEFAULT_BARRAGE_RANGE, accelerated_effort_by, plan_attack};
 use crate::game::components::{Effectiveness, GameMap, Position, Side, Steps, Unit};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
 use crate::rules::grid::Cell;
@@ -137,15 +137,16 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
             steps.choices.attacker_retreat = RetreatOrSteps::Steps;
             out.push(steps);
             // The strongest attacker that may make an Accelerated Effort (8.10.4), if any.
-            let by = units
-                .iter()
-                .filter_map(|e| Some((world.get::<Unit>(*e)?, world.get::<Steps>(*e)?, *e)))
-                .filter(|(u, steps, e)| {
-                    let er = world.get::<Effectiveness>(*e).map(|r| r.0);
-                    combat::killing_ground::may_make_accelerated_effort(&u.name, u.class, er, u.size, &steps.0).is_ok()
-                })
-                .max_by_key(|(_, steps, _)| steps.values().attack)
-                .map(|(u, _, _)| u.id.clone());
+            let by = accelerated_effort_by(units.iter().filter_map(|e| {
+                Some((
+                    *e,
+                    world.get::<Unit>(*e)?,
+                    world.get::<Steps>(*e)?,
+                    world.get::<Effectiveness>(*e),
+                ))
+            }))
+            .ok()
+            .and_then(|e| world.get::<Unit>(e).map(|u| u.id.clone()));
             if by.is_some() {
                 for o in out.clone() {
                     out.push(AttackOrder {

@@ -6,7 +6,9 @@
 //! phase's retreat and advance steps (`retreat.rs`, `advance.rs`). Rommel's secret tactics wait
 //! in `PendingCombat` for the defender's answer.
 
-use super::components::{Experience, GameLog, GameMap, GameRng, MapIndex, MovePoints, Position, Side, Statuses, Steps};
+use super::components::{
+    Effectiveness, Experience, GameLog, GameMap, GameRng, MapIndex, MovePoints, Position, Side, Statuses, Steps, Unit,
+};
 use super::order::{AttackOrder, DefenseOrder, tactic_names};
 use super::phase::{CombatStep, Phase};
 use crate::combat::{
@@ -18,6 +20,38 @@ use crate::scenario::Ruleset;
 use bevy::prelude::*;
 
 pub use super::situation::{DEFAULT_BARRAGE_RANGE, GameView, UnitData, UnitRow, build_situation, combatant};
+
+/// Killing Ground 8.10.4: of the attackers, the strongest now that may make an Accelerated Effort
+/// (the last of equals), or why the first that may not cannot. The one choice the attack panel
+/// offers and the computer player tries; the rule itself is `may_make_accelerated_effort`.
+pub fn accelerated_effort_by<'a>(
+    attackers: impl IntoIterator<Item = (Entity, &'a Unit, &'a Steps, Option<&'a Effectiveness>)>,
+) -> Result<Entity, String> {
+    let mut why_not = None;
+    let mut best: Option<(u32, Entity)> = None;
+    for (entity, unit, steps, er) in attackers {
+        let may = combat::killing_ground::may_make_accelerated_effort(
+            &unit.name,
+            unit.class,
+            er.map(|r| r.0),
+            unit.size,
+            &steps.0,
+        );
+        match may {
+            Ok(()) => {
+                let attack = steps.values().attack;
+                if best.is_none_or(|(a, _)| attack >= a) {
+                    best = Some((attack, entity));
+                }
+            }
+            Err(why) => {
+                why_not.get_or_insert(why);
+            }
+        }
+    }
+    best.map(|(_, e)| e)
+        .ok_or_else(|| why_not.unwrap_or_else(|| "no attackers yet".into()))
+}
 
 /// A combat was fought.
 #[derive(Message, Clone, Debug, PartialEq)]

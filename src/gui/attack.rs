@@ -10,7 +10,7 @@ use super::camera::PointerOverUi;
 use super::hud::{Hovered, LastRefusal, Selection};
 use super::orders::PlayerOrder;
 use crate::combat::{self, Odds, RetreatOrSteps, Situation, Tactic};
-use crate::game::combat::{CombatResolved, DeclaredCombat, GameView, PendingCombat};
+use crate::game::combat::{CombatResolved, DeclaredCombat, GameView, PendingCombat, accelerated_effort_by};
 use crate::game::components::{MapIndex, Side};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
 use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
@@ -252,36 +252,24 @@ fn update_preview(
     });
 }
 
-/// Killing Ground's Accelerated Effort (8.10.4): the strongest attacker (current strength) that
-/// may make it, or the reason the first attacker may not; `None` under other rulesets.
+/// Killing Ground's Accelerated Effort (8.10.4): the attacker who would make it, with its name, or
+/// why none may (`game::combat::accelerated_effort_by`); `None` under other rulesets.
 fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(Entity, String), String>> {
     if !matches!(view.map.ruleset.combat, combat::CombatRules::KillingGround(_)) {
         return None;
     }
-    let mut why_not = None;
-    let mut best: Option<(u32, Entity, String)> = None;
-    for d in attackers.iter().filter_map(|e| view.units.get(*e).ok()) {
-        let er = d.er.map(|e| e.0);
-        match combat::killing_ground::may_make_accelerated_effort(
-            &d.unit.name,
-            d.unit.class,
-            er,
-            d.unit.size,
-            &d.steps.0,
-        ) {
-            Ok(()) if best.as_ref().is_none_or(|(a, _, _)| d.steps.values().attack > *a) => {
-                best = Some((d.steps.values().attack, d.entity, d.unit.name.clone()));
-            }
-            Ok(()) => {}
-            Err(why) => {
-                why_not.get_or_insert(why);
-            }
-        }
-    }
-    Some(match best {
-        Some((_, e, name)) => Ok((e, name)),
-        None => Err(why_not.unwrap_or_else(|| "no attackers yet".into())),
-    })
+    let by = accelerated_effort_by(
+        attackers
+            .iter()
+            .filter_map(|e| view.units.get(*e).ok())
+            .map(|d| (d.entity, d.unit, d.steps, d.er)),
+    );
+    let name = |e: Entity| {
+        view.units
+            .get(e)
+            .map_or_else(|_| String::new(), |d| d.unit.name.clone())
+    };
+    Some(by.map(|e| (e, name(e))))
 }
 
 /// Keeps the last result for its panel, and lets go of the attack that led to it (a Rommel
