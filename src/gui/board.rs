@@ -14,7 +14,9 @@ use bevy::text::FontSize;
 pub struct CellLabel;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(GameState::Playing), draw_board);
+    app.init_resource::<ShowLabels>()
+        .add_systems(OnEnter(GameState::Playing), draw_board)
+        .add_systems(Update, make_labels.run_if(super::board_shown));
 }
 
 pub fn rgb(c: [u8; 3]) -> Color {
@@ -139,6 +141,27 @@ fn draw_pattern(mb: &mut MeshBuilder, pattern: Pattern, c: Vec2, s: f32, base: C
     }
 }
 
+/// Cells a side of one board chunk: chunks off screen are culled, and each is a handful of meshes.
+const CHUNK: i32 = 12;
+
+/// A piece of the board drawn as meshes: shown when zoomed in, baked into the board picture for
+/// the view from afar (`detail.rs`).
+#[derive(Component)]
+pub struct BoardChunk;
+
+/// A place name (or one of its halo copies): `offset` from `at` in screen pixels at size `size`,
+/// kept that size on screen when zoomed out (`detail.rs`).
+#[derive(Component, Clone, Copy)]
+pub struct PlaceName {
+    pub at: Vec2,
+    pub offset: Vec2,
+    pub size: f32,
+}
+
+/// Whether the cell labels are on (C); they are made the first time they are asked for.
+#[derive(Resource, Default)]
+pub struct ShowLabels(pub bool);
+
 fn spawn_mesh(
     commands: &mut Commands,
     meshes: &mut Assets<Mesh>,
@@ -146,12 +169,21 @@ fn spawn_mesh(
     mb: MeshBuilder,
     z: f32,
 ) {
+    if mb.is_empty() {
+        return;
+    }
     commands.spawn((
         Mesh2d(meshes.add(mb.build())),
         MeshMaterial2d(material.clone()),
         Transform::from_xyz(0.0, 0.0, z),
+        BoardChunk,
+        super::detail::board_layers(),
         DespawnOnEnter(GameState::NoGame),
     ));
+}
+
+fn chunk_of(cell: crate::rules::grid::Cell) -> (i32, i32) {
+    (cell.col.div_euclid(CHUNK), cell.row.div_euclid(CHUNK))
 }
 
 fn draw_board(
@@ -162,136 +194,174 @@ fn draw_board(
 ) {
     let layout = Layout { grid: map.board.grid };
     commands.insert_resource(layout);
+    commands.insert_resource(ShowLabels(false));
     let white = materials.add(ColorMaterial::from_color(Color::WHITE));
-    let s = layout.side();
-    let grid = map.board.grid;
-
-    let (mut terrain, mut patterns, mut lines) =
-        (MeshBuilder::default(), MeshBuilder::default(), MeshBuilder::default());
-    let outline = Color::srgba(0.15, 0.15, 0.1, 0.45);
-    for cell in grid.cells() {
-        let Some(t) = map.board.terrain(cell) else { continue };
-        let look = map.ruleset.terrain_look(t);
-        let color = rgb(look.color);
-        let corners = layout.corners(cell);
-        terrain.polygon(&corners, color);
-        draw_pattern(&mut patterns, look.pattern, layout.center(cell), s, color);
-        lines.ring(&corners, 0.9, outline);
+    let mut ground: std::collections::BTreeMap<(i32, i32), MeshBuilder> = Default::default();
+    let mut features: std::collections::BTreeMap<(i32, i32), FeatureMeshes> = Default::default();
+    for cell in map.board.grid.cells() {
+        draw_cell(ground.entry(chunk_of(cell)).or_default(), &map, &layout, cell);
     }
-    spawn_mesh(&mut commands, &mut meshes, &white, terrain, 0.0);
-    spawn_mesh(&mut commands, &mut meshes, &white, patterns, 0.1);
-    spawn_mesh(&mut commands, &mut meshes, &white, lines, 0.2);
-
-    // Roads first (under water), then water, then what crosses it.
-    let (mut roads, mut water, mut works) = (MeshBuilder::default(), MeshBuilder::default(), MeshBuilder::default());
-    let road = Color::srgb(0.55, 0.36, 0.2);
-    let river = Color::srgb(0.2, 0.45, 0.8);
-    for (edge, features) in map.board.edges() {
-        let (a, b) = layout.edge_segment(edge.a, edge.b);
-        let (ca, cb) = (layout.center(edge.a), layout.center(edge.b));
-        for f in features.iter() {
-            match f {
-                EdgeFeature::Road => {
-                    roads.line(ca, cb, s * 0.11, road);
-                    roads.disc(ca, s * 0.055, road);
-                    roads.disc(cb, s * 0.055, road);
-                }
-                EdgeFeature::River => water.line(a, b, s * 0.14, river),
-                EdgeFeature::MajorRiver => water.line(a, b, s * 0.26, river),
-                EdgeFeature::Lake | EdgeFeature::Strait => water.line(a, b, s * 0.34, Color::srgb(0.3, 0.55, 0.85)),
-                EdgeFeature::Bridge => {
-                    let dir = (cb - ca).normalize_or_zero() * s * 0.22;
-                    let mid = (a + b) / 2.0;
-                    let n = (b - a).normalize_or_zero() * s * 0.13;
-                    works.line(mid - dir, mid + dir, s * 0.22, Color::srgb(0.25, 0.22, 0.2));
-                    works.line(mid - dir + n, mid + dir + n, s * 0.04, Color::BLACK);
-                    works.line(mid - dir - n, mid + dir - n, s * 0.04, Color::BLACK);
-                }
-                EdgeFeature::FortificationLine => {
-                    works.line(a, b, s * 0.08, Color::srgb(0.7, 0.1, 0.1));
-                    let n = (cb - ca).normalize_or_zero() * s * 0.12;
-                    for t in [0.2, 0.5, 0.8] {
-                        let p = a.lerp(b, t);
-                        works.line(p, p + n, s * 0.06, Color::srgb(0.7, 0.1, 0.1));
-                    }
-                }
-            }
+    for (edge, list) in map.board.edges() {
+        let f = features.entry(chunk_of(edge.a)).or_default();
+        for feature in list.iter() {
+            draw_edge_feature(f, &layout, edge.a, edge.b, feature);
         }
     }
-    spawn_mesh(&mut commands, &mut meshes, &white, roads, 0.3);
-    spawn_mesh(&mut commands, &mut meshes, &white, water, 0.4);
-    spawn_mesh(&mut commands, &mut meshes, &white, works, 0.45);
-
-    // Objectives: a gold ring; place names under the cell centre.
-    let mut marks = MeshBuilder::default();
     for o in &map.objectives {
-        let c = layout.center(o.cell);
-        let pts: Vec<Vec2> = (0..5)
-            .flat_map(|i| {
-                let a = std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::TAU / 5.0;
-                let b = a + std::f32::consts::PI / 5.0;
-                [
-                    c + Vec2::new(a.cos(), a.sin()) * s * 0.8,
-                    c + Vec2::new(b.cos(), b.sin()) * s * 0.35,
-                ]
-            })
-            .collect();
-        marks.ring(&pts, s * 0.06, Color::srgba(0.95, 0.75, 0.1, 0.9));
+        draw_objective(
+            &mut features.entry(chunk_of(o.cell)).or_default().marks,
+            &layout,
+            o.cell,
+        );
     }
-    spawn_mesh(&mut commands, &mut meshes, &white, marks, 0.5);
+    for (_, mb) in ground {
+        spawn_mesh(&mut commands, &mut meshes, &white, mb, 0.0);
+    }
+    // Roads first (under water), then water, then what crosses it, then objectives.
+    for (_, f) in features {
+        spawn_mesh(&mut commands, &mut meshes, &white, f.roads, 0.3);
+        spawn_mesh(&mut commands, &mut meshes, &white, f.water, 0.4);
+        spawn_mesh(&mut commands, &mut meshes, &white, f.works, 0.45);
+        spawn_mesh(&mut commands, &mut meshes, &white, f.marks, 0.5);
+    }
+    let s = layout.side();
     for (cell, name) in &map.places {
         let at = layout.center(*cell) - Vec2::new(0.0, s * 0.66);
         // A pale halo (the name drawn eight times, offset) keeps it legible over roads and rivers.
         let halo = Color::srgba(0.98, 0.96, 0.88, 0.9);
         for k in 0..8 {
             let a = k as f32 * std::f32::consts::FRAC_PI_4;
-            spawn_text(
-                &mut commands,
-                name,
-                at + Vec2::new(a.cos(), a.sin()) * 1.3,
-                13.0,
-                halo,
-                0.59,
-                false,
-            );
+            let offset = Vec2::new(a.cos(), a.sin()) * 1.3;
+            spawn_place_name(&mut commands, name, at, offset, halo, 0.59);
         }
-        spawn_text(&mut commands, name, at, 13.0, Color::srgb(0.08, 0.06, 0.04), 0.6, false);
-    }
-    for cell in grid.cells() {
-        spawn_text(
-            &mut commands,
-            &cell.to_string(),
-            layout.center(cell) + Vec2::new(0.0, s * 0.62),
-            10.0,
-            Color::srgba(0.0, 0.0, 0.0, 0.7),
-            0.61,
-            true,
-        );
+        spawn_place_name(&mut commands, name, at, Vec2::ZERO, Color::srgb(0.08, 0.06, 0.04), 0.6);
     }
 }
 
-fn spawn_text(commands: &mut Commands, text: &str, at: Vec2, size: f32, color: Color, z: f32, is_label: bool) {
-    let mut e = commands.spawn((
-        Text2d::new(text),
+/// One cell's terrain colour, its pattern and its outline.
+fn draw_cell(mb: &mut MeshBuilder, map: &GameMap, layout: &Layout, cell: crate::rules::grid::Cell) {
+    let Some(t) = map.board.terrain(cell) else { return };
+    let look = map.ruleset.terrain_look(t);
+    let color = rgb(look.color);
+    let corners = layout.corners(cell);
+    mb.polygon(&corners, color);
+    draw_pattern(mb, look.pattern, layout.center(cell), layout.side(), color);
+    mb.ring(&corners, 0.9, Color::srgba(0.15, 0.15, 0.1, 0.45));
+}
+
+/// What lies on cell edges and over cells in one chunk, a mesh per layer.
+#[derive(Default)]
+struct FeatureMeshes {
+    roads: MeshBuilder,
+    water: MeshBuilder,
+    works: MeshBuilder,
+    marks: MeshBuilder,
+}
+
+fn draw_edge_feature(
+    f: &mut FeatureMeshes,
+    layout: &Layout,
+    from: crate::rules::grid::Cell,
+    to: crate::rules::grid::Cell,
+    feature: EdgeFeature,
+) {
+    let s = layout.side();
+    let (a, b) = layout.edge_segment(from, to);
+    let (ca, cb) = (layout.center(from), layout.center(to));
+    let river = Color::srgb(0.2, 0.45, 0.8);
+    match feature {
+        EdgeFeature::Road => {
+            let road = Color::srgb(0.55, 0.36, 0.2);
+            f.roads.line(ca, cb, s * 0.11, road);
+            f.roads.disc(ca, s * 0.055, road);
+            f.roads.disc(cb, s * 0.055, road);
+        }
+        EdgeFeature::River => f.water.line(a, b, s * 0.14, river),
+        EdgeFeature::MajorRiver => f.water.line(a, b, s * 0.26, river),
+        EdgeFeature::Lake | EdgeFeature::Strait => f.water.line(a, b, s * 0.34, Color::srgb(0.3, 0.55, 0.85)),
+        EdgeFeature::Bridge => {
+            let dir = (cb - ca).normalize_or_zero() * s * 0.22;
+            let mid = (a + b) / 2.0;
+            let n = (b - a).normalize_or_zero() * s * 0.13;
+            f.works
+                .line(mid - dir, mid + dir, s * 0.22, Color::srgb(0.25, 0.22, 0.2));
+            f.works.line(mid - dir + n, mid + dir + n, s * 0.04, Color::BLACK);
+            f.works.line(mid - dir - n, mid + dir - n, s * 0.04, Color::BLACK);
+        }
+        EdgeFeature::FortificationLine => {
+            f.works.line(a, b, s * 0.08, Color::srgb(0.7, 0.1, 0.1));
+            let n = (cb - ca).normalize_or_zero() * s * 0.12;
+            for t in [0.2, 0.5, 0.8] {
+                let p = a.lerp(b, t);
+                f.works.line(p, p + n, s * 0.06, Color::srgb(0.7, 0.1, 0.1));
+            }
+        }
+    }
+}
+
+/// An objective: a gold star outline.
+fn draw_objective(mb: &mut MeshBuilder, layout: &Layout, cell: crate::rules::grid::Cell) {
+    let (c, s) = (layout.center(cell), layout.side());
+    let pts: Vec<Vec2> = (0..5)
+        .flat_map(|i| {
+            let a = std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::TAU / 5.0;
+            let b = a + std::f32::consts::PI / 5.0;
+            [
+                c + Vec2::new(a.cos(), a.sin()) * s * 0.8,
+                c + Vec2::new(b.cos(), b.sin()) * s * 0.35,
+            ]
+        })
+        .collect();
+    mb.ring(&pts, s * 0.06, Color::srgba(0.95, 0.75, 0.1, 0.9));
+}
+
+fn spawn_place_name(commands: &mut Commands, name: &str, at: Vec2, offset: Vec2, color: Color, z: f32) {
+    let place = PlaceName { at, offset, size: 13.0 };
+    let p = at + offset;
+    commands.spawn((
+        Text2d::new(name),
         TextFont {
-            font_size: FontSize::Px(size),
+            font_size: FontSize::Px(place.size),
             ..default()
         },
         TextColor(color),
-        Transform::from_xyz(at.x, at.y, z),
+        Transform::from_xyz(p.x, p.y, z),
+        place,
         DespawnOnEnter(GameState::NoGame),
     ));
-    if is_label {
-        e.insert((CellLabel, Visibility::Hidden));
+}
+
+/// Makes the cell labels (`0412`) the first time they are shown.
+fn make_labels(
+    mut commands: Commands,
+    show: Option<Res<ShowLabels>>,
+    layout: Option<Res<Layout>>,
+    labels: Query<(), With<CellLabel>>,
+) {
+    let (Some(show), Some(layout)) = (show, layout) else {
+        return;
+    };
+    if !show.0 || !labels.is_empty() {
+        return;
+    }
+    let s = layout.side();
+    for cell in layout.grid.cells() {
+        let at = layout.center(cell) + Vec2::new(0.0, s * 0.62);
+        commands.spawn((
+            Text2d::new(cell.to_string()),
+            TextFont {
+                font_size: FontSize::Px(10.0),
+                ..default()
+            },
+            TextColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
+            Transform::from_xyz(at.x, at.y, 0.61),
+            CellLabel,
+            DespawnOnEnter(GameState::NoGame),
+        ));
     }
 }
 
-/// Shows or hides cell labels.
-pub fn toggle_labels(labels: &mut Query<&mut Visibility, With<CellLabel>>) {
-    for mut v in labels.iter_mut() {
-        *v = match *v {
-            Visibility::Hidden => Visibility::Visible,
-            _ => Visibility::Hidden,
-        };
-    }
+/// Turns the cell labels on or off (they show when zoomed in enough to read them).
+pub fn toggle_labels(show: &mut ShowLabels) {
+    show.0 = !show.0;
 }

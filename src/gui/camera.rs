@@ -4,7 +4,7 @@
 use super::layout::Layout;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
+use bevy::window::{PrimaryWindow, RequestRedraw};
 
 const MIN_SCALE: f32 = 0.15;
 const MAX_SCALE: f32 = 6.0;
@@ -19,6 +19,7 @@ pub struct PointerOverUi(pub bool);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PointerOverUi>()
         .add_systems(Startup, spawn_camera)
+        .add_systems(Update, apply_antialiasing)
         .add_systems(
             Update,
             (fit_on_start, pan_and_zoom).run_if(super::board_shown.and_then(resource_exists::<Layout>)),
@@ -26,7 +27,31 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, BoardCamera, Msaa::Sample4));
+    commands.spawn((Camera2d, BoardCamera, Msaa::Off));
+}
+
+/// Multisampling as the settings ask, once the renderer has said what it runs on.
+fn apply_antialiasing(
+    settings: Res<super::settings::Settings>,
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    mut cameras: Query<&mut Msaa, With<BoardCamera>>,
+) {
+    let Some(adapter) = adapter else { return };
+    if !(settings.is_changed() || adapter.is_added()) {
+        return;
+    }
+    // wgpu's DeviceType is not re-exported by Bevy; its Debug name is stable ("Cpu").
+    let software = format!("{:?}", adapter.device_type) == "Cpu";
+    let wanted = if settings.antialiasing.wanted(software) {
+        Msaa::Sample4
+    } else {
+        Msaa::Off
+    };
+    for mut msaa in &mut cameras {
+        if *msaa != wanted {
+            *msaa = wanted;
+        }
+    }
 }
 
 /// Fits the map in the window, clear of the bars at top and bottom and of a panel `right` pixels
@@ -69,6 +94,7 @@ fn pan_and_zoom(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<BoardCamera>>,
     replay: Option<Res<super::replay::Replay>>,
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Ok((camera, global, mut transform, mut projection)) = camera.single_mut() else {
         return;
@@ -92,6 +118,10 @@ fn pan_and_zoom(
         }
     }
     transform.translation += (dir * 700.0 * scale * time.delta_secs()).extend(0.0);
+    if dir != Vec2::ZERO {
+        // Held keys send no events between repeats: keep the pan smooth.
+        redraw.write(RequestRedraw);
+    }
     // Drag pan.
     if !over_ui.0 && (buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle)) {
         let d = motion.delta;

@@ -140,6 +140,8 @@ fn computer_orders(world: &mut World) {
     let mut computers = std::mem::take(&mut *world.resource_mut::<Computers>());
     computers.waited += dt;
     if !look_ahead_done(&mut computers) {
+        // Looks again next frame whether the look-ahead is done.
+        world.write_message(bevy::window::RequestRedraw);
         *world.resource_mut::<Computers>() = computers;
         return;
     }
@@ -190,6 +192,14 @@ fn computer_orders(world: &mut World) {
         world.resource_mut::<super::orders::HistoryNote>().0 = None;
     }
     computers.to_act = side_to_act(world);
+    let computers_turn = computers.thinking.is_some()
+        || computers
+            .to_act
+            .is_some_and(|side| computers.players.iter().any(|p| p.side == side));
+    if computers_turn {
+        // The computer's pauses and look-ahead run on frames: keep them coming.
+        world.write_message(bevy::window::RequestRedraw);
+    }
     *world.resource_mut::<Computers>() = computers;
 }
 

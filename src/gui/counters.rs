@@ -22,6 +22,22 @@ pub struct CounterPart;
 #[derive(Component)]
 pub struct StackBadge;
 
+/// A counter seen from afar: a square of its side's colour (`detail.rs` swaps it for the face).
+#[derive(Component)]
+pub struct CounterPip;
+
+/// What a counter's face mesh shows; counters that look alike share one mesh.
+type FaceKey = (usize, UnitClass, usize, usize);
+
+/// Meshes shared by counters: faces by look, pips by side, and the stack badge.
+#[derive(Default)]
+struct SharedMeshes {
+    faces: std::collections::HashMap<FaceKey, Handle<Mesh>>,
+    pips: std::collections::HashMap<usize, Handle<Mesh>>,
+    badge: Option<Handle<Mesh>>,
+    material: Option<Handle<ColorMaterial>>,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
@@ -131,17 +147,63 @@ type CounterData<'a> = (
     Option<&'a Children>,
 );
 
+/// A counter's face: border, side colour, NATO symbol and step pips.
+fn face_mesh(color: Color, class: UnitClass, total: usize, remaining: usize) -> Mesh {
+    let ink = Color::srgb(0.05, 0.05, 0.05);
+    let h = COUNTER / 2.0;
+    let mut mb = MeshBuilder::default();
+    mb.polygon(&square(h + 1.5), Color::srgb(0.08, 0.08, 0.08));
+    mb.polygon(&square(h), color);
+    let light = color.mix(&Color::WHITE, 0.35);
+    let (bc, bh) = (Vec2::new(0.0, 2.0), Vec2::new(h * 0.5, h * 0.3));
+    mb.polygon(
+        &[
+            bc - bh,
+            bc + Vec2::new(bh.x, -bh.y),
+            bc + bh,
+            bc + Vec2::new(-bh.x, bh.y),
+        ],
+        light,
+    );
+    nato_symbol(&mut mb, class, bc, bh, ink);
+    // Step pips down the right edge: filled for steps left, hollow for steps lost.
+    if total > 1 {
+        for i in 0..total {
+            let p = Vec2::new(h - 4.0, h - 6.0 - i as f32 * 7.0);
+            if i < remaining {
+                mb.disc(p, 2.4, ink);
+            } else {
+                mb.ellipse(p, Vec2::splat(2.4), 0.8, ink);
+            }
+        }
+    }
+    mb.build()
+}
+
+/// A counter from afar: its side's colour in a dark border.
+fn pip_mesh(color: Color) -> Mesh {
+    let mut mb = MeshBuilder::default();
+    mb.polygon(&square(COUNTER / 2.0 + 3.0), Color::srgb(0.08, 0.08, 0.08));
+    mb.polygon(&square(COUNTER / 2.0 - 3.0), color);
+    mb.build()
+}
+
+fn square(h: f32) -> [Vec2; 4] {
+    [Vec2::new(-h, -h), Vec2::new(h, -h), Vec2::new(h, h), Vec2::new(-h, h)]
+}
+
 /// (Re)builds the drawn parts of counters that are new or whose steps or statuses changed.
 fn draw_counters(
     mut commands: Commands,
     units: Query<CounterData, Or<(Added<Unit>, Changed<Steps>, Changed<Statuses>)>>,
-    parts: Query<(), With<CounterPart>>,
+    parts: Query<(), Or<(With<CounterPart>, With<CounterPip>)>>,
     sides: Res<Sides>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    mut white: Local<Option<Handle<ColorMaterial>>>,
+    mut shared: Local<SharedMeshes>,
 ) {
-    let material = white
+    let material = shared
+        .material
         .get_or_insert_with(|| materials.add(ColorMaterial::from_color(Color::WHITE)))
         .clone();
     for (entity, unit, side, steps, statuses, mp, children) in &units {
@@ -153,55 +215,36 @@ fn draw_counters(
         let color = rgb(sides.0[side.0].color);
         let ink = Color::srgb(0.05, 0.05, 0.05);
         let h = COUNTER / 2.0;
-        let mut mb = MeshBuilder::default();
-        mb.polygon(
-            &[
-                Vec2::new(-h - 1.5, -h - 1.5),
-                Vec2::new(h + 1.5, -h - 1.5),
-                Vec2::new(h + 1.5, h + 1.5),
-                Vec2::new(-h - 1.5, h + 1.5),
-            ],
-            Color::srgb(0.08, 0.08, 0.08),
-        );
-        mb.polygon(
-            &[Vec2::new(-h, -h), Vec2::new(h, -h), Vec2::new(h, h), Vec2::new(-h, h)],
-            color,
-        );
-        let light = color.mix(&Color::WHITE, 0.35);
-        let (bc, bh) = (Vec2::new(0.0, 2.0), Vec2::new(h * 0.5, h * 0.3));
-        mb.polygon(
-            &[
-                bc - bh,
-                bc + Vec2::new(bh.x, -bh.y),
-                bc + bh,
-                bc + Vec2::new(-bh.x, bh.y),
-            ],
-            light,
-        );
-        nato_symbol(&mut mb, unit.class, bc, bh, ink);
-        // Step pips down the right edge: filled for steps left, hollow for steps lost.
         let track = &steps.0;
-        if track.total() > 1 {
-            for i in 0..track.total() {
-                let p = Vec2::new(h - 4.0, h - 6.0 - i as f32 * 7.0);
-                if i < track.remaining() {
-                    mb.disc(p, 2.4, ink);
-                } else {
-                    mb.ellipse(p, Vec2::splat(2.4), 0.8, ink);
-                }
-            }
-        }
-        let mut parts_of = Vec::new();
-        parts_of.push(
+        let key = (side.0, unit.class, track.total(), track.remaining());
+        let face = shared
+            .faces
+            .entry(key)
+            .or_insert_with(|| meshes.add(face_mesh(color, unit.class, track.total(), track.remaining())))
+            .clone();
+        let pip = shared
+            .pips
+            .entry(side.0)
+            .or_insert_with(|| meshes.add(pip_mesh(color)))
+            .clone();
+        let mut parts_of = vec![
             commands
                 .spawn((
-                    Mesh2d(meshes.add(mb.build())),
+                    Mesh2d(face),
                     MeshMaterial2d(material.clone()),
                     Transform::default(),
                     CounterPart,
                 ))
                 .id(),
-        );
+            commands
+                .spawn((
+                    Mesh2d(pip),
+                    MeshMaterial2d(material.clone()),
+                    Transform::default(),
+                    CounterPip,
+                ))
+                .id(),
+        ];
         let mut text = |s: String, at: Vec2, size: f32, color: Color| {
             parts_of.push(
                 commands
@@ -269,6 +312,7 @@ fn draw_stack_badges(
     badges: Query<Entity, With<StackBadge>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut shared: Local<SharedMeshes>,
 ) {
     if !index.is_changed() {
         return;
@@ -276,16 +320,25 @@ fn draw_stack_badges(
     for b in &badges {
         commands.entity(b).despawn();
     }
-    let material = materials.add(ColorMaterial::from_color(Color::WHITE));
+    let material = shared
+        .material
+        .get_or_insert_with(|| materials.add(ColorMaterial::from_color(Color::WHITE)))
+        .clone();
+    let mesh = shared
+        .badge
+        .get_or_insert_with(|| {
+            let mut mb = MeshBuilder::default();
+            mb.disc(Vec2::ZERO, 8.5, Color::srgb(0.1, 0.1, 0.1));
+            mb.disc(Vec2::ZERO, 7.0, Color::WHITE);
+            meshes.add(mb.build())
+        })
+        .clone();
     for (cell, stack) in index.occupied().filter(|(_, s)| s.len() > 1) {
         let top = layout.center(cell) + STACK_OFFSET * (stack.len() - 1) as f32 / 2.0;
         let at = top + Vec2::new(-COUNTER / 2.0, COUNTER / 2.0);
-        let mut mb = MeshBuilder::default();
-        mb.disc(Vec2::ZERO, 8.5, Color::srgb(0.1, 0.1, 0.1));
-        mb.disc(Vec2::ZERO, 7.0, Color::WHITE);
         commands
             .spawn((
-                Mesh2d(meshes.add(mb.build())),
+                Mesh2d(mesh.clone()),
                 MeshMaterial2d(material.clone()),
                 Transform::from_xyz(at.x, at.y, 3.0),
                 StackBadge,

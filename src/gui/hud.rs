@@ -2,7 +2,7 @@
 //! where it can go, ordering moves (sent as `Order`s; the game decides) and ending phases. The
 //! egui bars around the board are in `bars.rs`.
 
-use super::board::{CellLabel, toggle_labels};
+use super::board::{ShowLabels, toggle_labels};
 use super::camera::{BoardCamera, PointerOverUi};
 use super::layout::Layout;
 use super::orders::{ConfirmEndTurn, PlayerOrder, end_phase};
@@ -139,7 +139,7 @@ fn handle_keys(
     mut orders: MessageWriter<PlayerOrder>,
     (mut confirm, turn, map, settings): (ResMut<ConfirmEndTurn>, Res<TurnState>, Res<GameMap>, Res<Settings>),
     mut selection: ResMut<Selection>,
-    mut labels: Query<&mut Visibility, With<CellLabel>>,
+    mut labels: ResMut<ShowLabels>,
     mut help: ResMut<ShowHelp>,
 ) {
     let chord = super::ctrl_held(&keys) || keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);

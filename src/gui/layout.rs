@@ -185,6 +185,11 @@ impl MeshBuilder {
         self.polygon(&pts, color);
     }
 
+    /// Whether nothing was drawn.
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
     pub fn build(self) -> Mesh {
         Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
             .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.positions)

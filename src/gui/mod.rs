@@ -10,12 +10,14 @@ pub mod choices;
 pub mod computer;
 pub mod counters;
 pub mod crt;
+pub mod detail;
 pub mod end;
 pub mod hud;
 pub mod lab_window;
 pub mod layout;
 pub mod log_panel;
 pub mod orders;
+pub mod redraw;
 pub mod replay;
 pub mod saves;
 pub mod script;
@@ -73,6 +75,7 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
+        .add_plugins((redraw::plugin, detail::plugin))
         .add_plugins((
             bars::plugin,
             attack_panels::plugin,
@@ -147,6 +150,12 @@ pub fn run(
         primary_window: Some(Window {
             title,
             resolution: WindowResolution::new(1600, 1000),
+            // A benchmark counts frames as fast as they come, not as the display shows them.
+            present_mode: if options.bench_frames.is_some() {
+                bevy::window::PresentMode::AutoNoVsync
+            } else {
+                default()
+            },
             ..default()
         }),
         ..default()
@@ -154,6 +163,7 @@ pub fn run(
     .add_plugins(bevy_egui::EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
     .add_plugins((crate::game::plugin, plugin));
+    let (screenshot_wanted, attack_scripted) = (screenshot.is_some(), options.attack.is_some());
     if let Some(shot) = screenshot {
         app.insert_resource(shot).add_systems(Update, take_screenshot);
     }
@@ -175,9 +185,11 @@ pub fn run(
             frames,
             times: Vec::new(),
         });
-        // Frames as fast as they come, not paced by the display.
-        app.insert_resource(bevy::winit::WinitSettings::continuous());
     }
+    // Benchmarks, screenshots and scripted attacks count frames: they run flat out. Otherwise the
+    // window sleeps until something happens.
+    let counts_frames = options.bench_frames.is_some() || screenshot_wanted || attack_scripted;
+    app.insert_resource(redraw::Continuous(counts_frames));
     if let Some(start) = start {
         app.insert_resource(start);
     }

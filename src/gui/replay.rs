@@ -142,10 +142,16 @@ fn replay_keys(keys: Res<ButtonInput<KeyCode>>, mut replay: ResMut<Replay>, mut 
     }
 }
 
-fn play_on(time: Res<Time>, mut replay: ResMut<Replay>, mut seek: MessageWriter<Seek>) {
+fn play_on(
+    time: Res<Time>,
+    mut replay: ResMut<Replay>,
+    mut seek: MessageWriter<Seek>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
     if !replay.playing {
         return;
     }
+    redraw.write(bevy::window::RequestRedraw);
     if replay.at >= replay.log.len() {
         replay.playing = false;
         return;

@@ -510,6 +510,12 @@ fn toast(
     if !status.failed && age > 5.0 {
         return Ok(());
     }
+    if !status.failed {
+        // Wakes the window to take the toast away when its time is up.
+        contexts
+            .ctx_mut()?
+            .request_repaint_after(std::time::Duration::from_secs_f32(5.0 - age + 0.05));
+    }
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("save-toast"))
         .order(egui::Order::Foreground)

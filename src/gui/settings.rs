@@ -17,6 +17,29 @@ pub struct Settings {
     pub colour_blind: bool,
     /// Ask before the phase that ends a side's player turn is ended.
     pub confirm_end_turn: bool,
+    /// Smooth edges on the board (multisampling).
+    pub antialiasing: Antialiasing,
+}
+
+/// Multisampled board edges: on a graphics card they cost little; a software renderer (no
+/// graphics driver) spends most of each frame on them, so `Auto` leaves them off there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Antialiasing {
+    #[default]
+    Auto,
+    On,
+    Off,
+}
+
+impl Antialiasing {
+    /// Whether to multisample, given whether the renderer runs on the CPU.
+    pub fn wanted(self, software_renderer: bool) -> bool {
+        match self {
+            Antialiasing::Auto => !software_renderer,
+            Antialiasing::On => true,
+            Antialiasing::Off => false,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -25,6 +48,7 @@ impl Default for Settings {
             ui_scale: 1.0,
             colour_blind: false,
             confirm_end_turn: true,
+            antialiasing: Antialiasing::Auto,
         }
     }
 }
@@ -180,6 +204,17 @@ fn settings_window(
                 .on_hover_text("Okabe-Ito colours for reach, zones of control, retreats, advances and odds");
             ui.checkbox(&mut edited.confirm_end_turn, "Ask before ending a side's turn")
                 .on_hover_text("A stray Enter at the last phase asks first; undo (Ctrl+Z) can still take an end back");
+            ui.horizontal(|ui| {
+                ui.label("Smooth edges")
+                    .on_hover_text("Multisampling: smoother hex edges and counters. Auto turns it off when the graphics run on the processor (no driver), where it costs most of each frame");
+                for (value, name) in [
+                    (Antialiasing::Auto, "Auto"),
+                    (Antialiasing::On, "On"),
+                    (Antialiasing::Off, "Off"),
+                ] {
+                    ui.selectable_value(&mut edited.antialiasing, value, name);
+                }
+            });
             ui.label(
                 egui::RichText::new(format!("Saved in {}", file.path.display()))
                     .small()

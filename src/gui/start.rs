@@ -217,8 +217,15 @@ impl StartMenu {
 
 /// Brings in the files read off the frame and, every two seconds, reads again those changed on
 /// disk.
-fn take_file_reads(menu: Option<ResMut<StartMenu>>, time: Res<Time>) {
+fn take_file_reads(
+    menu: Option<ResMut<StartMenu>>,
+    time: Res<Time>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
     let Some(mut menu) = menu else { return };
+    if menu.reader.busy() {
+        redraw.write(bevy::window::RequestRedraw);
+    }
     let reads = menu.reader.finished();
     if !reads.is_empty() {
         menu.take_reads(reads);

@@ -85,6 +85,11 @@ impl FileReader {
         }
     }
 
+    /// Whether files are still being read (the start screen keeps drawing until they are in).
+    pub fn busy(&self) -> bool {
+        self.work.lock().is_ok_and(|w| w.workers > 0 || !w.queue.is_empty())
+    }
+
     /// Every file read since the last call.
     pub fn finished(&self) -> Vec<FileRead> {
         self.results.lock().map(|r| r.try_iter().collect()).unwrap_or_default()

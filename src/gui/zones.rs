@@ -58,6 +58,7 @@ fn collect_moves(
     mut retreats: MessageReader<Retreated>,
     mut advances: MessageReader<Advanced>,
     mut recent: ResMut<RecentMoves>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     for m in moves.read() {
         if m.path.len() > 1 {
@@ -83,6 +84,10 @@ fn collect_moves(
         *left -= dt;
         *left > 0.0
     });
+    if !recent.0.is_empty() {
+        // The arrows go when their time is up, not at the next input.
+        redraw.write(bevy::window::RequestRedraw);
+    }
 }
 
 fn draw_zones(
