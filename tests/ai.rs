@@ -29,11 +29,15 @@ fn seat(text: &str) -> Seat {
 fn computer_players_finish_every_shipped_scenario_moving_and_attacking_with_no_refused_order() {
     for path in SHIPPED {
         let scenario = Scenario::load(path).unwrap();
-        for (seed, seats) in [
+        let pairings = [
             (1, [seat("standard"), seat("novice")]),
             (2, [seat("novice"), seat("standard")]),
             (3, [seat("expert:rollouts=1"), seat("random")]),
-        ] {
+        ];
+        // The grand scenario (251 units, 12 turns) plays one pairing: the others cost minutes in
+        // a debug build and test nothing the small scenarios do not.
+        let games = if path.contains("barbarossa") { 1 } else { pairings.len() };
+        for (seed, seats) in pairings.into_iter().take(games) {
             let (record, app) = play_game(&scenario, seed, 0, &seats);
             assert!(record.finished, "{path} seed {seed}: not finished ({})", record.reason);
             assert_eq!(

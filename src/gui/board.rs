@@ -142,7 +142,7 @@ fn draw_pattern(mb: &mut MeshBuilder, pattern: Pattern, c: Vec2, s: f32, base: C
 }
 
 /// Cells a side of one board chunk: chunks off screen are culled, and each is a handful of meshes.
-const CHUNK: i32 = 12;
+const CHUNK: i32 = 8;
 
 /// A piece of the board drawn as meshes: shown when zoomed in, baked into the board picture for
 /// the view from afar (`detail.rs`).

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 /// The render layer the baking camera sees: the board's meshes are on it and on the main one.
 const BAKE_LAYER: usize = 1;
-/// The board picture's pixel budget (8 Mpx, 32 MiB) and longest side.
-const PICTURE_PIXELS: f32 = 8.0e6;
+/// The board picture's pixel budget (4 Mpx, 16 MiB) and longest side.
+const PICTURE_PIXELS: f32 = 4.0e6;
 const PICTURE_SIDE: f32 = 4096.0;
 /// The picture is used while it is magnified at most this much on screen.
 const PICTURE_MAGNIFICATION: f32 = 1.25;

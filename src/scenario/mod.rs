@@ -23,7 +23,7 @@ pub const DEFAULT_SCENARIO: (&str, &str) = (
 );
 
 /// Every shipped scenario, embedded (path, text), the default first.
-pub const SHIPPED: [(&str, &str); 5] = [
+pub const SHIPPED: [(&str, &str); 6] = [
     DEFAULT_SCENARIO,
     (
         "scenarios/sidi-bou-zid-1943.ron",
@@ -40,6 +40,10 @@ pub const SHIPPED: [(&str, &str); 5] = [
     (
         "scenarios/st-vith-1944.ron",
         include_str!("../../scenarios/st-vith-1944.ron"),
+    ),
+    (
+        "scenarios/barbarossa-centre-1941.ron",
+        include_str!("../../scenarios/barbarossa-centre-1941.ron"),
     ),
 ];
 

@@ -6,12 +6,13 @@ pub mod player;
 pub mod random_player;
 
 /// The shipped scenarios.
-pub const SHIPPED: [&str; 5] = [
+pub const SHIPPED: [&str; 6] = [
     "scenarios/mortain-1944.ron",
     "scenarios/sidi-bou-zid-1943.ron",
     "scenarios/smolensk-1941.ron",
     "scenarios/chorwon-hypothetical.ron",
     "scenarios/st-vith-1944.ron",
+    "scenarios/barbarossa-centre-1941.ron",
 ];
 
 use hexfront::combat::{
