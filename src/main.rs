@@ -41,8 +41,8 @@ struct Cli {
     /// by id or number, e.g. `--ai soviet:expert`. Repeat for both sides to watch it play itself.
     #[arg(long, value_name = "SIDE[:LEVEL]")]
     ai: Vec<String>,
-    /// Play N frames on a generated 100×100 map with 1,000 units, print the mean and p99 frame
-    /// time, and exit.
+    /// Play N frames on a generated 100×100 map with 1,000 units with the whole map in view, then N
+    /// zoomed in, print the mean, p50, p90, p99 and max frame time of each, and exit.
     #[arg(long, value_name = "N")]
     bench_frames: Option<u32>,
 }

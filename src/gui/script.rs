@@ -1,7 +1,7 @@
 //! Command-line presets for streamers, CI and benchmarks: `--attack FROM:TO` opens an attack's
 //! panels (ending phases until a combat phase), `--roll` rolls it; `--bench-frames N` plays N
-//! frames of a 100×100 map with 1,000 units (`scenario::benchmark_scenario`) and prints the mean
-//! and 99th-percentile frame time.
+//! frames of a 100×100 map with 1,000 units (`scenario::benchmark_scenario`) with the whole map in
+//! view, then N zoomed in, and prints mean, p50, p90, p99 and max of each.
 
 use super::attack::{AttackPlan, RollRequest};
 use super::orders::PlayerOrder;
