@@ -142,12 +142,6 @@ mod tests {
             .add_message::<WindowFocused>()
             .add_message::<RequestRedraw>()
             .add_systems(Last, settle_after_input);
-        app.add_systems(
-            PreUpdate,
-            drop_unchanged_modifiers
-                .after(bevy_egui::EguiInputSet::WriteEguiEvents)
-                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
-        );
         let requests = |app: &mut App| {
             app.update();
             app.world_mut()
