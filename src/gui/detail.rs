@@ -241,7 +241,7 @@ fn show_detail(
     detail: Res<ZoomDetail>,
     show_labels: Res<ShowLabels>,
     mut shown: Query<(Mut<Visibility>, DetailKind), Detailed>,
-    mut places: Query<(&PlaceName, &mut TextFont, &mut Transform)>,
+    mut places: Query<(Ref<PlaceName>, &mut TextFont, &mut Transform)>,
 ) {
     let all = detail.is_changed() || show_labels.is_changed();
     for (mut visibility, (chunk, sprite, face, pip, badge, label)) in &mut shown {
@@ -261,8 +261,9 @@ fn show_detail(
         };
         visibility.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
     }
-    if detail.is_changed() {
-        for (place, mut font, mut transform) in &mut places {
+    for (place, mut font, mut transform) in &mut places {
+        // A new game's names take the zoom's size at once, not at the next zoom change.
+        if detail.is_changed() || place.is_added() {
             let k = detail.name_scale;
             font.font_size = FontSize::Px(place.size * k);
             let at = place.at + place.offset * k;
