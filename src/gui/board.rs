@@ -224,6 +224,18 @@ fn draw_board(
         spawn_mesh(&mut commands, &mut meshes, &white, f.works, 0.45);
         spawn_mesh(&mut commands, &mut meshes, &white, f.marks, 0.5);
     }
+    let far_star = meshes.add(far_objective_mesh());
+    for o in &map.objectives {
+        let c = layout.center(o.cell);
+        commands.spawn((
+            Mesh2d(far_star.clone()),
+            MeshMaterial2d(white.clone()),
+            Transform::from_xyz(c.x, c.y, 0.55),
+            Visibility::Hidden,
+            ObjectiveMark,
+            DespawnOnEnter(GameState::NoGame),
+        ));
+    }
     let s = layout.side();
     for (cell, name) in &map.places {
         let at = layout.center(*cell) - Vec2::new(0.0, s * 0.66);
@@ -301,18 +313,44 @@ fn draw_edge_feature(
 
 /// An objective: a gold star outline.
 fn draw_objective(mb: &mut MeshBuilder, layout: &Layout, cell: crate::rules::grid::Cell) {
-    let (c, s) = (layout.center(cell), layout.side());
-    let pts: Vec<Vec2> = (0..5)
+    let s = layout.side();
+    mb.ring(&star(layout.center(cell), s * 0.8, s * 0.35), s * 0.06, OBJECTIVE_GOLD);
+}
+
+const OBJECTIVE_GOLD: Color = Color::srgba(0.95, 0.75, 0.1, 0.9);
+
+/// The points of a five-pointed star around `c`, outer and inner radius.
+fn star(c: Vec2, outer: f32, inner: f32) -> Vec<Vec2> {
+    (0..5)
         .flat_map(|i| {
             let a = std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::TAU / 5.0;
             let b = a + std::f32::consts::PI / 5.0;
             [
-                c + Vec2::new(a.cos(), a.sin()) * s * 0.8,
-                c + Vec2::new(b.cos(), b.sin()) * s * 0.35,
+                c + Vec2::new(a.cos(), a.sin()) * outer,
+                c + Vec2::new(b.cos(), b.sin()) * inner,
             ]
         })
-        .collect();
-    mb.ring(&pts, s * 0.06, Color::srgba(0.95, 0.75, 0.1, 0.9));
+        .collect()
+}
+
+/// An objective seen from afar: a filled gold star in a dark rim, kept its size on screen
+/// (`detail.rs`), where the board picture's thin outline would be lost.
+#[derive(Component)]
+pub struct ObjectiveMark;
+
+fn far_objective_mesh() -> Mesh {
+    let mut mb = MeshBuilder::default();
+    let (rim, gold) = (star(Vec2::ZERO, 13.0, 6.0), star(Vec2::ZERO, 10.0, 4.5));
+    // A star is not convex: fill it as a pentagon and five triangles.
+    for (points, color) in [(rim, Color::srgb(0.2, 0.15, 0.05)), (gold, OBJECTIVE_GOLD)] {
+        let inner: Vec<Vec2> = points.iter().skip(1).step_by(2).copied().collect();
+        mb.polygon(&inner, color);
+        for i in 0..5 {
+            let n = points.len();
+            mb.polygon(&[points[(2 * i + n - 1) % n], points[2 * i], points[2 * i + 1]], color);
+        }
+    }
+    mb.build()
 }
 
 fn spawn_place_name(commands: &mut Commands, name: &str, at: Vec2, offset: Vec2, color: Color, z: f32) {

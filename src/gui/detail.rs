@@ -3,7 +3,7 @@
 //! coloured pips; zoomed in, the board's chunk meshes (culled off screen) and the counters' faces
 //! and values show. Place names keep their size on screen when zoomed out.
 
-use super::board::{BoardChunk, CellLabel, PlaceName, ShowLabels};
+use super::board::{BoardChunk, CellLabel, ObjectiveMark, PlaceName, ShowLabels};
 use super::camera::BoardCamera;
 use super::counters::{CounterPart, CounterPip, StackBadge};
 use super::layout::Layout;
@@ -225,6 +225,7 @@ type Detailed = Or<(
     With<CounterPip>,
     With<StackBadge>,
     With<CellLabel>,
+    With<ObjectiveMark>,
 )>;
 
 type DetailKind = (
@@ -234,22 +235,26 @@ type DetailKind = (
     Has<CounterPip>,
     Has<StackBadge>,
     Has<CellLabel>,
+    Has<ObjectiveMark>,
 );
 
 /// Shows and hides what the zoom asks for: everything when it changes, and what is new.
 fn show_detail(
     detail: Res<ZoomDetail>,
     show_labels: Res<ShowLabels>,
-    mut shown: Query<(Mut<Visibility>, DetailKind), Detailed>,
+    mut shown: Query<(Mut<Visibility>, DetailKind, &mut Transform), (Detailed, Without<PlaceName>)>,
     mut places: Query<(Ref<PlaceName>, &mut TextFont, &mut Transform)>,
 ) {
     let all = detail.is_changed() || show_labels.is_changed();
-    for (mut visibility, (chunk, sprite, face, pip, badge, label)) in &mut shown {
+    for (mut visibility, (chunk, sprite, face, pip, badge, label, objective), mut transform) in &mut shown {
         if !(all || visibility.is_added()) {
             continue;
         }
         let on = if chunk {
             !detail.board_picture
+        } else if objective {
+            transform.scale = Vec3::splat(detail.name_scale);
+            detail.board_picture
         } else if sprite {
             detail.board_picture
         } else if face || badge {
