@@ -223,7 +223,11 @@ fn open_game(cli: Cli) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         },
-        (None, g) => g.map(|game| hexfront::gui::start::StartGame { game, watch: cli.watch }),
+        (None, g) => g.map(|game| hexfront::gui::start::StartGame {
+            game,
+            watch: cli.watch,
+            from: cli.scenario.clone(),
+        }),
     };
     let attack = match cli
         .attack

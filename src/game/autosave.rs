@@ -1,6 +1,7 @@
 //! Autosave: with an `Autosave` resource present (the desktop client adds one; it takes it away
 //! while a game is only watched), the game is written to its file, atomically, each time a phase
-//! ends and when the game is over, after the order that did it is in the log.
+//! ends and when the game is over, after the order that did it is in the log. Each game has a
+//! file of its own (`storage::autosave_path`); the newest `storage::AUTOSAVES_KEPT` are kept.
 
 use super::GameSystems;
 use super::phase::{GameState, TurnState};
@@ -55,6 +56,7 @@ pub(super) fn autosave(world: &mut World) {
         Some(last) if *last == now => return,
         _ => {}
     }
+    let first_write = !autosave.path.exists();
     let status = match super::save::save_game(world, &autosave.path) {
         Ok(()) => SaveStatus {
             message: format!("Autosaved to {}", autosave.path.display()),
@@ -67,6 +69,11 @@ pub(super) fn autosave(world: &mut World) {
     };
     if status.failed {
         warn!("{}", status.message);
+    } else if first_write && let Some(dir) = autosave.path.parent() {
+        // A new game's first autosave: the oldest beyond the few kept go.
+        for old in crate::storage::prune_autosaves(dir, crate::storage::AUTOSAVES_KEPT, &autosave.path) {
+            info!("Removed the old autosave {}", old.display());
+        }
     }
     world.insert_resource(status);
     world.resource_mut::<Autosave>().last = Some(now);

@@ -47,9 +47,13 @@ fn draw_panels(
             .unwrap_or_default();
         // Against the computer its answers are its own, and nobody needs to look away.
         let computer = seats.computer(defender_index).is_some();
+        // Never past the screen's bottom: a long panel scrolls.
+        let tall = (ctx.content_rect().height() - 90.0).max(200.0);
         egui::Window::new(format!("Attack {target}"))
             .id(egui::Id::new("attack-panel"))
             .resizable(false)
+            .vscroll(true)
+            .max_height(tall)
             .anchor(egui::Align2::LEFT_TOP, [8.0, 40.0])
             .show(ctx, |ui| {
                 if let Some(c) = declared {
@@ -414,18 +418,22 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) 
     if a.modifiers.is_empty() {
         ui.label(egui::RichText::new("none").weak());
     }
-    egui::Grid::new("modifiers").striped(true).show(ui, |ui| {
-        for m in &a.modifiers {
-            let (color, who) = match m.side {
-                Role::Attacker => (palette.good, "attacker"),
-                Role::Defender => (palette.warn, "defender"),
-            };
-            ui.colored_label(color, who);
-            ui.label(m.effect.to_string());
-            ui.label(egui::RichText::new(&m.source).weak());
-            ui.end_row();
-        }
-    });
+    // Long sources wrap within the column rather than widening the panel off the screen.
+    egui::Grid::new("modifiers")
+        .striped(true)
+        .max_col_width(240.0)
+        .show(ui, |ui| {
+            for m in &a.modifiers {
+                let (color, who) = match m.side {
+                    Role::Attacker => (palette.good, "attacker"),
+                    Role::Defender => (palette.warn, "defender"),
+                };
+                ui.colored_label(color, who);
+                ui.label(m.effect.to_string());
+                ui.add(egui::Label::new(egui::RichText::new(&m.source).weak()).wrap());
+                ui.end_row();
+            }
+        });
     let shift: i32 = a
         .modifiers
         .iter()
@@ -439,25 +447,11 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) 
     }
     ui.separator();
     ui.strong("Outcomes (exact)");
-    egui::Grid::new("outcomes").striped(true).show(ui, |ui| {
-        for o in odds.outcomes.iter().take(10) {
-            let p = o.probability as f32;
-            ui.add(
-                egui::ProgressBar::new(p)
-                    .desired_width(110.0)
-                    .fill(palette.highlight)
-                    .text(format!("{:.1}%", 100.0 * p)),
-            );
-            let text = combat::report::result_text(s, &o.result);
-            ui.label(egui::RichText::new(o.result.code.to_string()).strong())
-                .on_hover_text(&text);
-            ui.label(combat::report::brief(&o.result)).on_hover_text(&text);
-            ui.end_row();
-        }
-    });
-    if odds.outcomes.len() > 10 {
-        ui.label(egui::RichText::new(format!("… {} more outcomes", odds.outcomes.len() - 10)).weak());
-    }
+    // Every outcome: a long list scrolls rather than being cut.
+    egui::ScrollArea::vertical()
+        .id_salt("outcomes-scroll")
+        .max_height(230.0)
+        .show(ui, |ui| outcome_rows(ui, odds, s, palette));
     let m = &odds.summary;
     ui.separator();
     ui.label(format!(
@@ -489,6 +483,26 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) 
             .weak(),
         );
     }
+}
+
+/// One row per outcome: its exact probability as a bar, its code and what it does.
+fn outcome_rows(ui: &mut egui::Ui, odds: &Odds, s: &Situation, palette: &Palette) {
+    egui::Grid::new("outcomes").striped(true).show(ui, |ui| {
+        for o in &odds.outcomes {
+            let p = o.probability as f32;
+            ui.add(
+                egui::ProgressBar::new(p)
+                    .desired_width(110.0)
+                    .fill(palette.highlight)
+                    .text(format!("{:.1}%", 100.0 * p)),
+            );
+            let text = combat::report::result_text(s, &o.result);
+            ui.label(egui::RichText::new(o.result.code.to_string()).strong())
+                .on_hover_text(&text);
+            ui.label(combat::report::brief(&o.result)).on_hover_text(&text);
+            ui.end_row();
+        }
+    });
 }
 
 fn result_window(ctx: &egui::Context, c: &CombatResolved, names: &Query<(&Unit, &Position)>, palette: &Palette) {

@@ -71,6 +71,11 @@ fn game_menu(ui: &mut egui::Ui, game_commands: &mut MessageWriter<GameCommand>, 
                 GameCommand::Settings,
                 "UI scale, colours, confirmations",
             ),
+            (
+                "Quit  (Ctrl+Q)",
+                GameCommand::Quit,
+                "Close Hexfront (the game is autosaved first)",
+            ),
         ] {
             if ui.button(label).on_hover_text(tip).clicked() {
                 game_commands.write(command);
@@ -269,7 +274,8 @@ fn cell_info(
                             line += &format!("  ER {}", er.0);
                         }
                         if !statuses.0.is_empty() {
-                            line += &format!("  {:?}", statuses.0);
+                            let words: Vec<&str> = statuses.0.iter().map(|s| s.word()).collect();
+                            line += &format!("  {}", words.join(", "));
                         }
                         ui.label(egui::RichText::new(line).small());
                         if let Some(el) = formation.and_then(|f| f.element.as_ref()) {
@@ -293,7 +299,8 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
                     ("Shift + click your stack", "add it to (or take it from) the prepared attack"),
                     ("Space", "roll the prepared attack"),
                     ("Ctrl+S, Ctrl+O", "save the game, load a saved game"),
-                    ("F2", "new game (the start screen)"),
+                    ("F2", "new game (the start screen; asks while a game is being played)"),
+                    ("Ctrl+Q", "quit (asks while a game is being played; the game is autosaved first)"),
                     ("F10", "settings: UI scale, colour-blind-safe palette"),
                     ("Esc", "clear the selection, cancel the prepared attack"),
                     ("Enter, E", "end the phase (ending a side's last phase asks first)"),

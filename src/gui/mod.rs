@@ -12,9 +12,12 @@ pub mod counters;
 pub mod crt;
 pub mod detail;
 pub mod end;
+mod focus;
+mod fonts;
 pub mod hud;
 pub mod lab_window;
 pub mod layout;
+pub mod leave;
 pub mod log_panel;
 pub mod orders;
 pub mod redraw;
@@ -56,8 +59,7 @@ pub struct RunOptions {
 
 /// All client plugins.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, use_latin_font)
-        .add_systems(bevy_egui::EguiPrimaryContextPass, arrows_in_every_font)
+    app.add_plugins(fonts::plugin)
         .add_plugins((
             settings::plugin,
             start::plugin,
@@ -82,6 +84,8 @@ pub fn plugin(app: &mut App) {
             computer::plugin,
             lab_window::plugin,
             window_icon::plugin,
+            leave::plugin,
+            focus::plugin,
         ));
 }
 
@@ -100,30 +104,6 @@ pub fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
         KeyCode::SuperLeft,
         KeyCode::SuperRight,
     ])
-}
-
-/// Puts Hack into Bevy's default font slot, so every board label can show accented names.
-fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
-    let hack = Font::from_bytes(epaint_default_fonts::HACK_REGULAR.to_vec());
-    if let Err(e) = fonts.insert(&Handle::<Font>::default(), hack) {
-        warn!("could not replace the default font ({e}); accented names may lose letters");
-    }
-}
-
-/// Lets proportional text fall back on Hack, so arrows (`0617→0618` in moves and retreats) and
-/// other symbols the UI font lacks render instead of showing boxes.
-fn arrows_in_every_font(mut contexts: bevy_egui::EguiContexts, mut done: Local<bool>) -> Result {
-    if *done {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    let mut fonts = bevy_egui::egui::FontDefinitions::default();
-    if let Some(list) = fonts.families.get_mut(&bevy_egui::egui::FontFamily::Proportional) {
-        list.push("Hack".into());
-    }
-    ctx.set_fonts(fonts);
-    *done = true;
-    Ok(())
 }
 
 /// Opens the window, on `start` when one is given (else on the start screen), and runs until it
@@ -158,6 +138,8 @@ pub fn run(
             },
             ..default()
         }),
+        // Closing the window asks first while a game is being played (`leave`).
+        close_when_requested: false,
         ..default()
     }))
     .add_plugins(bevy_egui::EguiPlugin::default())

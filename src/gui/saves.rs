@@ -7,7 +7,7 @@
 use super::orders::PlayerOrder;
 use super::replay::Replay;
 use super::settings::{Palette, SettingsFile};
-use super::start::{StartGame, StartMenu};
+use super::start::StartGame;
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::components::{GameRng, ScenarioSource, Sides};
 use crate::game::order::Order;
@@ -33,6 +33,8 @@ pub enum GameCommand {
     Concede,
     /// Open or close the balance lab window (handled in `lab_window`).
     BalanceLab,
+    /// Close Hexfront (asks while a game is being played).
+    Quit,
 }
 
 /// The load window.
@@ -145,7 +147,6 @@ fn handle_commands(
     turn: Option<Res<TurnState>>,
     source: Option<Res<ScenarioSource>>,
     sides: Option<Res<Sides>>,
-    mut next: ResMut<NextState<GameState>>,
     mut load: ResMut<LoadWindow>,
     mut settings: ResMut<SettingsFile>,
     mut concede: ResMut<ConfirmConcede>,
@@ -192,9 +193,10 @@ fn handle_commands(
                 load.turns = storage::list_saves(&turns_dir());
             }
             GameCommand::NewGame => {
-                commands.queue(autosave_before_leaving);
-                commands.remove_resource::<StartMenu>();
-                next.set(GameState::NoGame);
+                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::leave::Leave::NewGame));
+            }
+            GameCommand::Quit => {
+                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::leave::Leave::Quit));
             }
             GameCommand::Settings => settings.open = !settings.open,
             GameCommand::BalanceLab => {}
@@ -314,7 +316,7 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
             _ => {}
         }
         let since = info.since;
-        start(world, game, Some(since));
+        start(world, game, Some(since), path);
         return SaveStatus {
             message: format!(
                 "Opened {}: watch the new orders, then Continue the game",
@@ -328,12 +330,16 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
     } else {
         format!("Loaded {}", path.display())
     };
-    start(world, game, watch.then_some(0));
+    start(world, game, watch.then_some(0), path);
     SaveStatus { message, failed: false }
 }
 
-fn start(world: &mut World, game: LoadedGame, watch: Option<usize>) {
-    world.insert_resource(StartGame { game, watch });
+fn start(world: &mut World, game: LoadedGame, watch: Option<usize>, from: &Path) {
+    world.insert_resource(StartGame {
+        game,
+        watch,
+        from: Some(from.to_path_buf()),
+    });
     world.resource_mut::<NextState<GameState>>().set(GameState::NoGame);
 }
 
@@ -343,7 +349,7 @@ struct OpenNow(PathBuf, bool);
 
 /// Before the game being played is left (a new game, another file opened) it is written to its
 /// autosave file, so no order given since the last phase ended is lost.
-fn autosave_before_leaving(world: &mut World) {
+pub(super) fn autosave_before_leaving(world: &mut World) {
     let playing = world
         .get_resource::<State<GameState>>()
         .is_some_and(|s| *s.get() == GameState::Playing);
@@ -395,7 +401,12 @@ fn load_window(
             let list = |ui: &mut egui::Ui, files: &[SaveFile], chosen: &mut Option<(PathBuf, bool)>| {
                 for s in files {
                     ui.horizontal(|ui| {
+                        let when = s
+                            .modified
+                            .map(|m| storage::when_in_words(m, std::time::SystemTime::now()))
+                            .unwrap_or_default();
                         ui.label(&s.name).on_hover_text(s.path.display().to_string());
+                        ui.label(egui::RichText::new(when).weak());
                         if ui
                             .button("Continue")
                             .on_hover_text("Play on from where it stands")

@@ -22,6 +22,8 @@ use std::path::PathBuf;
 pub struct StartGame {
     pub game: LoadedGame,
     pub watch: Option<usize>,
+    /// The file it was opened from: a game opened from its autosave goes on autosaving there.
+    pub from: Option<PathBuf>,
 }
 
 impl StartGame {
@@ -30,6 +32,7 @@ impl StartGame {
         Self {
             game: LoadedGame::new(scenario, seed),
             watch: None,
+            from: None,
         }
     }
 }
@@ -49,6 +52,8 @@ struct Entry {
     modified: Option<std::time::SystemTime>,
     /// Something to tell about the file (it changed on disk and was read again).
     note: Option<String>,
+    /// Typed into the Open field (not found in a folder): gone when it fails and another is opened.
+    opened: bool,
 }
 
 impl Entry {
@@ -91,6 +96,7 @@ impl StartMenu {
                     loading: false,
                     modified: None,
                     note: None,
+                    opened: false,
                 }
             })
             .collect();
@@ -136,9 +142,31 @@ impl StartMenu {
                 loading: true,
                 modified: None,
                 note: None,
+                opened: false,
             },
         );
         at
+    }
+
+    /// Opens the path typed in the Open field (its button, or Enter in the field). A file already
+    /// listed is selected; an earlier open that failed leaves the list, so failures never pile up.
+    fn open_typed(&mut self) {
+        let path = PathBuf::from(self.path.trim());
+        if path.as_os_str().is_empty() {
+            return;
+        }
+        self.error = None;
+        if !path.is_file() {
+            self.error = Some(format!("{}: there is no such file", path.display()));
+            return;
+        }
+        if let Some(i) = self.entries.iter().position(|e| e.file.as_ref() == Some(&path)) {
+            self.selected = i;
+            return;
+        }
+        self.entries.retain(|e| !(e.opened && !e.loading && e.loaded.is_err()));
+        self.selected = self.add_file(path, false);
+        self.entries[self.selected].opened = true;
     }
 
     /// Takes in the files read since the last frame.
@@ -200,7 +228,18 @@ impl StartMenu {
         if !entry.under_way() {
             game.seed = self.seed()?;
         }
-        Some(StartGame { game, watch })
+        Some(StartGame {
+            game,
+            watch,
+            from: entry.file.clone(),
+        })
+    }
+
+    /// This menu with the seed and seats chosen in `old` (F2 keeps `--seed` and `--ai`).
+    pub fn keeping_choices(mut self, old: &StartMenu) -> Self {
+        self.seed = old.seed.clone();
+        self.seats = old.seats.clone();
+        self
     }
 
     pub fn with_seed(mut self, seed: u64) -> Self {
@@ -252,8 +291,12 @@ fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
     let Some(pending) = pending else { return };
     let start = pending.clone();
     commands.remove_resource::<StartGame>();
-    let name = storage::slug(&start.game.scenario.raw.name);
-    commands.insert_resource(Autosave::new(storage::saves_dir().join(format!("autosave-{name}.ron"))));
+    commands.insert_resource(Autosave::new(storage::autosave_path(
+        &storage::saves_dir(),
+        start.from.as_deref(),
+        &start.game.scenario.raw.name,
+        std::time::SystemTime::now(),
+    )));
     commands.queue(move |world: &mut World| {
         if let Err(e) = start_loaded(world, &start.game, start.watch) {
             // Checked when the file was read, so only a bug gets here: say so, keep what replayed.
@@ -288,6 +331,22 @@ fn start_on_enter(
         commands.insert_resource(start);
         commands.insert_resource(super::computer::Seats(menu.seats.clone()));
     }
+}
+
+/// A saved game in the list, in words: its scenario, where it stands (turn, side, phase) and when
+/// it was written; an autosave says so.
+fn saved_line(e: &Entry, g: &LoadedGame) -> String {
+    let auto = e.file.as_deref().is_some_and(storage::is_autosave);
+    let when = e
+        .modified
+        .map(|m| storage::when_in_words(m, std::time::SystemTime::now()))
+        .unwrap_or_default();
+    let name = if auto {
+        format!("{} (autosave)", g.scenario.raw.name)
+    } else {
+        e.label.clone()
+    };
+    format!("{name} · {} · {when}", g.summary)
 }
 
 /// Forgets the board of the game left behind.
@@ -354,6 +413,7 @@ fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
                 }
                 let text = match &e.loaded {
                     _ if e.loading => format!("{}   (reading…)", e.label),
+                    Ok(g) if e.saved => saved_line(e, g),
                     Ok(g) => format!("{}   ({})", e.label, g.scenario.ruleset.raw.name),
                     Err(_) => format!("{}   (cannot be loaded)", e.label),
                 };
@@ -386,18 +446,15 @@ fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
     ui.separator();
     ui.label("Open another scenario or save file:");
     ui.horizontal(|ui| {
-        ui.add(
+        let field = ui.add(
             egui::TextEdit::singleline(&mut menu.path)
                 .hint_text("path/to/file.ron")
                 .desired_width(260.0),
         );
-        if ui.button("Open").clicked() && !menu.path.trim().is_empty() {
-            let path = PathBuf::from(menu.path.trim());
-            if path.is_file() {
-                menu.selected = menu.add_file(path, false);
-            } else {
-                menu.error = Some(format!("{}: there is no such file", path.display()));
-            }
+        // Enter in the field opens what was typed (it never starts the highlighted scenario).
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.button("Open").on_hover_text("Open the file typed (Enter)").clicked() || entered {
+            menu.open_typed();
         }
     });
 }
@@ -593,4 +650,78 @@ fn seat_choice(ui: &mut egui::Ui, seat: &mut Option<crate::ai::Profile>, side: u
         })
         .response
         .on_hover_text("Who plays this side: a human at this screen (hotseat) or the computer");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Waits for the reader (it reads off the frame) and takes its reads in.
+    fn settle(menu: &mut StartMenu) {
+        for _ in 0..500 {
+            let reads = menu.reader.finished();
+            menu.take_reads(reads);
+            if !menu.entries.iter().any(|e| e.loading) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("the files were not read in 5 s");
+    }
+
+    #[test]
+    fn a_typed_path_opens_says_what_is_wrong_and_failures_do_not_pile_up() {
+        let dir = std::env::temp_dir().join(format!("hexfront-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let toml = dir.join("Cargo.toml");
+        std::fs::write(&toml, "[package]\nname = \"x\"\n").unwrap();
+        let cut = dir.join("cut.ron");
+        std::fs::write(&cut, "Scenario(\n  name: \"x\",\n").unwrap();
+        let good = dir.join("mine.ron");
+        std::fs::write(&good, scenario::SHIPPED[0].1).unwrap();
+
+        let mut menu = StartMenu::scan();
+        settle(&mut menu);
+        let listed = menu.entries.len();
+        menu.path = format!("  {}  ", toml.display());
+        menu.open_typed();
+        settle(&mut menu);
+        let entry = &menu.entries[menu.selected];
+        assert_eq!(entry.file.as_ref(), Some(&toml));
+        let err = entry.loaded.as_ref().unwrap_err();
+        assert!(
+            err.contains("this is not a Hexfront scenario or saved game: it begins `[package]`"),
+            "{err}"
+        );
+
+        // A second failure takes the first one's place; a missing file only says so.
+        menu.path = cut.display().to_string();
+        menu.open_typed();
+        settle(&mut menu);
+        assert_eq!(menu.entries.len(), listed + 1);
+        assert_eq!(menu.entries[menu.selected].file.as_ref(), Some(&cut));
+        menu.path = dir.join("nothing.ron").display().to_string();
+        menu.open_typed();
+        assert!(
+            menu.error
+                .as_ref()
+                .is_some_and(|e| e.ends_with("there is no such file"))
+        );
+        assert_eq!(menu.entries.len(), listed + 1);
+
+        // A scenario opens, listed with the scenarios (not the saved games); opening it again
+        // selects it rather than listing it twice.
+        menu.path = good.display().to_string();
+        menu.open_typed();
+        settle(&mut menu);
+        let at = menu.selected;
+        assert!(menu.entries[at].loaded.is_ok() && !menu.entries[at].saved);
+        assert!(menu.entries[..at].iter().all(|e| !e.saved));
+        assert_eq!(menu.entries.len(), listed + 1, "the failed open left the list");
+        menu.selected = 0;
+        menu.open_typed();
+        assert_eq!(menu.selected, at);
+        assert_eq!(menu.entries.len(), listed + 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -107,6 +107,23 @@ pub enum UnitStatus {
     Clearing,
 }
 
+impl UnitStatus {
+    /// The status in words, as panels show it.
+    pub fn word(self) -> &'static str {
+        match self {
+            UnitStatus::Disorganized => "disorganized",
+            UnitStatus::Dispersed => "dispersed",
+            UnitStatus::Tipped => "tipped",
+            UnitStatus::LowSupply => "low supply",
+            UnitStatus::OutOfSupply => "out of supply",
+            UnitStatus::Disrupted => "disrupted",
+            UnitStatus::Shocked => "shocked",
+            UnitStatus::Panicked => "panicked",
+            UnitStatus::Clearing => "under a Clearing marker",
+        }
+    }
+}
+
 /// A special ability printed on a counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum UnitTrait {

@@ -95,6 +95,14 @@ pub fn validate_file(path: &std::path::Path) -> Result<String, LoadError> {
 /// The name before the first `(` outside comments and `#![…]` attributes (`Ruleset`, `Scenario`,
 /// `SavedGame`), after any byte-order mark.
 pub fn top_level_name(text: &str) -> &str {
+    opening(text)
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("")
+}
+
+/// The text from its first token on: after any byte-order mark, comments and `#![…]` attributes.
+pub fn opening(text: &str) -> &str {
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     loop {
         rest = rest.trim_start();
@@ -106,7 +114,5 @@ pub fn top_level_name(text: &str) -> &str {
             break;
         }
     }
-    rest.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or("")
+    rest
 }

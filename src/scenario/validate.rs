@@ -84,15 +84,33 @@ impl Scenario {
     pub fn from_ron_str(file: impl AsRef<Path>, text: &str) -> Result<Scenario, LoadError> {
         let src = Source::new(file.as_ref(), text);
         let top = super::top_level_name(text);
-        if !matches!(top, "" | "Scenario") {
+        let opening = super::opening(text);
+        let looks_right = match top {
+            "Scenario" => true,
+            "" => opening.starts_with('('),
+            _ => false,
+        };
+        if !looks_right {
+            let message = if opening.is_empty() {
+                "the file is empty: a scenario begins `Scenario(` and a saved game `SavedGame(`".to_string()
+            } else {
+                format!(
+                    "this is not a Hexfront scenario or saved game: it begins `{}`, where a scenario begins `Scenario(` and a saved game `SavedGame(`",
+                    opening
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .chars()
+                        .take(40)
+                        .collect::<String>()
+                        .trim_end()
+                )
+            };
             return Err(LoadError {
                 file: file.as_ref().to_path_buf(),
                 pos: Some(crate::source::source_map::Pos { line: 1, col: 1 }),
                 field: String::new(),
-                message: format!(
-                    "this is not a Hexfront scenario or saved game: it begins `{}`, where a scenario begins `Scenario(` and a saved game `SavedGame(`",
-                    top.chars().take(40).collect::<String>()
-                ),
+                message,
             });
         }
         let raw: RawScenario = src.parse()?;

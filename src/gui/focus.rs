@@ -1,0 +1,209 @@
+//! Keeps the combat being resolved in sight: when a panel (attack, CRT, result, retreat or advance
+//! choice) covers one of its cells — the target, the attackers, the retreat paths, the cells to
+//! advance into — the board glides, by the shortest move that clears them all, until none is
+//! covered. It moves once per change of cells or panels, so the player can pan away afterwards.
+
+use super::attack::AttackPlan;
+use super::camera::BoardCamera;
+use super::choices::Asked;
+use super::layout::Layout;
+use crate::game::components::Position;
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, RequestRedraw};
+use bevy_egui::{EguiContexts, egui};
+
+/// The windows that sit over the board while a combat is resolved.
+const PANELS: [&str; 5] = [
+    "attack-panel",
+    "crt-panel",
+    "result-panel",
+    "retreat-choice",
+    "advance-choice",
+];
+
+/// Room kept between the cells and a panel or the edge, in screen pixels.
+const MARGIN: f32 = 12.0;
+
+/// Where the camera is gliding to, and what it last made room for.
+#[derive(Resource, Default)]
+struct Glide {
+    to: Option<Vec2>,
+    cleared: Option<(Vec<Cell>, Vec<usize>)>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Glide>()
+        .add_systems(Update, (make_room, glide).chain().run_if(resource_exists::<Layout>));
+}
+
+/// The cells of the combat in hand, in a stable order.
+fn combat_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) -> Vec<Cell> {
+    let mut cells: Vec<Cell> = plan.target.into_iter().collect();
+    if plan.target.is_some() {
+        cells.extend(
+            plan.attackers
+                .iter()
+                .filter_map(|e| positions.get(*e).ok())
+                .map(|p| p.0),
+        );
+    }
+    if let Some(r) = &asked.retreat {
+        cells.push(r.from);
+        cells.extend(r.paths.iter().flat_map(|(path, _, _)| path.iter().copied()));
+    }
+    if let Some(a) = &asked.advance {
+        cells.push(a.into);
+        cells.extend(a.targets.iter().map(|(c, _)| *c));
+    }
+    cells.sort_by_key(|c| (c.col, c.row));
+    cells.dedup();
+    cells
+}
+
+/// The smallest move (screen pixels, y down) that takes `cells` off every one of `panels` and
+/// keeps them inside `free`, searched on a grid of `step` pixels; `None` when nothing is covered,
+/// or when no such move exists (the cells are larger than any free room).
+pub fn room_for(cells: egui::Rect, panels: &[egui::Rect], free: egui::Rect, step: f32) -> Option<egui::Vec2> {
+    let covered = |r: egui::Rect| panels.iter().any(|p| p.expand(MARGIN).intersects(r));
+    if !covered(cells) {
+        return None;
+    }
+    let inside = free.shrink(MARGIN);
+    let (nx, ny) = (
+        (inside.width() / step).ceil() as i32,
+        (inside.height() / step).ceil() as i32,
+    );
+    let mut best: Option<egui::Vec2> = None;
+    for ix in -nx..=nx {
+        for iy in -ny..=ny {
+            let d = egui::vec2(ix as f32 * step, iy as f32 * step);
+            if best.is_some_and(|b| b.length_sq() <= d.length_sq()) {
+                continue;
+            }
+            let moved = cells.translate(d);
+            if inside.contains_rect(moved) && !covered(moved) {
+                best = Some(d);
+            }
+        }
+    }
+    best
+}
+
+fn make_room(
+    mut contexts: EguiContexts,
+    mut glide: ResMut<Glide>,
+    plan: Res<AttackPlan>,
+    asked: Res<Asked>,
+    positions: Query<&Position>,
+    layout: Res<Layout>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform, &Transform, &Projection), With<BoardCamera>>,
+    log_panel: Res<super::log_panel::LogPanel>,
+) {
+    let cells = combat_cells(&plan, &asked, &positions);
+    if cells.is_empty() {
+        glide.cleared = None;
+        return;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else { return };
+    let rects: Vec<(usize, egui::Rect)> = ctx.memory(|m| {
+        PANELS
+            .iter()
+            .enumerate()
+            .filter_map(|(i, id)| m.area_rect(egui::Id::new(*id)).map(|r| (i, r)))
+            .collect()
+    });
+    let key = (cells.clone(), rects.iter().map(|(i, _)| *i).collect::<Vec<_>>());
+    if glide.cleared.as_ref() == Some(&key) || rects.is_empty() {
+        return;
+    }
+    let (Ok(window), Ok((camera, global, transform, Projection::Orthographic(ortho)))) =
+        (windows.single(), camera.single())
+    else {
+        return;
+    };
+    // egui points → window pixels (logical).
+    let points = ctx.pixels_per_point() / window.scale_factor();
+    let scale = |r: egui::Rect| {
+        egui::Rect::from_min_max(
+            (r.min.to_vec2() * points).to_pos2(),
+            (r.max.to_vec2() * points).to_pos2(),
+        )
+    };
+    // The board's room: below the menu bar, above the status bar, left of the log panel.
+    let free = egui::Rect::from_min_max(
+        egui::pos2(0.0, 40.0),
+        egui::pos2(window.width() - log_panel.right_inset(), window.height() - 34.0),
+    );
+    let panels: Vec<egui::Rect> = rects.iter().map(|(_, r)| scale(*r)).collect();
+    let radius = layout.side() / ortho.scale;
+    let mut bounds = egui::Rect::NOTHING;
+    for cell in &cells {
+        let Ok(p) = camera.world_to_viewport(global, layout.center(*cell).extend(0.0)) else {
+            return;
+        };
+        bounds = bounds.union(egui::Rect::from_center_size(
+            egui::pos2(p.x, p.y),
+            egui::Vec2::splat(2.0 * radius),
+        ));
+    }
+    glide.cleared = Some(key);
+    if let Some(d) = room_for(bounds, &panels, free, 16.0) {
+        // The board moves by d on screen: the camera the other way (world y is up).
+        let to = transform.translation.truncate() + Vec2::new(-d.x, d.y) * ortho.scale;
+        glide.to = Some(to);
+    }
+}
+
+/// Moves the camera a share of the way each frame: smooth, never a jump.
+fn glide(
+    mut glide: ResMut<Glide>,
+    time: Res<Time>,
+    mut camera: Query<&mut Transform, With<BoardCamera>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(to) = glide.to else { return };
+    let Ok(mut t) = camera.single_mut() else { return };
+    let now = t.translation.truncate();
+    let share = 1.0 - (-time.delta_secs() * 8.0).exp();
+    let next = if now.distance(to) < 0.5 {
+        to
+    } else {
+        now.lerp(to, share)
+    };
+    t.translation = next.extend(t.translation.z);
+    if next == to {
+        glide.to = None;
+    } else {
+        redraw.write(RequestRedraw);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rect(x: f32, y: f32, w: f32, h: f32) -> egui::Rect {
+        egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(w, h))
+    }
+
+    #[test]
+    fn uncovered_cells_stay_and_covered_ones_move_the_least_way_out() {
+        let free = rect(0.0, 30.0, 1300.0, 940.0);
+        let crt = rect(500.0, 40.0, 400.0, 300.0);
+        // Below the CRT: nothing to do.
+        assert_eq!(room_for(rect(600.0, 500.0, 100.0, 60.0), &[crt], free, 10.0), None);
+        // Under its lower edge: moved down just clear of it (the margin kept).
+        let d = room_for(rect(600.0, 300.0, 100.0, 60.0), &[crt], free, 10.0).unwrap();
+        assert_eq!(d, egui::vec2(0.0, 60.0));
+        let moved = rect(600.0, 300.0, 100.0, 60.0).translate(d);
+        assert!(!crt.expand(MARGIN).intersects(moved) && free.contains_rect(moved));
+        // Between two panels the way out is sideways when that is shorter.
+        let attack = rect(0.0, 40.0, 400.0, 900.0);
+        let d = room_for(rect(390.0, 100.0, 40.0, 40.0), &[attack, crt], free, 10.0).unwrap();
+        assert!(d.x > 0.0 && d.length() < 60.0, "{d:?}");
+        // Larger than any room: left where it is.
+        assert_eq!(room_for(rect(0.0, 30.0, 1300.0, 900.0), &[crt], free, 10.0), None);
+    }
+}

@@ -1,0 +1,195 @@
+//! Leaving a game: a new game (F2, Game menu), Quit (Ctrl+Q, Game menu) and closing the window ask
+//! first while a game is being played; whichever way it goes, the game is first written to its
+//! autosave, so nothing is lost.
+
+use super::replay::Replay;
+use super::start::StartMenu;
+use crate::game::autosave::Autosave;
+use crate::game::log::OrderLog;
+use crate::game::phase::GameState;
+use bevy::prelude::*;
+use bevy::window::WindowCloseRequested;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// Where the player is going.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leave {
+    /// Back to the start screen.
+    NewGame,
+    /// Close Hexfront.
+    Quit,
+}
+
+/// A leave waiting for the player's yes.
+#[derive(Resource, Default, Debug)]
+pub struct ConfirmLeave(pub Option<Leave>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ConfirmLeave>()
+        .add_systems(Update, (quit_key, close_requested))
+        .add_systems(EguiPrimaryContextPass, confirm_leave);
+}
+
+/// Whether leaving now asks first: a game is being played (not watched, not over) and has orders.
+pub fn asks_first(world: &World) -> bool {
+    let playing = world
+        .get_resource::<State<GameState>>()
+        .is_some_and(|s| *s.get() == GameState::Playing);
+    playing
+        && !world.contains_resource::<Replay>()
+        && world.get_resource::<OrderLog>().is_some_and(|l| !l.entries.is_empty())
+}
+
+/// Leaves at once when nothing is at stake, else asks.
+pub fn ask_or_leave(world: &mut World, leave: Leave) {
+    if asks_first(world) {
+        world.resource_mut::<ConfirmLeave>().0 = Some(leave);
+    } else {
+        leave_now(world, leave);
+    }
+}
+
+/// Writes the game to its autosave, then goes.
+pub fn leave_now(world: &mut World, leave: Leave) {
+    world.resource_mut::<ConfirmLeave>().0 = None;
+    super::saves::autosave_before_leaving(world);
+    match leave {
+        Leave::NewGame => {
+            // The list is read again (new saves show), keeping the seed and seats chosen.
+            let fresh = StartMenu::scan();
+            let menu = match world.remove_resource::<StartMenu>() {
+                Some(old) => fresh.keeping_choices(&old),
+                None => fresh,
+            };
+            world.insert_resource(menu);
+            world.resource_mut::<NextState<GameState>>().set(GameState::NoGame);
+        }
+        Leave::Quit => {
+            world.write_message(AppExit::Success);
+        }
+    }
+}
+
+fn quit_key(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands) {
+    if super::ctrl_held(&keys) && keys.just_pressed(KeyCode::KeyQ) {
+        commands.queue(|w: &mut World| ask_or_leave(w, Leave::Quit));
+    }
+}
+
+/// The window's close button asks like Quit; a second press while asked closes.
+fn close_requested(
+    mut requests: MessageReader<WindowCloseRequested>,
+    confirm: Res<ConfirmLeave>,
+    mut commands: Commands,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    if confirm.0 == Some(Leave::Quit) {
+        commands.queue(|w: &mut World| leave_now(w, Leave::Quit));
+    } else {
+        commands.queue(|w: &mut World| ask_or_leave(w, Leave::Quit));
+    }
+}
+
+fn confirm_leave(
+    mut contexts: EguiContexts,
+    mut confirm: ResMut<ConfirmLeave>,
+    keys: Res<ButtonInput<KeyCode>>,
+    autosave: Option<Res<Autosave>>,
+    mut commands: Commands,
+) -> Result {
+    let Some(leave) = confirm.0 else { return Ok(()) };
+    if keys.just_pressed(KeyCode::Escape) {
+        confirm.0 = None;
+        return Ok(());
+    }
+    let go = keys.just_pressed(KeyCode::Enter);
+    let ctx = contexts.ctx_mut()?;
+    let (title, button) = match leave {
+        Leave::NewGame => ("Leave this game?", "Leave for the start screen (Enter)"),
+        Leave::Quit => ("Quit Hexfront?", "Quit (Enter)"),
+    };
+    let mut chosen = go;
+    egui::Window::new(title)
+        .id(egui::Id::new("confirm-leave"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label("The game in progress is saved first, order by order, to its autosave:");
+            if let Some(a) = &autosave {
+                let name = a
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                ui.label(egui::RichText::new(name).monospace())
+                    .on_hover_text(a.path.display().to_string());
+            }
+            ui.label("Continue it later from the start screen's Saved games.");
+            ui.horizontal(|ui| {
+                if ui.button(egui::RichText::new(button).strong()).clicked() {
+                    chosen = true;
+                }
+                if ui.button("Stay (Esc)").clicked() {
+                    confirm.0 = None;
+                }
+            });
+        });
+    if chosen {
+        commands.queue(move |w: &mut World| leave_now(w, leave));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world_in(state: GameState, orders: usize) -> World {
+        let mut world = World::new();
+        world.insert_resource(State::new(state));
+        world.init_resource::<NextState<GameState>>();
+        world.init_resource::<ConfirmLeave>();
+        world.init_resource::<Messages<AppExit>>();
+        let mut log = OrderLog::default();
+        for _ in 0..orders {
+            log.entries.push(crate::game::log::LogEntry {
+                side: "us".into(),
+                order: crate::game::order::Order::EndPhase,
+                dice: Vec::new(),
+                rng: (0, 0),
+                hash: Default::default(),
+                lines: Vec::new(),
+                when: Default::default(),
+                words: String::new(),
+                public: String::new(),
+            });
+        }
+        world.insert_resource(log);
+        world
+    }
+
+    #[test]
+    fn leaving_a_game_being_played_asks_first_and_nothing_else_does() {
+        let mut world = world_in(GameState::Playing, 3);
+        ask_or_leave(&mut world, Leave::Quit);
+        assert_eq!(world.resource::<ConfirmLeave>().0, Some(Leave::Quit));
+        assert!(world.resource::<Messages<AppExit>>().is_empty(), "asked, not gone");
+        // No orders yet, a finished game, or the start screen: no question.
+        for (state, orders) in [(GameState::Playing, 0), (GameState::Over, 3), (GameState::NoGame, 0)] {
+            let mut world = world_in(state, orders);
+            ask_or_leave(&mut world, Leave::Quit);
+            assert_eq!(world.resource::<ConfirmLeave>().0, None);
+            assert!(
+                !world.resource::<Messages<AppExit>>().is_empty(),
+                "{state:?}: gone at once"
+            );
+        }
+        // Watching a replay is not playing.
+        let mut world = world_in(GameState::Playing, 3);
+        world.insert_resource(Replay::new(Vec::new(), 0));
+        assert!(!asks_first(&world));
+    }
+}
