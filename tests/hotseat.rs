@@ -174,6 +174,30 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
     let us = Side(scenario.side_index("us").unwrap());
     let de = Side(scenario.side_index("german").unwrap());
     assert!(control.iter().all(|c| *c == Some(us)));
+    let standing_now = |app: &App| {
+        let w = app.world();
+        let turn = w.resource::<TurnState>();
+        hexfront::game::victory::standing(
+            w.resource::<hexfront::game::components::GameMap>(),
+            &w.resource::<ObjectiveControl>().0,
+            w.resource::<hexfront::game::components::Sides>(),
+            turn.turn,
+            turn.last_turn,
+        )
+    };
+    // The score panel's standing at the start: the German condition fails, the Americans lead.
+    let st = standing_now(&app);
+    assert_eq!(st.points[de.0], 0);
+    assert_eq!(st.leader(), Some(us));
+    assert_eq!(st.turns_left, scenario.raw.turns - 1);
+    assert_eq!(st.conditions.len(), 1);
+    let (side, met, sudden) = &st.conditions[0];
+    assert_eq!((*side, *sudden), (de, false));
+    assert_eq!(met.as_ref().unwrap_err(), "German holds 0 objective points of the 6 needed");
+    assert_eq!(
+        hexfront::game::victory::condition_words(&scenario.win[0], &scenario.objectives),
+        "at least 6 objective points when the game ends"
+    );
     // Put a German unit alone on the Avranches road (6 points) as a move would.
     let road = hexfront::rules::grid::parse_label("0708").unwrap();
     let german = {
@@ -192,6 +216,10 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
     settle(app.world_mut());
     let control = app.world().resource::<ObjectiveControl>().0.clone();
     assert_eq!(control[3], Some(de), "the road changes hands");
+    let st = standing_now(&app);
+    assert_eq!(st.points[de.0], 6);
+    assert_eq!(st.leader(), Some(de), "the Germans would win if it ended now");
+    assert!(st.conditions[0].1.as_ref().is_ok_and(|why| why.contains("6 objective points")));
     assert!(
         app.world()
             .resource::<GameLog>()

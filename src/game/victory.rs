@@ -108,44 +108,103 @@ pub fn condition_met(
 }
 
 /// The verdict when the last turn ends: the first condition met wins, else `otherwise` (a draw
-/// when the scenario names no one).
+/// when the scenario names no one) — `Standing::leader`.
 pub fn verdict_at_end(map: &GameMap, control: &[Option<Side>], sides: &Sides, turn: u32) -> Verdict {
-    let points = points_by_side(&map.objectives, control, sides.0.len());
-    let mut failures = Vec::new();
-    for condition in &map.win {
-        match condition_met(condition, &map.objectives, control, sides) {
-            Ok(reason) => {
-                return Verdict {
-                    winner: Some(Side(condition.side)),
-                    reason: format!("{reason} at the end of the game."),
-                    points,
-                    turn,
-                };
-            }
-            Err(why) => failures.push(why),
-        }
-    }
-    let failed = if failures.is_empty() {
-        String::new()
+    let st = standing(map, control, sides, turn, turn);
+    let winner = st.leader();
+    let met = st.conditions.iter().find_map(|(_, m, _)| m.as_ref().ok());
+    let reason = if let Some(reason) = met {
+        format!("{reason} at the end of the game.")
     } else {
-        format!("{}. ", failures.join("; "))
-    };
-    match map.otherwise {
-        Some(side) => Verdict {
-            winner: Some(Side(side)),
-            reason: format!(
+        let failures: Vec<&str> = st
+            .conditions
+            .iter()
+            .filter_map(|(_, m, _)| m.as_ref().err().map(String::as_str))
+            .collect();
+        let failed = if failures.is_empty() {
+            String::new()
+        } else {
+            format!("{}. ", failures.join("; "))
+        };
+        match winner {
+            Some(side) => format!(
                 "{failed}{} wins: no other victory condition was met.",
-                sides.0[side].name
+                sides.0[side.0].name
             ),
-            points,
-            turn,
-        },
-        None => Verdict {
-            winner: None,
-            reason: format!("{failed}A draw: no victory condition was met."),
-            points,
-            turn,
-        },
+            None => format!("{failed}A draw: no victory condition was met."),
+        }
+    };
+    Verdict {
+        winner,
+        reason,
+        points: st.points,
+        turn,
+    }
+}
+
+/// Where the game stands against its victory conditions, for the score panel and the top bar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// Objective points each side holds.
+    pub points: Vec<u32>,
+    /// Each win condition: its side, whether it holds now (`Ok`, in words) or the first part that
+    /// fails (`Err`), and whether it ends the game at once (sudden death).
+    pub conditions: Vec<(Side, Result<String, String>, bool)>,
+    /// Who wins if no condition holds at the end (`None`: a draw).
+    pub otherwise: Option<Side>,
+    /// Game turns still to play after this one.
+    pub turns_left: u32,
+}
+
+/// The standing of a game on `turn` of `last_turn`.
+pub fn standing(map: &GameMap, control: &[Option<Side>], sides: &Sides, turn: u32, last_turn: u32) -> Standing {
+    Standing {
+        points: points_by_side(&map.objectives, control, sides.0.len()),
+        conditions: map
+            .win
+            .iter()
+            .map(|c| {
+                (
+                    Side(c.side),
+                    condition_met(c, &map.objectives, control, sides),
+                    c.sudden_death,
+                )
+            })
+            .collect(),
+        otherwise: map.otherwise.map(Side),
+        turns_left: last_turn.saturating_sub(turn),
+    }
+}
+
+/// A win condition in words: `hold Minsk (0815) and at least 15 objective points, at once`.
+pub fn condition_words(condition: &WinCondition, objectives: &[Objective]) -> String {
+    let mut parts: Vec<String> = condition
+        .hold
+        .iter()
+        .map(|cell| {
+            let name = objectives.iter().find(|o| o.cell == *cell).map_or("?", |o| o.name.as_str());
+            format!("hold {name} ({cell})")
+        })
+        .collect();
+    if let Some(n) = condition.points {
+        parts.push(format!("at least {n} objective points"));
+    }
+    if condition.more_points {
+        parts.push("more objective points than the other side".into());
+    }
+    let mut words = if parts.is_empty() { "nothing more".to_string() } else { parts.join(" and ") };
+    words += if condition.sudden_death { ", at any moment (sudden death)" } else { " when the game ends" };
+    words
+}
+
+impl Standing {
+    /// Who would win if the game ended now (`None`: a draw), as the end screen would decide.
+    pub fn leader(&self) -> Option<Side> {
+        self.conditions
+            .iter()
+            .find(|(_, met, _)| met.is_ok())
+            .map(|(side, _, _)| *side)
+            .or(self.otherwise)
     }
 }
 

@@ -119,6 +119,10 @@ fn top_bar(
     ),
     mut history: MessageWriter<History>,
     mut game_commands: MessageWriter<GameCommand>,
+    (control, mut show_score): (
+        Option<Res<crate::game::victory::ObjectiveControl>>,
+        ResMut<super::score::ShowScore>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root(ctx, "hud-top");
@@ -148,6 +152,13 @@ fn top_bar(
             );
             ui.label(format!("{:?} phase", phase.get()));
             ui.separator();
+            if let Some(control) = &control
+                && !map.objectives.is_empty()
+            {
+                let st = crate::game::victory::standing(&map, &control.0, &sides, turn.turn, turn.last_turn);
+                super::score::score_button(ui, &st, &sides, &mut show_score);
+                ui.separator();
+            }
             if ui
                 .add_enabled(replay.is_none(), egui::Button::new("End phase (Enter)"))
                 .on_hover_text("End this phase (Enter or E); ending a side's last phase asks first")
@@ -299,6 +310,7 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
                     ("Shift + click your stack", "add it to (or take it from) the prepared attack"),
                     ("Space", "roll the prepared attack"),
                     ("Ctrl+S, Ctrl+O", "save the game, load a saved game"),
+                    ("V", "the score: objective points, who holds what, victory conditions, turns left"),
                     ("F2", "new game (the start screen; asks while a game is being played)"),
                     ("Ctrl+Q", "quit (asks while a game is being played; the game is autosaved first)"),
                     ("F10", "settings: UI scale, colour-blind-safe palette"),

@@ -14,6 +14,7 @@ pub mod detail;
 pub mod end;
 mod focus;
 mod fonts;
+pub mod handover;
 pub mod hud;
 pub mod lab_window;
 pub mod layout;
@@ -23,6 +24,7 @@ pub mod orders;
 pub mod redraw;
 pub mod replay;
 pub mod saves;
+pub mod score;
 pub mod script;
 pub mod settings;
 pub mod start;
@@ -86,6 +88,8 @@ pub fn plugin(app: &mut App) {
             window_icon::plugin,
             leave::plugin,
             focus::plugin,
+            score::plugin,
+            handover::plugin,
         ));
 }
 

@@ -19,6 +19,8 @@ pub struct Settings {
     pub confirm_end_turn: bool,
     /// Smooth edges on the board (multisampling).
     pub antialiasing: Antialiasing,
+    /// In hotseat, hide the board between two players' turns until the next one is seated.
+    pub hand_over: bool,
 }
 
 /// Multisampled board edges: on a graphics card they cost little; a software renderer (no
@@ -49,6 +51,7 @@ impl Default for Settings {
             colour_blind: false,
             confirm_end_turn: true,
             antialiasing: Antialiasing::Auto,
+            hand_over: true,
         }
     }
 }
@@ -204,6 +207,8 @@ fn settings_window(
                 .on_hover_text("Okabe-Ito colours for reach, zones of control, retreats, advances and odds");
             ui.checkbox(&mut edited.confirm_end_turn, "Ask before ending a side's turn")
                 .on_hover_text("A stray Enter at the last phase asks first; undo (Ctrl+Z) can still take an end back");
+            ui.checkbox(&mut edited.hand_over, "Hand-over screen between players")
+                .on_hover_text("Hotseat: the board is hidden when the turn passes to the other player, until they click, so neither sees the other's hidden choices");
             ui.horizontal(|ui| {
                 ui.label("Smooth edges")
                     .on_hover_text("Multisampling: smoother hex edges and counters. Auto turns it off when the graphics run on the processor (no driver), where it costs most of each frame");

@@ -1,0 +1,141 @@
+//! The hand-over screen of a hotseat game: when play passes from one human player to another,
+//! the board is hidden until the next player says they are seated, so what one side chose in
+//! secret stays hidden from the other.
+
+use super::computer::Seats;
+use super::replay::Replay;
+use super::settings::Settings;
+use crate::game::components::{Side, Sides};
+use crate::game::phase::{GameState, TurnState};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// The side waiting to be seated, and the last side seen to play.
+#[derive(Resource, Default, Debug)]
+pub struct HandOver {
+    pub waiting: Option<Side>,
+    last: Option<Side>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<HandOver>()
+        .add_systems(OnEnter(GameState::NoGame), |mut h: ResMut<HandOver>| *h = HandOver::default())
+        .add_systems(PreUpdate, swallow_input.after(bevy::input::InputSystems))
+        .add_systems(Update, notice_hand_over.run_if(resource_exists::<TurnState>))
+        .add_systems(EguiPrimaryContextPass, hand_over_screen.run_if(resource_exists::<TurnState>));
+}
+
+/// Whether passing play from `from` to `to` hides the board: two different sides, both played by
+/// people at this screen, the setting on, and a game being played (not watched).
+pub fn hides_board(from: Option<Side>, to: Side, seats: &Seats, enabled: bool, playing: bool) -> bool {
+    let human = |s: Side| seats.0.get(s.0).is_none_or(Option::is_none);
+    enabled && playing && from.is_some_and(|f| f != to && human(f)) && human(to)
+}
+
+fn notice_hand_over(
+    turn: Res<TurnState>,
+    seats: Res<Seats>,
+    settings: Res<Settings>,
+    state: Res<State<GameState>>,
+    replay: Option<Res<Replay>>,
+    mut hand: ResMut<HandOver>,
+) {
+    let now = turn.active;
+    if hand.last == Some(now) {
+        return;
+    }
+    let playing = *state.get() == GameState::Playing && replay.is_none();
+    if hides_board(hand.last, now, &seats, settings.hand_over, playing) {
+        hand.waiting = Some(now);
+    }
+    hand.last = Some(now);
+}
+
+/// While the board is hidden no key or click reaches it (End phase, roll, pan…); Enter or Space
+/// seats the next player.
+fn swallow_input(
+    mut hand: ResMut<HandOver>,
+    mut keys: ResMut<ButtonInput<KeyCode>>,
+    mut buttons: ResMut<ButtonInput<MouseButton>>,
+) {
+    if hand.waiting.is_none() {
+        return;
+    }
+    if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::NumpadEnter]) {
+        hand.waiting = None;
+    }
+    keys.reset_all();
+    buttons.reset_all();
+}
+
+fn hand_over_screen(
+    mut contexts: EguiContexts,
+    mut hand: ResMut<HandOver>,
+    sides: Res<Sides>,
+    turn: Res<TurnState>,
+) -> Result {
+    let Some(side) = hand.waiting else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let info = &sides.0[side.0];
+    let [r, g, b] = info.color;
+    let color = egui::Color32::from_rgb(r, g, b);
+    let mut seated = false;
+    // Over everything, opaque: the board and its panels cannot be seen or clicked.
+    egui::Area::new(egui::Id::new("hand-over"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(egui::Pos2::ZERO)
+        .show(ctx, |ui| {
+            let screen = ui.ctx().content_rect();
+            ui.painter().rect_filled(screen, 0.0, egui::Color32::from_rgb(24, 26, 30));
+            ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(screen.height() * 0.3);
+                    ui.label(egui::RichText::new(format!("{} to play", info.name)).size(40.0).strong().color(color));
+                    ui.add_space(8.0);
+                    ui.label(
+                        egui::RichText::new(format!("Turn {} of {}", turn.turn, turn.last_turn))
+                            .size(20.0),
+                    );
+                    ui.add_space(16.0);
+                    ui.label(format!(
+                        "Pass the seat to the {} player. The board stays hidden until they are ready.",
+                        info.name
+                    ));
+                    ui.add_space(16.0);
+                    let button = egui::Button::new(
+                        egui::RichText::new(format!("I play {} — show the board (Enter)", info.name)).size(20.0),
+                    )
+                    .fill(color.gamma_multiply(0.5));
+                    if ui.add(button).clicked() {
+                        seated = true;
+                    }
+                });
+            });
+        });
+    if seated {
+        hand.waiting = None;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Profile;
+
+    #[test]
+    fn only_a_turn_passing_between_two_people_hides_the_board() {
+        let people = Seats(vec![None, None]);
+        let (a, b) = (Side(0), Side(1));
+        assert!(hides_board(Some(a), b, &people, true, true));
+        // The first side of a game, the same side again, the setting off, a replay: no screen.
+        assert!(!hides_board(None, a, &people, true, true));
+        assert!(!hides_board(Some(a), a, &people, true, true));
+        assert!(!hides_board(Some(a), b, &people, false, true));
+        assert!(!hides_board(Some(a), b, &people, true, false));
+        // Against the computer there is nobody to hide from.
+        let versus = Seats(vec![None, Some(Profile::standard())]);
+        assert!(!hides_board(Some(a), b, &versus, true, true));
+        assert!(!hides_board(Some(b), a, &versus, true, true));
+    }
+}
