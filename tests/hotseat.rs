@@ -193,7 +193,10 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
     assert_eq!(st.conditions.len(), 1);
     let (side, met, sudden) = &st.conditions[0];
     assert_eq!((*side, *sudden), (de, false));
-    assert_eq!(met.as_ref().unwrap_err(), "German holds 0 objective points of the 6 needed");
+    assert_eq!(
+        met.as_ref().unwrap_err(),
+        "German holds 0 objective points of the 6 needed"
+    );
     assert_eq!(
         hexfront::game::victory::condition_words(&scenario.win[0], &scenario.objectives),
         "at least 6 objective points when the game ends"
@@ -219,7 +222,12 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
     let st = standing_now(&app);
     assert_eq!(st.points[de.0], 6);
     assert_eq!(st.leader(), Some(de), "the Germans would win if it ended now");
-    assert!(st.conditions[0].1.as_ref().is_ok_and(|why| why.contains("6 objective points")));
+    assert!(
+        st.conditions[0]
+            .1
+            .as_ref()
+            .is_ok_and(|why| why.contains("6 objective points"))
+    );
     assert!(
         app.world()
             .resource::<GameLog>()

@@ -333,6 +333,7 @@ pub fn settle(world: &mut World) {
             NextState::<CombatStep>::set_if_neq(&mut next, step);
         }
         transition(world);
+        super::reinforce::arrive_and_withdraw(world);
         if world.get_resource::<State<Phase>>().is_some() {
             let _ = run(world, sync_phase_with_turn, ());
         }

@@ -16,6 +16,7 @@ pub mod log;
 pub mod movement;
 pub mod order;
 pub mod phase;
+pub mod reinforce;
 pub mod retreat;
 pub mod save;
 pub mod situation;

@@ -43,7 +43,31 @@ pub fn respawn(world: &mut World, scenario: &Scenario, seed: u64) {
 pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
     let mut index = MapIndex::new(&scenario.board.grid);
     let mut ids = UnitIds::default();
-    for setup in &scenario.units {
+    // Reinforcements still to come wait off the map; a first-format save's turn says which came.
+    let start_turn = scenario.raw.progress.as_ref().map_or(1, |p| p.turn);
+    let withdrawn = |s: &crate::scenario::validate::UnitSetup| s.withdraws.is_some_and(|t| t <= start_turn);
+    let (waiting, on_map): (Vec<_>, Vec<_>) = scenario
+        .units
+        .iter()
+        .filter(|s| !withdrawn(s))
+        .partition(|s| s.arrives.is_some_and(|t| t > start_turn));
+    world.insert_resource(super::reinforce::Reinforcements(waiting.into_iter().cloned().collect()));
+    world.remove_resource::<super::reinforce::ArrivalsDone>();
+    for setup in on_map {
+        let entity = spawn_unit(world, setup, scenario.raw.progress.as_ref());
+        index.place(entity, setup.cell);
+        ids.0.insert(setup.id.clone(), entity);
+    }
+    spawn_rest(world, scenario, seed, index, ids);
+}
+
+/// Spawns one unit (not yet placed in the map index), with a first-format save's progress for it.
+pub(super) fn spawn_unit(
+    world: &mut World,
+    setup: &crate::scenario::validate::UnitSetup,
+    progress: Option<&RawProgress>,
+) -> Entity {
+    {
         let mut unit = world.spawn((
             Unit {
                 id: setup.id.clone(),
@@ -76,7 +100,7 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         if let Some(xp) = setup.experience {
             unit.insert(Experience(xp));
         }
-        if let Some(p) = &scenario.raw.progress {
+        if let Some(p) = progress {
             if let Some(spent) = p.spent.get(&setup.id).and_then(|mp| Mp::from_f32(*mp)) {
                 unit.insert(MovePoints {
                     allowance: setup.movement,
@@ -94,10 +118,12 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
                 unit.insert(CameFrom(cell));
             }
         }
-        let entity = unit.id();
-        index.place(entity, setup.cell);
-        ids.0.insert(setup.id.clone(), entity);
+        unit.id()
     }
+}
+
+/// The resources of a new game around its spawned units.
+fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex, ids: UnitIds) {
     let (turn, active, phase_index, rng) = match &scenario.raw.progress {
         Some(p) => (
             p.turn,
@@ -216,6 +242,10 @@ pub fn capture_scenario(world: &mut World) -> RawScenario {
         .collect();
     raw.units
         .sort_by_key(|u| rank.get(u.id.as_str()).copied().unwrap_or(usize::MAX));
+    let waiting: std::collections::HashSet<String> = world
+        .get_resource::<super::reinforce::Reinforcements>()
+        .map(|r| r.0.iter().map(|s| s.id.clone()).collect())
+        .unwrap_or_default();
     raw.units.retain_mut(|u| match live.get(&u.id) {
         Some((cell, lost, statuses, xp)) => {
             u.cell = cell.to_string();
@@ -226,7 +256,8 @@ pub fn capture_scenario(world: &mut World) -> RawScenario {
             }
             true
         }
-        None => false,
+        // Still to arrive: kept as written.
+        None => waiting.contains(&u.id),
     });
     raw.progress = Some(RawProgress {
         turn: turn.turn,

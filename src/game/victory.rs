@@ -182,7 +182,10 @@ pub fn condition_words(condition: &WinCondition, objectives: &[Objective]) -> St
         .hold
         .iter()
         .map(|cell| {
-            let name = objectives.iter().find(|o| o.cell == *cell).map_or("?", |o| o.name.as_str());
+            let name = objectives
+                .iter()
+                .find(|o| o.cell == *cell)
+                .map_or("?", |o| o.name.as_str());
             format!("hold {name} ({cell})")
         })
         .collect();
@@ -192,8 +195,16 @@ pub fn condition_words(condition: &WinCondition, objectives: &[Objective]) -> St
     if condition.more_points {
         parts.push("more objective points than the other side".into());
     }
-    let mut words = if parts.is_empty() { "nothing more".to_string() } else { parts.join(" and ") };
-    words += if condition.sudden_death { ", at any moment (sudden death)" } else { " when the game ends" };
+    let mut words = if parts.is_empty() {
+        "nothing more".to_string()
+    } else {
+        parts.join(" and ")
+    };
+    words += if condition.sudden_death {
+        ", at any moment (sudden death)"
+    } else {
+        " when the game ends"
+    };
     words
 }
 

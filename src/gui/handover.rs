@@ -19,10 +19,15 @@ pub struct HandOver {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<HandOver>()
-        .add_systems(OnEnter(GameState::NoGame), |mut h: ResMut<HandOver>| *h = HandOver::default())
+        .add_systems(OnEnter(GameState::NoGame), |mut h: ResMut<HandOver>| {
+            *h = HandOver::default()
+        })
         .add_systems(PreUpdate, swallow_input.after(bevy::input::InputSystems))
         .add_systems(Update, notice_hand_over.run_if(resource_exists::<TurnState>))
-        .add_systems(EguiPrimaryContextPass, hand_over_screen.run_if(resource_exists::<TurnState>));
+        .add_systems(
+            EguiPrimaryContextPass,
+            hand_over_screen.run_if(resource_exists::<TurnState>),
+        );
 }
 
 /// Whether passing play from `from` to `to` hides the board: two different sides, both played by
@@ -86,16 +91,19 @@ fn hand_over_screen(
         .fixed_pos(egui::Pos2::ZERO)
         .show(ctx, |ui| {
             let screen = ui.ctx().content_rect();
-            ui.painter().rect_filled(screen, 0.0, egui::Color32::from_rgb(24, 26, 30));
+            ui.painter()
+                .rect_filled(screen, 0.0, egui::Color32::from_rgb(24, 26, 30));
             ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(screen.height() * 0.3);
-                    ui.label(egui::RichText::new(format!("{} to play", info.name)).size(40.0).strong().color(color));
-                    ui.add_space(8.0);
                     ui.label(
-                        egui::RichText::new(format!("Turn {} of {}", turn.turn, turn.last_turn))
-                            .size(20.0),
+                        egui::RichText::new(format!("{} to play", info.name))
+                            .size(40.0)
+                            .strong()
+                            .color(color),
                     );
+                    ui.add_space(8.0);
+                    ui.label(egui::RichText::new(format!("Turn {} of {}", turn.turn, turn.last_turn)).size(20.0));
                     ui.add_space(16.0);
                     ui.label(format!(
                         "Pass the seat to the {} player. The board stays hidden until they are ready.",

@@ -34,7 +34,8 @@ fn side_color(sides: &Sides, side: Side) -> egui::Color32 {
 }
 
 fn side_name(sides: &Sides, side: Option<Side>) -> String {
-    side.and_then(|s| sides.0.get(s.0)).map_or("nobody".into(), |s| s.name.clone())
+    side.and_then(|s| sides.0.get(s.0))
+        .map_or("nobody".into(), |s| s.name.clone())
 }
 
 /// The score in the top bar (`★ German 12 · Soviet 31`), a button that opens the panel; hovered,
@@ -92,8 +93,6 @@ fn score_panel(
         .id(egui::Id::new("score-panel"))
         .open(&mut open)
         .resizable(false)
-        .vscroll(true)
-        .max_height((ctx.content_rect().height() - 120.0).max(200.0))
         .anchor(egui::Align2::RIGHT_TOP, [-log_panel.right_inset(), 40.0])
         .show(ctx, |ui| {
             ui.label(format!(
@@ -118,7 +117,10 @@ fn score_panel(
                 ui.horizontal_wrapped(|ui| {
                     ui.colored_label(color, mark);
                     ui.colored_label(side_color(&sides, *side), side_name(&sides, Some(*side)));
-                    ui.label(format!("wins if it holds: {}.", condition_words(condition, &map.objectives)));
+                    ui.label(format!(
+                        "wins if it holds: {}.",
+                        condition_words(condition, &map.objectives)
+                    ));
                 });
                 ui.label(egui::RichText::new(now).small().color(color));
             }

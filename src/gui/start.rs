@@ -473,13 +473,17 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
     ui.heading(&s.raw.name);
     ui.label(egui::RichText::new(&s.raw.setting).italics());
     ui.label(format!(
-        "Ruleset: {}   ·   {}×{} {}   ·   {} turns   ·   {} units",
+        "Ruleset: {}   ·   {}×{} {}   ·   {} turns   ·   {} units{}",
         s.ruleset.raw.name,
         s.board.grid.width,
         s.board.grid.height,
         if s.board.grid.is_hex() { "hexes" } else { "squares" },
         s.raw.turns,
-        s.units.len()
+        s.units.len(),
+        match s.units.iter().filter(|u| u.arrives.is_some()).count() {
+            0 => String::new(),
+            n => format!(" ({n} arrive as reinforcements)"),
+        }
     ));
     if under_way {
         let kind = if game.turn_file.is_some() {

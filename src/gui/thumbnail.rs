@@ -34,7 +34,8 @@ pub fn thumbnail(ui: &mut egui::Ui, s: &Scenario) {
             egui::Stroke::new(2.0, egui::Color32::from_rgb(240, 190, 30)),
         );
     }
-    for u in &s.units {
+    // Units on the map at the start (reinforcements come later).
+    for u in s.units.iter().filter(|u| u.arrives.is_none()) {
         let [r, g, b] = s.sides[u.side].color;
         painter.rect_filled(
             egui::Rect::from_center_size(

@@ -118,6 +118,13 @@ pub struct RawUnit {
     /// Stacking points; the ruleset's value for the unit's size when left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stacking_points: Option<u32>,
+    /// A reinforcement: it enters at `cell` at the start of its side's player turn on this game
+    /// turn (2 or later), or in the nearest cell free of enemies when an enemy holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrives: Option<u32>,
+    /// A withdrawal: it leaves the map at the start of its side's player turn on this game turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdraws: Option<u32>,
 }
 
 fn is_clear(w: &crate::combat::Weather) -> bool {

@@ -42,6 +42,10 @@ pub struct UnitSetup {
     pub traits: Vec<UnitTrait>,
     pub experience: Option<u32>,
     pub stacking_points: u32,
+    /// The game turn it enters on (a reinforcement), at the start of its side's player turn.
+    pub arrives: Option<u32>,
+    /// The game turn it leaves on (a withdrawal), at the start of its side's player turn.
+    pub withdraws: Option<u32>,
 }
 
 /// An objective cell.
@@ -255,8 +259,14 @@ fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
             traits: u.traits.clone(),
             experience: u.experience,
             stacking_points: u.stacking_points.unwrap_or(ruleset.size_points(u.size)),
+            arrives: u.arrives,
+            withdraws: u.withdraws,
         });
-        deployment.place(src, i, units.last().expect("just pushed"), &u.cell)?;
+        arrival_turns(src, i, u, raw.turns)?;
+        // A reinforcement is not on the map at the start: its cell is checked when it enters.
+        if u.arrives.is_none() {
+            deployment.place(src, i, units.last().expect("just pushed"), &u.cell)?;
+        }
     }
     if let Some(p) = &raw.progress {
         side_of("progress.side".into(), &p.side)?;
@@ -573,4 +583,33 @@ fn validate_map(src: &Source, raw: &RawScenario, ruleset: &Ruleset) -> Result<Bo
         }
     }
     Ok(board)
+}
+
+/// A reinforcement enters on turn 2 or later (turn 1's units are simply on the map), a withdrawal
+/// leaves after it entered, both within the game's turns.
+fn arrival_turns(src: &Source, i: usize, u: &super::file::RawUnit, turns: u32) -> Result<(), LoadError> {
+    if let Some(t) = u.arrives
+        && !(2..=turns).contains(&t)
+    {
+        return Err(src.error(
+            format!("units[{i}].arrives"),
+            format!(
+                "{} arrives on turn {t}, but reinforcements enter on turns 2 to {turns} (a unit on the map from the start leaves `arrives` out)",
+                u.id
+            ),
+        ));
+    }
+    if let Some(t) = u.withdraws {
+        let earliest = u.arrives.map_or(2, |a| a + 1);
+        if !(earliest..=turns).contains(&t) {
+            return Err(src.error(
+                format!("units[{i}].withdraws"),
+                format!(
+                    "{} withdraws on turn {t}, but it can only withdraw on turns {earliest} to {turns}",
+                    u.id
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,112 @@
+//! Reinforcements and withdrawals: a scenario's unit with `arrives: N` waits off the map and enters
+//! at the start of its side's player turn on game turn N, at its cell, or — when an enemy holds
+//! that cell — in the nearest cell free of enemies (the lowest label among equals); a unit with
+//! `withdraws: N` leaves the map then. Both happen while the world settles, so replays and undo
+//! bring them back exactly.
+
+use super::components::*;
+use super::phase::TurnState;
+use crate::rules::grid::Cell;
+use crate::scenario::validate::UnitSetup;
+use bevy::prelude::*;
+
+/// The reinforcements still to arrive, in file order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Reinforcements(pub Vec<UnitSetup>);
+
+/// The player turn (game turn, side) whose arrivals and withdrawals are done.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ArrivalsDone(u32, Side);
+
+/// At the start of a side's player turn: its withdrawals leave, its reinforcements due enter.
+pub fn arrive_and_withdraw(world: &mut World) {
+    let Some(turn) = world.get_resource::<TurnState>().cloned() else {
+        return;
+    };
+    if turn.phase_index != 0 || world.get_resource::<ArrivalsDone>() == Some(&ArrivalsDone(turn.turn, turn.active)) {
+        return;
+    }
+    world.insert_resource(ArrivalsDone(turn.turn, turn.active));
+    withdraw(world, &turn);
+    let due: Vec<UnitSetup> = {
+        let Some(mut waiting) = world.get_resource_mut::<Reinforcements>() else {
+            return;
+        };
+        let (due, later) = std::mem::take(&mut waiting.0)
+            .into_iter()
+            .partition(|s| s.side == turn.active.0 && s.arrives.is_some_and(|t| t <= turn.turn));
+        waiting.0 = later;
+        due
+    };
+    for setup in due {
+        let cell = entry_cell(world, &setup);
+        let entity = super::spawn::spawn_unit(world, &setup, None);
+        world.resource_mut::<MapIndex>().place(entity, cell);
+        world.resource_mut::<UnitIds>().0.insert(setup.id.clone(), entity);
+        if cell != setup.cell {
+            world.entity_mut(entity).insert(Position(cell));
+        }
+        let note = if cell == setup.cell {
+            String::new()
+        } else {
+            format!(" (the enemy holds {}, so the nearest free cell)", setup.cell)
+        };
+        world
+            .resource_mut::<GameLog>()
+            .push(format!("Reinforcement: {} enters at {cell}{note}.", setup.name));
+    }
+}
+
+fn withdraw(world: &mut World, turn: &TurnState) {
+    let leaving: Vec<(Entity, String, Cell)> = {
+        let source = world.resource::<ScenarioSource>().0.clone();
+        let ids = world.resource::<UnitIds>().0.clone();
+        source
+            .units
+            .iter()
+            .filter(|u| u.withdraws == Some(turn.turn))
+            .filter_map(|u| ids.get(&u.id).map(|e| (*e, u.name.clone())))
+            .filter_map(|(e, name)| {
+                let side = world.get::<Side>(e)?;
+                let at = world.get::<Position>(e)?.0;
+                (*side == turn.active).then_some((e, name, at))
+            })
+            .collect()
+    };
+    for (entity, name, at) in leaving {
+        world.resource_mut::<MapIndex>().remove(entity, at);
+        world.resource_mut::<UnitIds>().0.retain(|_, e| *e != entity);
+        world.despawn(entity);
+        world
+            .resource_mut::<GameLog>()
+            .push(format!("Withdrawal: {name} leaves the map from {at}."));
+    }
+}
+
+/// Where a reinforcement enters: its cell, or the nearest cell on the map free of enemy units that
+/// its kind of unit may enter.
+fn entry_cell(world: &mut World, setup: &UnitSetup) -> Cell {
+    let map = world.resource::<GameMap>();
+    let grid = map.board.grid;
+    let enterable: std::collections::HashSet<Cell> = grid
+        .cells()
+        .filter(|c| {
+            map.board
+                .terrain(*c)
+                .is_some_and(|t| map.ruleset.movement.terrain[t.0 as usize].1[setup.mobility as usize].is_some())
+        })
+        .collect();
+    let mut sides = world.query::<(&Side, &Position)>();
+    let enemy_cells: std::collections::HashSet<Cell> = sides
+        .iter(world)
+        .filter(|(s, _)| s.0 != setup.side)
+        .map(|(_, p)| p.0)
+        .collect();
+    if !enemy_cells.contains(&setup.cell) {
+        return setup.cell;
+    }
+    grid.cells()
+        .filter(|c| !enemy_cells.contains(c) && enterable.contains(c))
+        .min_by_key(|c| (grid.distance(setup.cell, *c), c.col, c.row))
+        .unwrap_or(setup.cell)
+}
