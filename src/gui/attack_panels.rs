@@ -47,13 +47,9 @@ fn draw_panels(
             .unwrap_or_default();
         // Against the computer its answers are its own, and nobody needs to look away.
         let computer = seats.computer(defender_index).is_some();
-        // Never past the screen's bottom: a long panel scrolls.
-        let tall = (ctx.content_rect().height() - 90.0).max(200.0);
         egui::Window::new(format!("Attack {target}"))
             .id(egui::Id::new("attack-panel"))
             .resizable(false)
-            .vscroll(true)
-            .max_height(tall)
             .anchor(egui::Align2::LEFT_TOP, [8.0, 40.0])
             .show(ctx, |ui| {
                 if let Some(c) = declared {
