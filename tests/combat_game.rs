@@ -238,3 +238,34 @@ fn the_scenario_sets_the_weather_combat_reads() {
     let e = Scenario::from_ron_str("bad.ron", &bad).unwrap_err().to_string();
     assert!(e.contains("bad.ron:") && e.contains("Drizzle"), "{e}");
 }
+
+#[test]
+fn the_stacks_that_may_still_attack_are_those_the_rules_allow() {
+    use hexfront::game::attack_options::stacks_that_may_attack;
+    // Not in a combat phase: nobody may attack.
+    let mut app = headless_app(&fixture(), 1);
+    assert!(stacks_that_may_attack(app.world_mut()).is_empty());
+    // In the combat phase: the stack at 0201 next to the Germans, not "Far away" at 0603.
+    let mut app = in_combat(1);
+    assert_eq!(
+        stacks_that_may_attack(app.world_mut()),
+        vec![parse_label("0201").unwrap()]
+    );
+    // The infantry attacks: the tanks beside it still may.
+    let (refused, _) = attack(&mut app, &["inf"], "0301");
+    assert_eq!(refused, None);
+    let may = stacks_that_may_attack(app.world_mut());
+    if unit(&mut app, "gren").is_some() || unit(&mut app, "pio").is_some() {
+        let tank_at = unit(&mut app, "tank").map(|e| app.world().get::<Position>(e).unwrap().0);
+        let enemy_next = tank_at.is_some_and(|c| {
+            let mut q = app.world_mut().query::<(&Side, &Position)>();
+            let german = Side(1);
+            q.iter(app.world())
+                .any(|(s, p)| *s == german && fixture().board.grid.distance(p.0, c) == 1)
+        });
+        assert_eq!(may.is_empty(), !enemy_next, "{may:?}");
+    }
+    // Both attacked (or the enemy is gone): no ring is left.
+    let _ = attack(&mut app, &["tank"], "0301");
+    assert!(stacks_that_may_attack(app.world_mut()).is_empty());
+}

@@ -106,27 +106,11 @@ fn advance(world: &mut World, rng: &mut ChaCha8Rng) -> Order {
     pick(rng, &choices).unwrap_or(Order::EndAdvance)
 }
 
-/// The stacks of the side to play, by cell.
-fn own_stacks(world: &World) -> Vec<Vec<Entity>> {
-    let active = world.resource::<crate::game::phase::TurnState>().active;
-    let index = world.resource::<MapIndex>();
-    index
-        .occupied()
-        .map(|(_, s)| {
-            s.iter()
-                .copied()
-                .filter(|e| world.get::<Side>(*e) == Some(&active))
-                .collect::<Vec<_>>()
-        })
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
 type MoveQuery = Query<'static, 'static, crate::game::movement::MoverData>;
 
 /// A stack (or one unit of it) to a random cell it may reach and end in.
 fn moves(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
-    let stacks = own_stacks(world);
+    let stacks = crate::game::attack_options::own_stacks(world);
     for _ in 0..6 {
         let stack = pick(rng, &stacks)?;
         let units = if stack.len() > 1 && rng.random_bool(0.4) {
@@ -161,41 +145,7 @@ fn moves(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
 
 /// An allowed attack with random options, by one adjacent stack or all of them.
 fn attack(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
-    let stacks = own_stacks(world);
-    let (grid, contest) = {
-        let map = world.resource::<GameMap>();
-        (map.board.grid, map.ruleset.contests_cells())
-    };
-    let active = world.resource::<crate::game::phase::TurnState>().active;
-    let mut candidates: Vec<(Vec<Entity>, Cell)> = Vec::new();
-    let index = world.resource::<MapIndex>().clone();
-    let enemy_cells: Vec<Cell> = index
-        .occupied()
-        .filter(|(_, s)| s.iter().any(|e| world.get::<Side>(*e).is_some_and(|x| *x != active)))
-        .map(|(c, _)| c)
-        .collect();
-    for target in enemy_cells {
-        let near: Vec<Vec<Entity>> = stacks
-            .iter()
-            .filter(|s| {
-                let at = world.get::<Position>(s[0]).map(|p| p.0);
-                at.is_some_and(|c| {
-                    if contest {
-                        c == target
-                    } else {
-                        grid.distance(c, target) == 1
-                    }
-                })
-            })
-            .cloned()
-            .collect();
-        for s in &near {
-            candidates.push((s.clone(), target));
-        }
-        if near.len() > 1 {
-            candidates.push((near.concat(), target));
-        }
-    }
+    let candidates = crate::game::attack_options::adjacent_attacks(world);
     for _ in 0..6 {
         let (units, target) = pick(rng, &candidates)?;
         let mut order = AttackOrder::plain(units.iter().map(|e| unit_id(world, *e)).collect(), target);

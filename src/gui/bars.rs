@@ -333,6 +333,34 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
             });
             ui.label("Yellow outlines: cells the selection can reach. Orange with a cross: it must stop there (enemy zone of control).");
             ui.label("After combat, red arrows show retreats and green arrows advances for a few seconds.");
+            ui.label("In a combat phase, a ring marks each of your stacks that may still attack.");
+            ui.separator();
+            ui.strong("Markers on counters");
+            ui.horizontal_wrapped(|ui| {
+                use crate::rules::units::UnitStatus;
+                for status in [
+                    UnitStatus::Disorganized,
+                    UnitStatus::Dispersed,
+                    UnitStatus::Tipped,
+                    UnitStatus::LowSupply,
+                    UnitStatus::OutOfSupply,
+                    UnitStatus::Disrupted,
+                    UnitStatus::Shocked,
+                    UnitStatus::Panicked,
+                    UnitStatus::Clearing,
+                ] {
+                    let (label, [r, g, b], light) = super::counters::status_marker(status);
+                    let ink = if light { egui::Color32::WHITE } else { egui::Color32::BLACK };
+                    ui.label(
+                        egui::RichText::new(format!(" {label} "))
+                            .monospace()
+                            .strong()
+                            .color(ink)
+                            .background_color(egui::Color32::from_rgb(r, g, b)),
+                    );
+                    ui.label(status.word());
+                }
+            });
         });
     }
     Ok(())

@@ -35,6 +35,7 @@ struct SharedMeshes {
     faces: std::collections::HashMap<FaceKey, Handle<Mesh>>,
     pips: std::collections::HashMap<usize, Handle<Mesh>>,
     badge: Option<Handle<Mesh>>,
+    markers: std::collections::HashMap<UnitStatus, Handle<Mesh>>,
     material: Option<Handle<ColorMaterial>>,
 }
 
@@ -113,19 +114,38 @@ fn nato_symbol(mb: &mut MeshBuilder, class: UnitClass, c: Vec2, h: Vec2, ink: Co
     }
 }
 
-fn status_tag(s: UnitStatus) -> &'static str {
+/// A status marker as on a real board: a chip with a short name, in an Okabe-Ito colour (told
+/// apart by every common colour vision) with black or white text, whichever reads better.
+pub fn status_marker(s: UnitStatus) -> (&'static str, [u8; 3], bool) {
+    const ORANGE: [u8; 3] = [230, 159, 0];
+    const YELLOW: [u8; 3] = [240, 228, 66];
+    const VERMILLION: [u8; 3] = [213, 94, 0];
     match s {
-        UnitStatus::Disorganized => "D",
-        UnitStatus::Dispersed => "Dsp",
-        UnitStatus::Tipped => "T",
-        UnitStatus::LowSupply => "LS",
-        UnitStatus::OutOfSupply => "OoS",
-        UnitStatus::Disrupted => "Dr",
-        UnitStatus::Shocked => "Sh",
-        UnitStatus::Panicked => "P",
-        UnitStatus::Clearing => "Clr",
+        UnitStatus::Disorganized => ("DIS", ORANGE, false),
+        UnitStatus::Dispersed => ("DSP", [160, 160, 160], false),
+        UnitStatus::Tipped => ("TIP", [86, 180, 233], false),
+        UnitStatus::LowSupply => ("LS", YELLOW, false),
+        UnitStatus::OutOfSupply => ("OOS", VERMILLION, true),
+        UnitStatus::Disrupted => ("DRP", YELLOW, false),
+        UnitStatus::Shocked => ("SHK", ORANGE, false),
+        UnitStatus::Panicked => ("PAN", VERMILLION, true),
+        UnitStatus::Clearing => ("CLR", [204, 121, 167], false),
     }
 }
+
+/// A marker chip's mesh: a rectangle with a dark rim.
+fn marker_mesh(fill: Color) -> Mesh {
+    let mut mb = MeshBuilder::default();
+    let (w, h) = (MARKER.x / 2.0, MARKER.y / 2.0);
+    let rect = [Vec2::new(-w, -h), Vec2::new(w, -h), Vec2::new(w, h), Vec2::new(-w, h)];
+    mb.polygon(&rect, Color::srgb(0.08, 0.08, 0.08));
+    let inner: Vec<Vec2> = rect.iter().map(|p| *p - p.signum() * 1.2).collect();
+    mb.polygon(&inner, fill);
+    mb.build()
+}
+
+/// A status marker's size in world units (a counter is `COUNTER` wide).
+const MARKER: Vec2 = Vec2::new(26.0, 13.0);
 
 /// The values line: `attack-defense-movement`, or `strength-movement` when attack = defense.
 pub fn values_text(steps: &Steps, mp: &MovePoints) -> String {
@@ -268,13 +288,39 @@ fn draw_counters(
             values_text(steps, mp)
         };
         text(values, Vec2::new(0.0, -h * 0.6), 14.0, ink);
-        if !statuses.0.is_empty() {
-            let tags: Vec<&str> = statuses.0.iter().map(|s| status_tag(*s)).collect();
-            text(
-                tags.join(" "),
-                Vec2::new(-h * 0.5, h * 0.68),
-                9.0,
-                Color::srgb(0.75, 0.0, 0.0),
+        // Status markers overlap the counter's left edge, one under another, as chits would.
+        for (i, status) in statuses.0.iter().enumerate() {
+            let (label, [r, g, b], light_text) = status_marker(*status);
+            let at = Vec2::new(-h - MARKER.x * 0.1, h * 0.55 - i as f32 * (MARKER.y + 1.0));
+            let mesh = shared
+                .markers
+                .entry(*status)
+                .or_insert_with(|| meshes.add(marker_mesh(Color::srgb_u8(r, g, b))))
+                .clone();
+            parts_of.push(
+                commands
+                    .spawn((
+                        Mesh2d(mesh),
+                        MeshMaterial2d(material.clone()),
+                        Transform::from_xyz(at.x, at.y, 0.02),
+                        CounterPart,
+                    ))
+                    .id(),
+            );
+            let ink = if light_text { Color::WHITE } else { Color::BLACK };
+            parts_of.push(
+                commands
+                    .spawn((
+                        Text2d::new(label),
+                        TextFont {
+                            font_size: FontSize::Px(10.0),
+                            ..default()
+                        },
+                        TextColor(ink),
+                        Transform::from_xyz(at.x, at.y, 0.03),
+                        CounterPart,
+                    ))
+                    .id(),
             );
         }
         commands

@@ -20,6 +20,7 @@ pub mod lab_window;
 pub mod layout;
 pub mod leave;
 pub mod log_panel;
+pub mod marks;
 pub mod orders;
 pub mod redraw;
 pub mod replay;
@@ -90,6 +91,7 @@ pub fn plugin(app: &mut App) {
             focus::plugin,
             score::plugin,
             handover::plugin,
+            marks::plugin,
         ));
 }
 
