@@ -411,3 +411,53 @@ fn the_game_schedule_has_no_ambiguous_system_order() {
     app.update();
     app.update();
 }
+
+#[test]
+fn a_stack_splits_by_moving_part_of_it_and_merges_onto_a_friendly_stack() {
+    let mut app = corridor_in_movement();
+    let ids = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let stack_at = |app: &mut App, label: &str| {
+        let cell = parse_label(label).unwrap();
+        let stack = app.world().resource::<MapIndex>().stack(cell).to_vec();
+        let mut names: Vec<String> = stack
+            .iter()
+            .map(|e| app.world().get::<Unit>(*e).unwrap().id.clone())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(stack_at(&mut app, "0201"), ["a", "b", "c"]);
+    // The stack panel's ticks: only A goes; B and C stay behind. It merges with the stack in
+    // 0101 (three units: the stacking limit in the clear).
+    issue(
+        app.world_mut(),
+        Order::Move {
+            units: ids(&["a"]),
+            to: parse_label("0101").unwrap(),
+        },
+    )
+    .unwrap();
+    assert_eq!(stack_at(&mut app, "0201"), ["b", "c"]);
+    assert_eq!(stack_at(&mut app, "0101"), ["a", "inf", "tank"]);
+    // A fourth is refused with the rule; the tanks alone leave that stack again.
+    let refused = issue(
+        app.world_mut(),
+        Order::Move {
+            units: ids(&["b"]),
+            to: parse_label("0101").unwrap(),
+        },
+    )
+    .unwrap_err();
+    assert!(refused.reason.contains("stacking limit"), "{}", refused.reason);
+    issue(
+        app.world_mut(),
+        Order::Move {
+            units: ids(&["tank"]),
+            to: parse_label("0201").unwrap(),
+        },
+    )
+    .unwrap();
+    assert_eq!(stack_at(&mut app, "0101"), ["a", "inf"]);
+    assert_eq!(stack_at(&mut app, "0201"), ["b", "c", "tank"]);
+    assert_index_consistent(&mut app);
+}

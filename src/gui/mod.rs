@@ -28,6 +28,7 @@ pub mod saves;
 pub mod score;
 pub mod script;
 pub mod settings;
+pub mod stack_panel;
 pub mod start;
 mod start_files;
 mod thumbnail;
@@ -92,6 +93,7 @@ pub fn plugin(app: &mut App) {
             score::plugin,
             handover::plugin,
             marks::plugin,
+            stack_panel::plugin,
         ));
 }
 
