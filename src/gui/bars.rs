@@ -299,7 +299,7 @@ fn cell_info(
     Ok(())
 }
 
-fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
+fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>, mut guide: ResMut<super::guide::Guide>) -> Result {
     let ctx = contexts.ctx_mut()?;
     if help.0 {
         egui::Window::new("Controls (F1)").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
@@ -334,6 +334,9 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>) -> Result {
             ui.label("Yellow outlines: cells the selection can reach. Orange with a cross: it must stop there (enemy zone of control).");
             ui.label("After combat, red arrows show retreats and green arrows advances for a few seconds.");
             ui.label("In a combat phase, a ring marks each of your stacks that may still attack.");
+            if ui.button("How to play: the illustrated guide").clicked() {
+                guide.open = true;
+            }
             ui.separator();
             ui.strong("Markers on counters");
             ui.horizontal_wrapped(|ui| {

@@ -237,8 +237,20 @@ fn draw_board(
         ));
     }
     let s = layout.side();
+    // Close in, a small star at the cell's left edge, over the counters: a stack standing on an
+    // objective never hides it.
+    for o in &map.objectives {
+        let c = layout.center(o.cell) - Vec2::new(s * 0.8, 0.0);
+        commands.spawn((
+            Mesh2d(far_star.clone()),
+            MeshMaterial2d(white.clone()),
+            Transform::from_xyz(c.x, c.y, 3.5).with_scale(Vec3::splat(0.6)),
+            super::counters::CounterPart,
+            DespawnOnEnter(GameState::NoGame),
+        ));
+    }
     for (cell, name) in &map.places {
-        let at = layout.center(*cell) - Vec2::new(0.0, s * 0.66);
+        let at = layout.center(*cell) - Vec2::new(0.0, s * 0.72);
         // A pale halo (the name drawn eight times, offset) keeps it legible over roads and rivers.
         let halo = Color::srgba(0.98, 0.96, 0.88, 0.9);
         for k in 0..8 {
@@ -246,6 +258,8 @@ fn draw_board(
             let offset = Vec2::new(a.cos(), a.sin()) * 1.3;
             spawn_place_name(&mut commands, name, at, offset, halo, 0.59);
         }
+        // Under the counters but at the cell's foot, so a stack in a town covers only the middle of
+        // its name (a name drawn over them would hide the neighbours' values).
         spawn_place_name(&mut commands, name, at, Vec2::ZERO, Color::srgb(0.08, 0.06, 0.04), 0.6);
     }
 }

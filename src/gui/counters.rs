@@ -167,14 +167,32 @@ type CounterData<'a> = (
     Option<&'a Children>,
 );
 
+/// The counter's ink: its values, size and symbol.
+pub const COUNTER_INK: Color = Color::srgb(0.05, 0.05, 0.05);
+
+/// The face behind a counter's values: the side's colour, lightened.
+pub fn face_fill(side: Color) -> Color {
+    side.mix(&Color::WHITE, 0.3)
+}
+
+/// The WCAG contrast ratio of two colours (1 to 21).
+pub fn contrast(a: Color, b: Color) -> f32 {
+    let l = |c: Color| LinearRgba::from(c).luminance() + 0.05;
+    let (x, y) = (l(a), l(b));
+    x.max(y) / x.min(y)
+}
+
 /// A counter's face: border, side colour, NATO symbol and step pips.
 fn face_mesh(color: Color, class: UnitClass, total: usize, remaining: usize) -> Mesh {
-    let ink = Color::srgb(0.05, 0.05, 0.05);
+    let ink = COUNTER_INK;
     let h = COUNTER / 2.0;
     let mut mb = MeshBuilder::default();
     mb.polygon(&square(h + 1.5), Color::srgb(0.08, 0.08, 0.08));
+    // A frame in the side's own colour around a lighter face, so the black values read (≥ 4.5:1).
     mb.polygon(&square(h), color);
-    let light = color.mix(&Color::WHITE, 0.35);
+    let fill = face_fill(color);
+    mb.polygon(&square(h - 3.0), fill);
+    let light = fill.mix(&Color::WHITE, 0.35);
     let (bc, bh) = (Vec2::new(0.0, 2.0), Vec2::new(h * 0.5, h * 0.3));
     mb.polygon(
         &[
@@ -233,7 +251,7 @@ fn draw_counters(
             }
         }
         let color = rgb(sides.0[side.0].color);
-        let ink = Color::srgb(0.05, 0.05, 0.05);
+        let ink = COUNTER_INK;
         let h = COUNTER / 2.0;
         let track = &steps.0;
         let key = (side.0, unit.class, track.total(), track.remaining());
@@ -399,5 +417,29 @@ fn draw_stack_badges(
                 TextColor(Color::BLACK),
                 Transform::from_xyz(0.0, 0.0, 0.01),
             ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counter_values_read_on_every_shipped_side_colour() {
+        for i in 0..crate::scenario::SHIPPED.len() {
+            let scenario = crate::scenario::shipped_scenario(i).unwrap();
+            for side in &scenario.sides {
+                let ratio = contrast(COUNTER_INK, face_fill(rgb(side.color)));
+                assert!(
+                    ratio >= 4.5,
+                    "{}: {} counters' text contrast {ratio:.2}:1 is under WCAG AA's 4.5:1",
+                    scenario.raw.name,
+                    side.name
+                );
+            }
+        }
+        // The check can fail: black on the side colour itself, for Mortain's Germans, did.
+        assert!(contrast(COUNTER_INK, rgb([0x5d, 0x6f, 0x80])) < 4.5);
+        assert!((contrast(Color::BLACK, Color::WHITE) - 21.0).abs() < 0.01);
     }
 }

@@ -14,6 +14,7 @@ pub mod detail;
 pub mod end;
 mod focus;
 mod fonts;
+pub mod guide;
 pub mod handover;
 pub mod hud;
 pub mod lab_window;
@@ -94,6 +95,7 @@ pub fn plugin(app: &mut App) {
             handover::plugin,
             marks::plugin,
             stack_panel::plugin,
+            guide::plugin,
         ));
 }
 

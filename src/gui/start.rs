@@ -363,6 +363,7 @@ fn start_screen(
     pending: Option<Res<StartGame>>,
     palette: Res<Palette>,
     mut settings_file: ResMut<SettingsFile>,
+    mut guide: ResMut<super::guide::Guide>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(mut menu) = menu else {
@@ -386,6 +387,15 @@ fn start_screen(
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.button("Settings (F10)").clicked() {
                     settings_file.open = !settings_file.open;
+                }
+                if ui
+                    .button(egui::RichText::new("How to play").strong())
+                    .on_hover_text(
+                        "A short illustrated guide for a first game: the counter, moving, attacking, turns, saving",
+                    )
+                    .clicked()
+                {
+                    guide.open = !guide.open;
                 }
             });
         });
