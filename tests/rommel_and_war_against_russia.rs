@@ -295,10 +295,22 @@ fn war_against_russia_all_66_crt_cells() {
             match expected {
                 "AE" => assert!(att_gone && !def.eliminated && retreat.is_none(), "{at}"),
                 "D/AE" => assert!(att_gone && dispersed && retreat == Some((1, true)), "{at}"),
-                "D" => assert!(
-                    !att_gone && dispersed && retreat == Some((1, true)) && !r.cell_taken,
-                    "{at}"
-                ),
+                "D" => {
+                    // Dispersed; the voluntary retreat only when the defender chose it.
+                    assert!(
+                        !att_gone && dispersed && retreat == Some((1, true)) && !r.cell_taken && !def.retreats,
+                        "{at}"
+                    );
+                    let mut chose = s.clone();
+                    chose.choices.defender_withdraws = true;
+                    let (r2, _, _) = resolve_with(&rs.combat, &chose, &[roll]);
+                    let d2 = &r2.defender.units[0];
+                    assert!(
+                        d2.retreats && d2.gained.has(UnitStatus::Dispersed),
+                        "{at}: retreats when chosen"
+                    );
+                    assert_eq!(r2.defender.retreat.map(|d| (d.cells, d.optional)), Some((1, true)));
+                }
                 "-" => assert!(
                     !att_gone && !def.eliminated && def.gained.is_empty() && retreat.is_none(),
                     "{at}"

@@ -302,6 +302,8 @@ fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
                 alt("Germans exchange", &|c| c.german_exchange = true);
                 alt("Germans do not exchange", &|c| c.german_exchange = false);
             }
+            alt("on a D the defenders retreat a hex", &|c| c.defender_withdraws = true);
+            alt("on a D the defenders stay", &|c| c.defender_withdraws = false);
         }
         CombatRules::NextWar(r) => {
             if r.may_hold(s) {

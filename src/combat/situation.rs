@@ -324,7 +324,8 @@ pub struct Choices {
     pub defender_retreat: RetreatOrSteps,
     /// Rommel: a mobile defender evades its last hit when it can.
     pub evade: bool,
-    /// Rommel: surviving defenders retreat after combat.
+    /// Rommel: surviving defenders retreat after combat. War Against Russia: on a `D`, the
+    /// dispersed defenders make the text's voluntary retreat (a hex; their owner's call).
     pub defender_withdraws: bool,
     /// War Against Russia: German attackers exchange when the weather allows.
     pub german_exchange: bool,

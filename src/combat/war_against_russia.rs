@@ -521,7 +521,9 @@ pub(crate) fn resolve(
                     mandatory: false,
                     attack_again: false,
                 });
-                log.say(|| "exchange: the defenders are eliminated and the attackers pay their factors".into());
+                log.say(|| {
+                    "exchange (X): all the defending units are eliminated and the attackers lose factors equal to their modified defense (the text's 'some or all': all, as the ruleset notes say)".into()
+                });
             }
             None => {
                 attacker_elim = true;
@@ -551,8 +553,11 @@ pub(crate) fn resolve(
     match entry.defender {
         D::NoEffect | D::Exchange => {}
         D::Dispersed => {
+            // "D: all defending units dispersed (may be voluntarily retreated)": the defender's
+            // call, made with the attack (`Choices::defender_withdraws`).
             for u in &mut defender.units {
                 u.gained.insert(UnitStatus::Dispersed);
+                u.retreats = choices.defender_withdraws;
             }
             defender.retreat = Some(RetreatDemand {
                 optional: true,

@@ -356,6 +356,12 @@ fn retreat_unit(
         return done; // It did not survive its ER check.
     }
     let path = chosen.or_else(|| choose_retreat(&options.legal, &retreater, picker).cloned());
+    if path.is_none() && p.demand.optional {
+        // A retreat the owner chose to make, with nowhere to go: the unit simply stays.
+        w.log
+            .push(format!("{name} has no route for its voluntary retreat and stays."));
+        return done;
+    }
     let Some(path) = path else {
         let why = options
             .illegal

@@ -30,6 +30,8 @@ pub struct AttackPlan {
     pub no_retreat: bool,
     pub hold: bool,
     pub german_exchange: bool,
+    /// War Against Russia: on a `D` the defenders make the voluntary retreat.
+    pub defender_withdraws: bool,
     pub accelerated_effort: bool,
     /// Killing Ground: the attacker who would make the Accelerated Effort (the strongest that
     /// may) and its name, or why none may (8.10.4); `None` under the other rulesets.
@@ -48,6 +50,7 @@ impl AttackPlan {
         order.choices.attacker_retreat = self.attacker_retreat;
         order.choices.ignore_retreat = self.hold;
         order.choices.german_exchange = self.german_exchange;
+        order.choices.defender_withdraws = self.defender_withdraws;
         order.accelerated_effort = match &self.effort_by {
             Some(Ok((by, _))) if self.accelerated_effort => id(*by),
             _ => None,

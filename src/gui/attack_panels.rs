@@ -342,6 +342,11 @@ fn options(
             } else {
                 ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
                     .on_hover_text("The defenders may not retreat: retreat results become losses");
+                ui.checkbox(
+                    &mut plan.defender_withdraws,
+                    format!("On a D, retreat a hex ({defender}'s choice)"),
+                )
+                .on_hover_text("The text: D = all defending units dispersed (may be voluntarily retreated). Ticked, the dispersed defenders retreat one hex, their owner picking the route; unticked they stay");
             }
             ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
         }
