@@ -51,6 +51,25 @@ pub struct AdvanceAsk {
     pub mandatory: bool,
 }
 
+/// The attackers the owner ticked to advance (all of them until some are unticked), for the
+/// advance into `into`.
+#[derive(Resource, Default, Debug)]
+pub struct AdvanceTicks {
+    into: Option<Cell>,
+    ids: Vec<String>,
+}
+
+impl AdvanceTicks {
+    /// Who advances when a cell is picked: the ticked attackers of this advance, else all.
+    pub fn chosen(&self, a: &AdvanceAsk) -> Vec<String> {
+        if self.into == Some(a.into) && !self.ids.is_empty() {
+            self.ids.clone()
+        } else {
+            a.attackers()
+        }
+    }
+}
+
 impl AdvanceAsk {
     /// The ids of the attackers still to advance.
     pub fn attackers(&self) -> Vec<String> {
@@ -61,6 +80,7 @@ impl AdvanceAsk {
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(AfterCombatMode { automatic: false })
         .init_resource::<Asked>()
+        .init_resource::<AdvanceTicks>()
         .add_systems(
             Update,
             (
@@ -202,6 +222,7 @@ fn click_to_choose(
     over_ui: Res<PointerOverUi>,
     hovered: Res<Hovered>,
     asked: Res<Asked>,
+    ticks: Res<AdvanceTicks>,
     mut orders: MessageWriter<PlayerOrder>,
 ) {
     if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
@@ -220,7 +241,7 @@ fn click_to_choose(
         && a.targets.iter().any(|(c, ok)| *c == cell && ok.is_ok())
     {
         orders.write(PlayerOrder(Order::Advance {
-            units: a.attackers(),
+            units: ticks.chosen(a),
             to: cell,
         }));
     }
@@ -271,6 +292,7 @@ fn choice_panel(
     camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
     mut orders: MessageWriter<PlayerOrder>,
     log_panel: Res<super::log_panel::LogPanel>,
+    mut ticks: ResMut<AdvanceTicks>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(r) = &asked.retreat {
@@ -348,17 +370,35 @@ fn choice_panel(
             .anchor(egui::Align2::RIGHT_BOTTOM, [-log_panel.right_inset(), -40.0])
             .resizable(false)
             .show(ctx, |ui| {
-                let attackers = a.attackers();
-                let names: Vec<&str> = a.units.iter().filter(|u| u.2).map(|u| u.1.as_str()).collect();
+                if ticks.into != Some(a.into) {
+                    *ticks = AdvanceTicks {
+                        into: Some(a.into),
+                        ids: a.attackers(),
+                    };
+                }
                 ui.label(format!(
-                    "The cell is vacated. {} may advance{}.",
-                    names.join(", "),
+                    "The cell is vacated. Tick who advances{}:",
                     if a.mandatory { " (at least one must)" } else { "" }
                 ));
+                for (id, name, attacked) in &a.units {
+                    if !attacked {
+                        continue;
+                    }
+                    let mut on = ticks.ids.contains(id);
+                    if ui.checkbox(&mut on, name.as_str()).changed() {
+                        if on {
+                            ticks.ids.push(id.clone());
+                        } else {
+                            ticks.ids.retain(|x| x != id);
+                        }
+                    }
+                }
+                let attackers = ticks.chosen(a);
                 for (cell, ok) in &a.targets {
                     match ok {
                         Ok(()) => {
-                            if ui.button(format!("Advance into {cell}")).clicked() {
+                            let button = egui::Button::new(format!("Advance into {cell}"));
+                            if ui.add_enabled(!ticks.ids.is_empty(), button).clicked() {
                                 orders.write(PlayerOrder(Order::Advance {
                                     units: attackers.clone(),
                                     to: *cell,
