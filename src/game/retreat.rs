@@ -355,6 +355,8 @@ fn retreat_unit(
     if done.eliminated {
         return done; // It did not survive its ER check.
     }
+    // Said in the log when nobody had a choice, rather than applied silently.
+    let only = chosen.is_none() && options.legal.len() == 1;
     let path = chosen.or_else(|| choose_retreat(&options.legal, &retreater, picker).cloned());
     if path.is_none() && p.demand.optional {
         // A retreat the owner chose to make, with nowhere to go: the unit simply stays.
@@ -382,7 +384,8 @@ fn retreat_unit(
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(" → ");
-    w.log.push(format!("{name} retreats {} → {route}.", p.from));
+    let only = if only { " (its only legal retreat)" } else { "" };
+    w.log.push(format!("{name} retreats {} → {route}{only}.", p.from));
     if path.through_ezoc && w.map.ruleset.retreat.ezoc_entry == crate::rules::retreat::EzocEntry::ErCheck {
         let (pass, text) = er_check(&mut w.rng, er);
         w.log

@@ -38,6 +38,8 @@ pub struct RetreatAsk {
     pub chooser: String,
     /// Legal paths, the suggested one first: cells, priority text, through an enemy ZOC.
     pub paths: Vec<(Vec<Cell>, String, bool)>,
+    /// Why the first path is the suggestion.
+    pub suggested_why: String,
     pub refused: Vec<String>,
 }
 
@@ -136,6 +138,10 @@ fn work_out_questions(
             _ => Picker::Owner,
         };
         let suggested = choose_retreat(&options.legal, &retreater, picker).cloned();
+        let suggested_why = suggested
+            .as_ref()
+            .map_or("", |s| crate::rules::retreat::why_chosen(s, &retreater, picker))
+            .to_string();
         let mut paths: Vec<(Vec<Cell>, String, bool)> = options
             .legal
             .iter()
@@ -171,6 +177,7 @@ fn work_out_questions(
             cells: p.demand.cells,
             chooser,
             paths,
+            suggested_why,
             refused: options
                 .illegal
                 .iter()
@@ -312,6 +319,9 @@ fn choice_panel(
                     .small()
                     .weak(),
                 );
+                if !r.suggested_why.is_empty() {
+                    ui.label(egui::RichText::new(format!("★ suggested: {}", r.suggested_why)).small());
+                }
                 for (i, (path, prio, ezoc)) in r.paths.iter().enumerate() {
                     let route = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" > ");
                     let mut text = format!("{route}   {prio}");
@@ -321,7 +331,11 @@ fn choice_panel(
                     if i == 0 {
                         text += "   ★ suggested";
                     }
-                    if ui.button(text).clicked() {
+                    let mut button = ui.button(text);
+                    if i == 0 {
+                        button = button.on_hover_text(format!("Suggested: {}", r.suggested_why));
+                    }
+                    if button.clicked() {
                         orders.write(PlayerOrder(Order::Retreat {
                             unit: r.unit.clone(),
                             path: path.clone(),

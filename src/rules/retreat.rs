@@ -330,11 +330,63 @@ pub enum Picker {
 /// The automatic choice among `legal` (none when it is empty). The owner prefers going back to
 /// where it came from, then the priorities step by step; the opponent takes the reverse; ties go
 /// to the first path listed, so the choice is deterministic.
+/// Why `choose_retreat` picked `path`, in words, for the retreat panel.
+pub fn why_chosen(path: &RetreatPath, unit: &Retreater, picker: Picker) -> &'static str {
+    match picker {
+        Picker::Owner if unit.came_from == Some(path.end()) => {
+            "back the way it came, which the ruleset prefers over the priorities"
+        }
+        Picker::Owner => "the best priorities (P1 first)",
+        Picker::Opponent => "the opponent's pick: not back the way it came, then the worst priorities for the unit",
+        Picker::Random { .. } => "a die roll",
+    }
+}
+
 pub fn choose_retreat<'p>(legal: &'p [RetreatPath], unit: &Retreater, picker: Picker) -> Option<&'p RetreatPath> {
     let key = |p: &RetreatPath| (unit.came_from != Some(p.end()), p.priorities.clone());
     match picker {
         Picker::Owner => legal.iter().min_by_key(|p| key(p)),
         Picker::Opponent => legal.iter().rev().max_by_key(|p| key(p)),
         Picker::Random { roll } => legal.get((roll.max(1) as usize - 1) % legal.len().max(1)),
+    }
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::*;
+    use crate::rules::grid::parse_label;
+
+    fn path(end: &str, priority: u8) -> RetreatPath {
+        RetreatPath {
+            cells: [parse_label(end).unwrap()].into_iter().collect(),
+            priorities: [priority].into_iter().collect(),
+            through_ezoc: false,
+        }
+    }
+
+    #[test]
+    fn the_suggestion_says_why_it_was_picked() {
+        let legal = [path("0202", 1), path("0101", 3)];
+        let mut unit = Retreater {
+            side: 0,
+            mobility: crate::rules::terrain::Mobility::Foot,
+            light_infantry: false,
+            stacking_points: 1,
+            home_edge: None,
+            came_from: None,
+        };
+        // Owner: the best priority.
+        let best = choose_retreat(&legal, &unit, Picker::Owner).unwrap();
+        assert_eq!(best.end(), parse_label("0202").unwrap());
+        assert_eq!(why_chosen(best, &unit, Picker::Owner), "the best priorities (P1 first)");
+        // Back the way it came beats a better priority, and the panel says so.
+        unit.came_from = Some(parse_label("0101").unwrap());
+        let back = choose_retreat(&legal, &unit, Picker::Owner).unwrap();
+        assert_eq!(back.end(), parse_label("0101").unwrap());
+        assert!(why_chosen(back, &unit, Picker::Owner).starts_with("back the way it came"));
+        // The opponent picks the worst for the unit.
+        let worst = choose_retreat(&legal, &unit, Picker::Opponent).unwrap();
+        assert_eq!(worst.end(), parse_label("0202").unwrap());
+        assert!(why_chosen(worst, &unit, Picker::Opponent).starts_with("the opponent's pick"));
     }
 }
