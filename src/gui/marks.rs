@@ -1,10 +1,12 @@
 //! Marks on the board for the player to act on: in a combat phase, a ring around each of the
 //! side's stacks that may still attack (`attack_options::stacks_that_may_attack`, which asks the
-//! rules), found again after each order.
+//! rules), found again after each order; on the counters of the side to play, an arrow under each
+//! unit that has moved this phase and crossed swords on each that has attacked.
 
 use super::layout::Layout;
 use super::settings::Palette;
 use crate::game::attack_options::stacks_that_may_attack;
+use crate::game::components::{MovePoints, Side, Unit};
 use crate::game::log::OrderLog;
 use crate::game::phase::{GameState, Phase, TurnState};
 use crate::rules::grid::Cell;
@@ -21,13 +23,63 @@ pub struct MayAttack {
 #[derive(Default, Reflect, GizmoConfigGroup)]
 struct AttackRings;
 
+/// The moved and attacked marks: thick lines, readable over a counter.
+#[derive(Default, Reflect, GizmoConfigGroup)]
+struct DoneMarks;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MayAttack>()
         .init_gizmo_group::<AttackRings>()
+        .init_gizmo_group::<DoneMarks>()
+        .add_systems(Startup, |mut store: ResMut<GizmoConfigStore>| {
+            store.config_mut::<DoneMarks>().0.line.width = 3.0;
+        })
         .add_systems(
             Update,
-            (find_may_attack, draw_rings).chain().run_if(resource_exists::<Layout>),
+            (find_may_attack, draw_rings, draw_done_marks)
+                .chain()
+                .run_if(resource_exists::<Layout>),
         );
+}
+
+type DoneQuery<'a> = (
+    &'a GlobalTransform,
+    &'a Side,
+    &'a MovePoints,
+    Has<crate::game::combat::Attacked>,
+);
+
+/// Under each counter of the side to play: an arrow when it has moved this phase, crossed swords
+/// when it has attacked (shown while counters show their faces).
+fn draw_done_marks(
+    units: Query<DoneQuery, With<Unit>>,
+    turn: Option<Res<TurnState>>,
+    detail: Res<super::detail::ZoomDetail>,
+    mut gizmos: Gizmos<DoneMarks>,
+) {
+    let Some(turn) = turn else { return };
+    if !detail.counter_faces {
+        return;
+    }
+    let h = super::counters::COUNTER / 2.0;
+    let white = Color::srgb(0.98, 0.98, 0.95);
+    let red = Color::srgb(0.85, 0.1, 0.05);
+    for (at, side, mp, attacked) in &units {
+        if *side != turn.active {
+            continue;
+        }
+        let c = at.translation().truncate();
+        if mp.spent > crate::rules::terrain::Mp::ZERO {
+            let y = c.y - h - 6.0;
+            gizmos.arrow_2d(Vec2::new(c.x - h * 0.9, y), Vec2::new(c.x - h * 0.2, y), white);
+        }
+        if attacked {
+            let m = Vec2::new(c.x + h * 0.55, c.y - h - 7.0);
+            let d = 6.0;
+            gizmos.line_2d(m + Vec2::new(-d, -d), m + Vec2::new(d, d), red);
+            gizmos.line_2d(m + Vec2::new(-d, d), m + Vec2::new(d, -d), red);
+        }
+    }
 }
 
 fn find_may_attack(world: &mut World) {
