@@ -357,6 +357,7 @@ fn retreat_unit(
     }
     // Said in the log when nobody had a choice, rather than applied silently.
     let only = chosen.is_none() && options.legal.len() == 1;
+    let directions = options.legal.len();
     let path = chosen.or_else(|| choose_retreat(&options.legal, &retreater, picker).cloned());
     if path.is_none() && p.demand.optional {
         // A retreat the owner chose to make, with nowhere to go: the unit simply stays.
@@ -384,8 +385,14 @@ fn retreat_unit(
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(" → ");
-    let only = if only { " (its only legal retreat)" } else { "" };
-    w.log.push(format!("{name} retreats {} → {route}{only}.", p.from));
+    let how = match picker {
+        Picker::Random { roll } if directions > 1 => format!(
+            " (a die roll of {roll} among {directions} friendly directions: cells with no enemy unit, outside enemy zones of control unless a friend is there)"
+        ),
+        _ if only => " (its only legal retreat)".to_string(),
+        _ => String::new(),
+    };
+    w.log.push(format!("{name} retreats {} → {route}{how}.", p.from));
     if path.through_ezoc && w.map.ruleset.retreat.ezoc_entry == crate::rules::retreat::EzocEntry::ErCheck {
         let (pass, text) = er_check(&mut w.rng, er);
         w.log
