@@ -87,17 +87,7 @@ impl StatusSet {
     }
 }
 
-const ALL_STATUSES: [UnitStatus; 9] = [
-    UnitStatus::Disorganized,
-    UnitStatus::Dispersed,
-    UnitStatus::Tipped,
-    UnitStatus::LowSupply,
-    UnitStatus::OutOfSupply,
-    UnitStatus::Disrupted,
-    UnitStatus::Shocked,
-    UnitStatus::Panicked,
-    UnitStatus::Clearing,
-];
+const ALL_STATUSES: [UnitStatus; 9] = UnitStatus::ALL;
 
 impl FromIterator<UnitStatus> for StatusSet {
     fn from_iter<I: IntoIterator<Item = UnitStatus>>(iter: I) -> Self {

@@ -340,18 +340,7 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>, mut guide: ResMu
             ui.separator();
             ui.strong("Markers on counters");
             ui.horizontal_wrapped(|ui| {
-                use crate::rules::units::UnitStatus;
-                for status in [
-                    UnitStatus::Disorganized,
-                    UnitStatus::Dispersed,
-                    UnitStatus::Tipped,
-                    UnitStatus::LowSupply,
-                    UnitStatus::OutOfSupply,
-                    UnitStatus::Disrupted,
-                    UnitStatus::Shocked,
-                    UnitStatus::Panicked,
-                    UnitStatus::Clearing,
-                ] {
+                for status in crate::rules::units::UnitStatus::ALL {
                     let (label, [r, g, b], light) = super::counters::status_marker(status);
                     let ink = if light { egui::Color32::WHITE } else { egui::Color32::BLACK };
                     ui.label(

@@ -303,144 +303,169 @@ fn choice_panel(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(r) = &asked.retreat {
-        egui::Window::new(format!("Retreat: {}", r.name))
-            .id(egui::Id::new("retreat-choice"))
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-log_panel.right_inset(), -40.0])
-            .resizable(false)
-            .show(ctx, |ui| {
-                ui.label(format!(
-                    "{} must retreat {} cell(s) from {}; {} chooses the path.",
-                    r.name, r.cells, r.from, r.chooser
-                ));
-                ui.label(
-                    egui::RichText::new(
-                        "P1 toward home, free of enemy ZOC · P2 free of ZOC · P3 toward home · P4 other",
-                    )
-                    .small()
-                    .weak(),
-                );
-                if !r.suggested_why.is_empty() {
-                    ui.label(egui::RichText::new(format!("★ suggested: {}", r.suggested_why)).small());
-                }
-                for (i, (path, prio, ezoc)) in r.paths.iter().enumerate() {
-                    let route = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" > ");
-                    let mut text = format!("{route}   {prio}");
-                    if *ezoc {
-                        text += "   (through enemy ZOC: ER check)";
-                    }
-                    if i == 0 {
-                        text += "   ★ suggested";
-                    }
-                    let mut button = ui.button(text);
-                    if i == 0 {
-                        button = button.on_hover_text(format!("Suggested: {}", r.suggested_why));
-                    }
-                    if button.clicked() {
-                        orders.write(PlayerOrder(Order::Retreat {
-                            unit: r.unit.clone(),
-                            path: path.clone(),
-                        }));
-                    }
-                }
-                if !r.refused.is_empty() {
-                    ui.collapsing("Why not elsewhere", |ui| {
-                        for x in &r.refused {
-                            ui.label(egui::RichText::new(x).small());
-                        }
-                    });
-                }
-                ui.label(
-                    egui::RichText::new("Or click the end cell of a red arrow on the board.")
-                        .small()
-                        .weak(),
-                );
-            });
-        // Priority labels at each path's end.
-        if let (Some(layout), Ok((cam, global))) = (&layout, camera.single()) {
-            let painter = ctx.layer_painter(egui::LayerId::new(
-                egui::Order::Background,
-                egui::Id::new("retreat-labels"),
-            ));
-            let zoom = ctx.zoom_factor();
-            for (i, (path, prio, _)) in r.paths.iter().enumerate() {
-                if let Some(end) = path.last()
-                    && let Ok(p) = cam.world_to_viewport(global, layout.center(*end).extend(0.0))
-                {
-                    let label = if i == 0 { format!("★ {prio}") } else { prio.clone() };
-                    painter.text(
-                        egui::pos2(p.x / zoom, p.y / zoom - 18.0),
-                        egui::Align2::CENTER_BOTTOM,
-                        label,
-                        egui::FontId::proportional(13.0),
-                        Palette::egui(palette.retreat),
-                    );
-                }
-            }
+        retreat_window(ctx, r, &mut orders, log_panel.right_inset());
+        if let (Some(layout), Ok(camera)) = (&layout, camera.single()) {
+            retreat_labels(ctx, r, layout, camera, &palette);
         }
     }
     if let Some(a) = &asked.advance {
-        egui::Window::new(format!("Advance into {}", a.into))
-            .id(egui::Id::new("advance-choice"))
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-log_panel.right_inset(), -40.0])
-            .resizable(false)
-            .show(ctx, |ui| {
-                if ticks.into != Some(a.into) {
-                    *ticks = AdvanceTicks {
-                        into: Some(a.into),
-                        ids: a.attackers(),
-                    };
-                }
-                ui.label(format!(
-                    "The cell is vacated. Tick who advances{}:",
-                    if a.mandatory { " (at least one must)" } else { "" }
-                ));
-                for (id, name, attacked) in &a.units {
-                    if !attacked {
-                        continue;
-                    }
-                    let mut on = ticks.ids.contains(id);
-                    if ui.checkbox(&mut on, name.as_str()).changed() {
-                        if on {
-                            ticks.ids.push(id.clone());
-                        } else {
-                            ticks.ids.retain(|x| x != id);
-                        }
-                    }
-                }
-                let attackers = ticks.chosen(a);
-                for (cell, ok) in &a.targets {
-                    match ok {
-                        Ok(()) => {
-                            let button = egui::Button::new(format!("Advance into {cell}"));
-                            if ui.add_enabled(!ticks.ids.is_empty(), button).clicked() {
-                                orders.write(PlayerOrder(Order::Advance {
-                                    units: attackers.clone(),
-                                    to: *cell,
-                                }));
-                            }
-                        }
-                        Err(why) => {
-                            ui.label(
-                                egui::RichText::new(format!("{cell}: {why}"))
-                                    .small()
-                                    .color(palette.warn),
-                            );
-                        }
-                    }
-                }
-                if ui
-                    .button("Stay")
-                    .on_hover_text("End the advance; refused when an advance is mandatory")
-                    .clicked()
-                {
-                    orders.write(PlayerOrder(Order::EndAdvance));
-                }
-                ui.label(
-                    egui::RichText::new("Or click a green cell on the board.")
-                        .small()
-                        .weak(),
-                );
-            });
+        advance_window(ctx, a, &mut orders, log_panel.right_inset(), &mut ticks, &palette);
     }
     Ok(())
+}
+
+/// The retreat question: every legal path with its priorities, the suggestion first and why.
+fn retreat_window(ctx: &egui::Context, r: &RetreatAsk, orders: &mut MessageWriter<PlayerOrder>, right_inset: f32) {
+    egui::Window::new(format!("Retreat: {}", r.name))
+        .id(egui::Id::new("retreat-choice"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-right_inset, -40.0])
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "{} must retreat {} cell(s) from {}; {} chooses the path.",
+                r.name, r.cells, r.from, r.chooser
+            ));
+            ui.label(
+                egui::RichText::new("P1 toward home, free of enemy ZOC · P2 free of ZOC · P3 toward home · P4 other")
+                    .small()
+                    .weak(),
+            );
+            if !r.suggested_why.is_empty() {
+                ui.label(egui::RichText::new(format!("★ suggested: {}", r.suggested_why)).small());
+            }
+            for (i, (path, prio, ezoc)) in r.paths.iter().enumerate() {
+                let route = path.iter().map(ToString::to_string).collect::<Vec<_>>().join(" > ");
+                let mut text = format!("{route}   {prio}");
+                if *ezoc {
+                    text += "   (through enemy ZOC: ER check)";
+                }
+                if i == 0 {
+                    text += "   ★ suggested";
+                }
+                let mut button = ui.button(text);
+                if i == 0 {
+                    button = button.on_hover_text(format!("Suggested: {}", r.suggested_why));
+                }
+                if button.clicked() {
+                    orders.write(PlayerOrder(Order::Retreat {
+                        unit: r.unit.clone(),
+                        path: path.clone(),
+                    }));
+                }
+            }
+            if !r.refused.is_empty() {
+                ui.collapsing("Why not elsewhere", |ui| {
+                    for x in &r.refused {
+                        ui.label(egui::RichText::new(x).small());
+                    }
+                });
+            }
+            ui.label(
+                egui::RichText::new("Or click the end cell of a red arrow on the board.")
+                    .small()
+                    .weak(),
+            );
+        });
+}
+
+/// Priority labels at each retreat path's end, on the board.
+fn retreat_labels(
+    ctx: &egui::Context,
+    r: &RetreatAsk,
+    layout: &Layout,
+    (cam, global): (&Camera, &GlobalTransform),
+    palette: &Palette,
+) {
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::new("retreat-labels"),
+    ));
+    let zoom = ctx.zoom_factor();
+    for (i, (path, prio, _)) in r.paths.iter().enumerate() {
+        if let Some(end) = path.last()
+            && let Ok(p) = cam.world_to_viewport(global, layout.center(*end).extend(0.0))
+        {
+            let label = if i == 0 { format!("★ {prio}") } else { prio.clone() };
+            painter.text(
+                egui::pos2(p.x / zoom, p.y / zoom - 18.0),
+                egui::Align2::CENTER_BOTTOM,
+                label,
+                egui::FontId::proportional(13.0),
+                Palette::egui(palette.retreat),
+            );
+        }
+    }
+}
+
+/// The advance question: tick who advances, then a cell (or Stay).
+fn advance_window(
+    ctx: &egui::Context,
+    a: &AdvanceAsk,
+    orders: &mut MessageWriter<PlayerOrder>,
+    right_inset: f32,
+    ticks: &mut AdvanceTicks,
+    palette: &Palette,
+) {
+    egui::Window::new(format!("Advance into {}", a.into))
+        .id(egui::Id::new("advance-choice"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-right_inset, -40.0])
+        .resizable(false)
+        .show(ctx, |ui| {
+            if ticks.into != Some(a.into) {
+                *ticks = AdvanceTicks {
+                    into: Some(a.into),
+                    ids: a.attackers(),
+                };
+            }
+            ui.label(format!(
+                "The cell is vacated. Tick who advances{}:",
+                if a.mandatory { " (at least one must)" } else { "" }
+            ));
+            for (id, name, attacked) in &a.units {
+                if !attacked {
+                    continue;
+                }
+                let mut on = ticks.ids.contains(id);
+                if ui.checkbox(&mut on, name.as_str()).changed() {
+                    if on {
+                        ticks.ids.push(id.clone());
+                    } else {
+                        ticks.ids.retain(|x| x != id);
+                    }
+                }
+            }
+            let attackers = ticks.chosen(a);
+            for (cell, ok) in &a.targets {
+                match ok {
+                    Ok(()) => {
+                        let button = egui::Button::new(format!("Advance into {cell}"));
+                        if ui.add_enabled(!ticks.ids.is_empty(), button).clicked() {
+                            orders.write(PlayerOrder(Order::Advance {
+                                units: attackers.clone(),
+                                to: *cell,
+                            }));
+                        }
+                    }
+                    Err(why) => {
+                        ui.label(
+                            egui::RichText::new(format!("{cell}: {why}"))
+                                .small()
+                                .color(palette.warn),
+                        );
+                    }
+                }
+            }
+            if ui
+                .button("Stay")
+                .on_hover_text("End the advance; refused when an advance is mandatory")
+                .clicked()
+            {
+                orders.write(PlayerOrder(Order::EndAdvance));
+            }
+            ui.label(
+                egui::RichText::new("Or click a green cell on the board.")
+                    .small()
+                    .weak(),
+            );
+        });
 }

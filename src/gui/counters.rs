@@ -306,46 +306,65 @@ fn draw_counters(
             values_text(steps, mp)
         };
         text(values, Vec2::new(0.0, -h * 0.6), 14.0, ink);
-        // Status markers overlap the counter's left edge, one under another, as chits would.
-        for (i, status) in statuses.0.iter().enumerate() {
-            let (label, [r, g, b], light_text) = status_marker(*status);
-            let at = Vec2::new(-h - MARKER.x * 0.1, h * 0.55 - i as f32 * (MARKER.y + 1.0));
-            let mesh = shared
-                .markers
-                .entry(*status)
-                .or_insert_with(|| meshes.add(marker_mesh(Color::srgb_u8(r, g, b))))
-                .clone();
-            parts_of.push(
-                commands
-                    .spawn((
-                        Mesh2d(mesh),
-                        MeshMaterial2d(material.clone()),
-                        Transform::from_xyz(at.x, at.y, 0.02),
-                        CounterPart,
-                    ))
-                    .id(),
-            );
-            let ink = if light_text { Color::WHITE } else { Color::BLACK };
-            parts_of.push(
-                commands
-                    .spawn((
-                        Text2d::new(label),
-                        TextFont {
-                            font_size: FontSize::Px(10.0),
-                            ..default()
-                        },
-                        TextColor(ink),
-                        Transform::from_xyz(at.x, at.y, 0.03),
-                        CounterPart,
-                    ))
-                    .id(),
-            );
-        }
+        parts_of.extend(status_markers(
+            &mut commands,
+            &mut shared,
+            &mut meshes,
+            &material,
+            statuses,
+        ));
         commands
             .entity(entity)
             .insert_if_new((Transform::default(), Visibility::default()))
             .add_children(&parts_of);
     }
+}
+
+/// Status markers overlap the counter's left edge, one under another, as chits would.
+fn status_markers(
+    commands: &mut Commands,
+    shared: &mut SharedMeshes,
+    meshes: &mut Assets<Mesh>,
+    material: &Handle<ColorMaterial>,
+    statuses: &Statuses,
+) -> Vec<Entity> {
+    let h = COUNTER / 2.0;
+    let mut out = Vec::new();
+    for (i, status) in statuses.0.iter().enumerate() {
+        let (label, [r, g, b], light_text) = status_marker(*status);
+        let at = Vec2::new(-h - MARKER.x * 0.1, h * 0.55 - i as f32 * (MARKER.y + 1.0));
+        let mesh = shared
+            .markers
+            .entry(*status)
+            .or_insert_with(|| meshes.add(marker_mesh(Color::srgb_u8(r, g, b))))
+            .clone();
+        out.push(
+            commands
+                .spawn((
+                    Mesh2d(mesh),
+                    MeshMaterial2d(material.clone()),
+                    Transform::from_xyz(at.x, at.y, 0.02),
+                    CounterPart,
+                ))
+                .id(),
+        );
+        let ink = if light_text { Color::WHITE } else { Color::BLACK };
+        out.push(
+            commands
+                .spawn((
+                    Text2d::new(label),
+                    TextFont {
+                        font_size: FontSize::Px(10.0),
+                        ..default()
+                    },
+                    TextColor(ink),
+                    Transform::from_xyz(at.x, at.y, 0.03),
+                    CounterPart,
+                ))
+                .id(),
+        );
+    }
+    out
 }
 
 /// Puts every counter in its cell, offset by its place in the stack.

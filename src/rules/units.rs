@@ -108,6 +108,19 @@ pub enum UnitStatus {
 }
 
 impl UnitStatus {
+    /// Every status, in the order panels list them.
+    pub const ALL: [UnitStatus; 9] = [
+        UnitStatus::Disorganized,
+        UnitStatus::Dispersed,
+        UnitStatus::Tipped,
+        UnitStatus::LowSupply,
+        UnitStatus::OutOfSupply,
+        UnitStatus::Disrupted,
+        UnitStatus::Shocked,
+        UnitStatus::Panicked,
+        UnitStatus::Clearing,
+    ];
+
     /// The status in words, as panels show it.
     pub fn word(self) -> &'static str {
         match self {
