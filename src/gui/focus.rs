@@ -39,6 +39,20 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The cells of the combat in hand, in a stable order.
 fn combat_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) -> Vec<Cell> {
+    let mut cells = core_cells(plan, asked, positions);
+    if let Some(r) = &asked.retreat {
+        cells.extend(r.paths.iter().flat_map(|(path, _, _)| path.iter().copied()));
+    }
+    if let Some(a) = &asked.advance {
+        cells.extend(a.targets.iter().map(|(c, _)| *c));
+    }
+    cells.sort_by_key(|c| (c.col, c.row));
+    cells.dedup();
+    cells
+}
+
+/// The cells that matter most: the target, the attackers, the cell retreated from or advanced into.
+fn core_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) -> Vec<Cell> {
     let mut cells: Vec<Cell> = plan.target.into_iter().collect();
     if plan.target.is_some() {
         cells.extend(
@@ -48,16 +62,8 @@ fn combat_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) 
                 .map(|p| p.0),
         );
     }
-    if let Some(r) = &asked.retreat {
-        cells.push(r.from);
-        cells.extend(r.paths.iter().flat_map(|(path, _, _)| path.iter().copied()));
-    }
-    if let Some(a) = &asked.advance {
-        cells.push(a.into);
-        cells.extend(a.targets.iter().map(|(c, _)| *c));
-    }
-    cells.sort_by_key(|c| (c.col, c.row));
-    cells.dedup();
+    cells.extend(asked.retreat.as_ref().map(|r| r.from));
+    cells.extend(asked.advance.as_ref().map(|a| a.into));
     cells
 }
 
@@ -138,18 +144,27 @@ fn make_room(
     );
     let panels: Vec<egui::Rect> = rects.iter().map(|(_, r)| scale(*r)).collect();
     let radius = layout.side() / ortho.scale;
-    let mut bounds = egui::Rect::NOTHING;
-    for cell in &cells {
-        let Ok(p) = camera.world_to_viewport(global, layout.center(*cell).extend(0.0)) else {
-            return;
-        };
-        bounds = bounds.union(egui::Rect::from_center_size(
-            egui::pos2(p.x, p.y),
-            egui::Vec2::splat(2.0 * radius),
-        ));
-    }
+    let bounds_of = |cells: &[Cell]| -> Option<egui::Rect> {
+        let mut bounds = egui::Rect::NOTHING;
+        for cell in cells {
+            let p = camera
+                .world_to_viewport(global, layout.center(*cell).extend(0.0))
+                .ok()?;
+            bounds = bounds.union(egui::Rect::from_center_size(
+                egui::pos2(p.x, p.y),
+                egui::Vec2::splat(2.0 * radius),
+            ));
+        }
+        Some(bounds)
+    };
+    let (Some(all), Some(core)) = (bounds_of(&cells), bounds_of(&core_cells(&plan, &asked, &positions))) else {
+        return;
+    };
     glide.cleared = Some(key);
-    if let Some(d) = room_for(bounds, &panels, free, 16.0) {
+    // Every cell of the combat when they fit between the panels; else the units fighting and the
+    // cells being retreated from or advanced into.
+    let room = room_for(all, &panels, free, 16.0).or_else(|| room_for(core, &panels, free, 16.0));
+    if let Some(d) = room {
         // The board moves by d on screen: the camera the other way (world y is up).
         let to = transform.translation.truncate() + Vec2::new(-d.x, d.y) * ortho.scale;
         glide.to = Some(to);
