@@ -444,3 +444,31 @@ fn a_retreat_counts_units_against_a_units_stacking_limit_not_their_stacking_poin
         o.illegal
     );
 }
+
+#[test]
+fn the_attack_preview_warns_of_a_defender_that_could_not_retreat() {
+    use bevy::ecs::system::SystemState;
+    use hexfront::game::retreat::blocked_defenders;
+    use hexfront::game::situation::GameView;
+    let blocked = |row: &str, units: &[String]| {
+        let mut app = start(&fixture("killing-ground", HEXES, "'.': \"clear\"", &[row], "", units));
+        let attackers = vec![id(&mut app, "a")];
+        let mut state: SystemState<GameView> = SystemState::new(app.world_mut());
+        let view = state.get(app.world()).unwrap();
+        blocked_defenders(&view, cell("0201"), &attackers)
+    };
+    // Red in 0201 between blue units in 0101 and 0301: nowhere to go.
+    let boxed = blocked(
+        "...",
+        &[
+            division("a", "blue", "0101"),
+            division("r", "red", "0201"),
+            division("b", "blue", "0301"),
+        ],
+    );
+    assert_eq!(boxed.len(), 1, "{boxed:?}");
+    assert!(boxed[0].starts_with("r cannot retreat from 0201 ("), "{}", boxed[0]);
+    assert!(boxed[0].ends_with("a retreat result costs it a step for each cell it cannot go (8.93)."));
+    // With 0301 free there is a way out: nothing to warn of.
+    assert!(blocked("....", &[division("a", "blue", "0101"), division("r", "red", "0201")]).is_empty());
+}

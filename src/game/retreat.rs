@@ -499,3 +499,46 @@ fn clear_retreated(mut commands: Commands, units: Query<Entity, With<RetreatedTh
         commands.entity(e).try_remove::<RetreatedThisPhase>();
     }
 }
+
+/// The defenders in `target` that could not retreat even one cell if the combat's result asked
+/// them to, each with why and what the ruleset does instead — for the attack preview, before the
+/// roll (Killing Ground 8.93: a step for each cell short).
+pub fn blocked_defenders(view: &super::situation::GameView, target: Cell, attackers: &[Entity]) -> Vec<String> {
+    let instead = match view.map.ruleset.retreat.when_blocked {
+        WhenBlocked::StepPerCellShort => "a retreat result costs it a step for each cell it cannot go (8.93)",
+        WhenBlocked::StayWithErCheck => "a retreat result leaves it in place, with an ER check for a step",
+        WhenBlocked::Eliminated => "a retreat result eliminates it",
+    };
+    let attacking: Vec<super::components::Side> = attackers
+        .iter()
+        .filter_map(|e| view.units.get(*e).ok().map(|d| *d.side))
+        .collect();
+    view.index
+        .stack(target)
+        .iter()
+        .filter(|e| view.units.get(**e).is_ok_and(|d| !attacking.contains(d.side)))
+        .filter_map(|e| {
+            let (_, options) = retreat_options(
+                &view.map,
+                &view.zoc.0,
+                &view.sides,
+                &view.index,
+                &view.units,
+                *e,
+                target,
+                1,
+                attackers,
+            )
+            .ok()?;
+            if !options.legal.is_empty() {
+                return None;
+            }
+            let name = view.units.get(*e).ok()?.unit.name.clone();
+            let why = options
+                .illegal
+                .first()
+                .map_or("no cell leads away".to_string(), |x| x.reason.clone());
+            Some(format!("{name} cannot retreat from {target} ({why}): {instead}."))
+        })
+        .collect()
+}

@@ -75,6 +75,8 @@ pub struct AttackPreview {
     key: Option<(AttackOrder, Option<DefenseOrder>)>,
     pub target: Option<Cell>,
     pub result: Option<Result<(Situation, Odds), String>>,
+    /// Defenders that could not retreat if asked to, and what happens instead.
+    pub blocked: Vec<String>,
 }
 
 /// The last combat fought, shown until the next attack is pinned.
@@ -248,6 +250,10 @@ fn update_preview(
     }
     preview.key = key.clone();
     preview.target = key.as_ref().map(|(o, _)| o.target);
+    preview.blocked = key.as_ref().map_or_else(Vec::new, |(order, _)| {
+        let attackers: Vec<Entity> = view.entities(&order.attackers).unwrap_or_default();
+        crate::game::retreat::blocked_defenders(&view, order.target, &attackers)
+    });
     preview.result = key.map(|(order, defense)| {
         let (situation, _, _) = view.situation(&order, defense.as_ref())?;
         let odds = combat::odds(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;

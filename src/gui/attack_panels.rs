@@ -99,6 +99,9 @@ fn draw_panels(
                     Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette),
                     None => {}
                 }
+                for line in &preview.blocked {
+                    ui.add(egui::Label::new(egui::RichText::new(line).small().color(palette.warn)).wrap());
+                }
                 ui.separator();
                 if pinned {
                     let can = matches!(preview.result, Some(Ok(_)));
