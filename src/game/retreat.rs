@@ -70,18 +70,9 @@ pub struct AfterCombatWorld<'w> {
 pub fn waiting_retreat_paths(world: &mut World, p: &PendingRetreat) -> Option<Vec<RetreatPath>> {
     let mut state: bevy::ecs::system::SystemState<super::combat::GameView> = bevy::ecs::system::SystemState::new(world);
     let view = state.get(world).ok()?;
-    let (_, options) = retreat_options(
-        &view.map,
-        &view.zoc.0,
-        &view.sides,
-        &view.index,
-        &view.units,
-        p.unit,
-        p.from,
-        p.demand.cells,
-        &p.opponents,
-    )
-    .ok()?;
+    let (_, options) = view
+        .retreat_options(p.unit, p.from, p.demand.cells, &p.opponents)
+        .ok()?;
     Some(options.legal)
 }
 
@@ -518,18 +509,7 @@ pub fn blocked_defenders(view: &super::situation::GameView, target: Cell, attack
         .iter()
         .filter(|e| view.units.get(**e).is_ok_and(|d| !attacking.contains(d.side)))
         .filter_map(|e| {
-            let (_, options) = retreat_options(
-                &view.map,
-                &view.zoc.0,
-                &view.sides,
-                &view.index,
-                &view.units,
-                *e,
-                target,
-                1,
-                attackers,
-            )
-            .ok()?;
+            let (_, options) = view.retreat_options(*e, target, 1, attackers).ok()?;
             if !options.legal.is_empty() {
                 return None;
             }

@@ -94,6 +94,28 @@ pub struct GameView<'w, 's> {
 }
 
 impl GameView<'_, '_> {
+    /// The legal retreats of `unit` from `from` (`length` cells) in this view
+    /// (`retreat::retreat_options`).
+    pub fn retreat_options(
+        &self,
+        unit: Entity,
+        from: Cell,
+        length: u32,
+        opponents: &[Entity],
+    ) -> Result<(crate::rules::retreat::Retreater, crate::rules::retreat::RetreatOptions), String> {
+        super::retreat::retreat_options(
+            &self.map,
+            &self.zoc.0,
+            &self.sides,
+            &self.index,
+            &self.units,
+            unit,
+            from,
+            length,
+            opponents,
+        )
+    }
+
     /// The units of unit ids, or the first id that names no unit on the map.
     pub fn entities(&self, ids: &[String]) -> Result<Vec<Entity>, String> {
         ids.iter().map(|id| self.unit(id)).collect()
@@ -164,18 +186,8 @@ pub fn build_situation(
     }
     // Surrounded: no defender has a legal first retreat step (War Against Russia converts results).
     let surrounded = defender_entities.iter().all(|&e| {
-        super::retreat::retreat_options(
-            &view.map,
-            &view.zoc.0,
-            &view.sides,
-            &view.index,
-            &view.units,
-            e,
-            target,
-            1,
-            &attacker_entities,
-        )
-        .is_ok_and(|(_, o)| o.legal.is_empty())
+        view.retreat_options(e, target, 1, &attacker_entities)
+            .is_ok_and(|(_, o)| o.legal.is_empty())
     });
     let batteries = |ids: &[String], side: Side| {
         ids.iter()
