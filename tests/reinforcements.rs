@@ -155,3 +155,27 @@ fn arrival_and_withdrawal_turns_are_checked_with_their_field() {
     let e = Scenario::from_ron_str("bad.ron", &bad).unwrap_err();
     assert!(e.message.contains("can only withdraw on turns 5 to 6"), "{e}");
 }
+
+#[test]
+fn a_position_saved_between_the_sides_turns_keeps_the_reinforcement_still_to_come() {
+    use hexfront::game::spawn::capture_scenario;
+    use hexfront::scenario::to_ron;
+    let scenario = Scenario::from_ron_str("mortain-reinforced.ron", &scenario_text()).unwrap();
+    let mut app = headless_app(&scenario, 3);
+    app.update();
+    // Turn 2, the Germans to play: the Americans' turn-2 reinforcements have not come yet.
+    play_to(&mut app, 2, "german");
+    let text = to_ron(&capture_scenario(app.world_mut())).unwrap();
+    let position = Scenario::from_ron_str("position.ron", &text).unwrap();
+    let mut again = headless_app(&position, 3);
+    again.update();
+    assert_eq!(cell_of(&again, "us-35-134"), None, "still to come in the position");
+    play_to(&mut again, 2, "us");
+    assert_eq!(cell_of(&again, "us-35-134"), Some(parse_label("0416").unwrap()));
+    // Once on the map, a captured position lists it as a unit like any other.
+    let captured = capture_scenario(again.world_mut());
+    let unit = captured.units.iter().find(|u| u.id == "us-35-134").unwrap();
+    assert_eq!(unit.arrives, None);
+    // And the one still to come (none left here) would keep its turn.
+    assert!(captured.units.iter().all(|u| u.arrives.is_none()));
+}

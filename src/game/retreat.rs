@@ -350,7 +350,7 @@ fn retreat_unit(
     let only = chosen.is_none() && options.legal.len() == 1;
     let directions = options.legal.len();
     let path = chosen.or_else(|| choose_retreat(&options.legal, &retreater, picker).cloned());
-    if path.is_none() && p.demand.optional {
+    if path.is_none() && p.demand.optional && !p.check_first {
         // A retreat the owner chose to make, with nowhere to go: the unit simply stays.
         w.log
             .push(format!("{name} has no route for its voluntary retreat and stays."));

@@ -43,14 +43,22 @@ pub fn respawn(world: &mut World, scenario: &Scenario, seed: u64) {
 pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
     let mut index = MapIndex::new(&scenario.board.grid);
     let mut ids = UnitIds::default();
-    // Reinforcements still to come wait off the map; a first-format save's turn says which came.
-    let start_turn = scenario.raw.progress.as_ref().map_or(1, |p| p.turn);
-    let withdrawn = |s: &crate::scenario::validate::UnitSetup| s.withdraws.is_some_and(|t| t <= start_turn);
+    // Reinforcements still to come wait off the map. A first-format save's turn and side say which
+    // player turns have begun: arrivals and withdrawals happen at the start of their side's.
+    let (start_turn, active) = scenario.raw.progress.as_ref().map_or((1, scenario.first_side), |p| {
+        (p.turn, scenario.side_index(&p.side).unwrap_or(scenario.first_side))
+    });
+    let sides = scenario.sides.len().max(1);
+    let in_turn_order = |side: usize| (side + sides - scenario.first_side % sides) % sides;
+    let begun = |turn: u32, side: usize| {
+        turn < start_turn || (turn == start_turn && in_turn_order(side) <= in_turn_order(active))
+    };
+    let withdrawn = |s: &crate::scenario::validate::UnitSetup| s.withdraws.is_some_and(|t| begun(t, s.side));
     let (waiting, on_map): (Vec<_>, Vec<_>) = scenario
         .units
         .iter()
         .filter(|s| !withdrawn(s))
-        .partition(|s| s.arrives.is_some_and(|t| t > start_turn));
+        .partition(|s| s.arrives.is_some_and(|t| !begun(t, s.side)));
     world.insert_resource(super::reinforce::Reinforcements(waiting.into_iter().cloned().collect()));
     world.remove_resource::<super::reinforce::ArrivalsDone>();
     for setup in on_map {
@@ -248,6 +256,8 @@ pub fn capture_scenario(world: &mut World) -> RawScenario {
         .unwrap_or_default();
     raw.units.retain_mut(|u| match live.get(&u.id) {
         Some((cell, lost, statuses, xp)) => {
+            // On the map now: no longer a reinforcement to come.
+            u.arrives = None;
             u.cell = cell.to_string();
             u.lost = *lost;
             u.status = statuses.iter().copied().collect();

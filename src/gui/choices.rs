@@ -64,11 +64,19 @@ pub struct AdvanceTicks {
 impl AdvanceTicks {
     /// Who advances when a cell is picked: the ticked attackers of this advance, else all.
     pub fn chosen(&self, a: &AdvanceAsk) -> Vec<String> {
-        if self.into == Some(a.into) && !self.ids.is_empty() {
-            self.ids.clone()
+        let attackers = a.attackers();
+        let ticked: Vec<String> = self.ids.iter().filter(|id| attackers.contains(id)).cloned().collect();
+        if self.into == Some(a.into) && !ticked.is_empty() {
+            ticked
         } else {
-            a.attackers()
+            attackers
         }
+    }
+
+    /// Whether these ticks belong to `a` (same cell, only units still to advance).
+    fn fits(&self, a: &AdvanceAsk) -> bool {
+        let attackers = a.attackers();
+        self.into == Some(a.into) && self.ids.iter().all(|id| attackers.contains(id))
     }
 }
 
@@ -83,6 +91,12 @@ pub(super) fn plugin(app: &mut App) {
     app.insert_resource(AfterCombatMode { automatic: false })
         .init_resource::<Asked>()
         .init_resource::<AdvanceTicks>()
+        .add_systems(OnEnter(GameState::NoGame), |mut t: ResMut<AdvanceTicks>| {
+            *t = AdvanceTicks::default()
+        })
+        .add_systems(OnEnter(GameState::NoGame), |mut t: ResMut<AdvanceTicks>| {
+            *t = AdvanceTicks::default()
+        })
         .add_systems(
             Update,
             (
@@ -411,7 +425,7 @@ fn advance_window(
         .anchor(egui::Align2::RIGHT_BOTTOM, [-right_inset, -40.0])
         .resizable(false)
         .show(ctx, |ui| {
-            if ticks.into != Some(a.into) {
+            if !ticks.fits(a) {
                 *ticks = AdvanceTicks {
                     into: Some(a.into),
                     ids: a.attackers(),

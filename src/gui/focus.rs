@@ -34,6 +34,10 @@ struct Glide {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Glide>()
+        .add_systems(
+            OnEnter(crate::game::phase::GameState::NoGame),
+            |mut g: ResMut<Glide>| *g = Glide::default(),
+        )
         .add_systems(Update, (make_room, glide).chain().run_if(resource_exists::<Layout>));
 }
 
@@ -117,6 +121,11 @@ fn make_room(
         PANELS
             .iter()
             .enumerate()
+            // Only panels shown last frame: egui remembers the place of every area ever shown.
+            .filter(|(_, id)| {
+                m.areas()
+                    .is_visible(&egui::LayerId::new(egui::Order::Middle, egui::Id::new(**id)))
+            })
             .filter_map(|(i, id)| m.area_rect(egui::Id::new(*id)).map(|r| (i, r)))
             .collect()
     });

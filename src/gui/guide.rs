@@ -35,10 +35,12 @@ fn sample_counter(ui: &mut egui::Ui) {
     let h = 50.0;
     let face = egui::Rect::from_center_size(c, egui::vec2(2.0 * h, 2.0 * h));
     p.rect_filled(face.expand(2.0), 3.0, egui::Color32::from_rgb(20, 20, 20));
+    // As the board draws it: the side's colour as a frame around a lighter face.
     p.rect_filled(face, 2.0, egui::Color32::from_rgb(93, 111, 128));
+    p.rect_filled(face.shrink(3.0), 1.0, egui::Color32::from_rgb(146, 160, 175));
     let ink = egui::Color32::from_rgb(12, 12, 12);
     let boxed = egui::Rect::from_center_size(c + egui::vec2(0.0, -4.0), egui::vec2(h, h * 0.6));
-    p.rect_filled(boxed, 0.0, egui::Color32::from_rgb(150, 163, 175));
+    p.rect_filled(boxed, 0.0, egui::Color32::from_rgb(190, 199, 208));
     p.rect_stroke(boxed, 0.0, egui::Stroke::new(2.0, ink), egui::StrokeKind::Inside);
     // Infantry: the crossed box.
     p.line_segment([boxed.left_top(), boxed.right_bottom()], egui::Stroke::new(2.0, ink));

@@ -97,7 +97,8 @@ fn find_may_attack(world: &mut World) {
         .get_resource::<super::computer::Seats>()
         .is_some_and(|s| s.0.get(turn.active.0).is_some_and(Option::is_some));
     if !in_combat || computer {
-        if !world.resource::<MayAttack>().cells.is_empty() {
+        let may = world.resource::<MayAttack>();
+        if !may.cells.is_empty() || may.found_for.is_some() {
             *world.resource_mut::<MayAttack>() = MayAttack::default();
         }
         return;

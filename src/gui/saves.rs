@@ -64,8 +64,9 @@ pub fn no_dialog(
     concede: Res<ConfirmConcede>,
     load: Res<LoadWindow>,
     settings: Res<SettingsFile>,
+    leave: Res<super::leave::ConfirmLeave>,
 ) -> bool {
-    !(confirm.0 || concede.0 || load.open || settings.open)
+    !(confirm.0 || concede.0 || load.open || settings.open || leave.0.is_some())
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -356,8 +357,22 @@ pub(super) fn autosave_before_leaving(world: &mut World) {
     let Some(path) = world.get_resource::<Autosave>().map(|a| a.path.clone()) else {
         return;
     };
-    if playing && let Err(e) = save_game(world, &path) {
-        warn!("The game was not saved before leaving it: {e}");
+    // A game with no orders yet has nothing to keep (and must not push a real autosave out).
+    let orders = world
+        .get_resource::<crate::game::log::OrderLog>()
+        .is_some_and(|l| !l.entries.is_empty());
+    if !(playing && orders) {
+        return;
+    }
+    let first_write = !path.exists();
+    match save_game(world, &path) {
+        Err(e) => warn!("The game was not saved before leaving it: {e}"),
+        Ok(()) if first_write => {
+            if let Some(dir) = path.parent() {
+                storage::prune_autosaves(dir, storage::AUTOSAVES_KEPT, &path);
+            }
+        }
+        Ok(()) => {}
     }
 }
 
