@@ -151,7 +151,7 @@ fn handle_commands(
     mut load: ResMut<LoadWindow>,
     mut settings: ResMut<SettingsFile>,
     mut concede: ResMut<ConfirmConcede>,
-    (replay, mut status): (Option<Res<Replay>>, ResMut<SaveStatus>),
+    (replay, mut status, autosave): (Option<Res<Replay>>, ResMut<SaveStatus>, Option<Res<Autosave>>),
 ) {
     let in_game = *state.get() != GameState::NoGame;
     for c in incoming.read() {
@@ -173,7 +173,13 @@ fn handle_commands(
         match c {
             GameCommand::Save | GameCommand::SendTurn if in_game => {
                 if let (Some(turn), Some(source), Some(sides)) = (&turn, &source, &sides) {
-                    let name = storage::slug(&source.0.name);
+                    // Named after this game (its autosave's scenario and start time), so a save of
+                    // another game of the same scenario is never written over.
+                    let name = autosave
+                        .as_ref()
+                        .and_then(|a| a.path.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                        .and_then(|stem| stem.strip_prefix("autosave-").map(str::to_string))
+                        .unwrap_or_else(|| storage::slug(&source.0.name));
                     commands.insert_resource(match c {
                         GameCommand::Save => {
                             WriteNow::Save(storage::saves_dir().join(format!("{name}-turn-{}.ron", turn.turn)))
