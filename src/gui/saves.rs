@@ -533,7 +533,8 @@ fn toast(
     if status.message.is_empty() {
         return Ok(());
     }
-    if toast.shown != status.message {
+    // A new message, or the same one said again (a second Ctrl+S): shown afresh.
+    if toast.shown != status.message || status.is_changed() {
         toast.shown = status.message.clone();
         toast.since = time.elapsed_secs();
     }
