@@ -186,6 +186,12 @@ pub fn is_autosave(path: &Path) -> bool {
             .is_some_and(|n| n.to_string_lossy().starts_with(AUTOSAVE_PREFIX))
 }
 
+/// The game an autosave file names, `<scenario>-<date>-<time>` (what its other files are named after).
+pub fn game_name_of_autosave(path: &Path) -> Option<String> {
+    let stem = path.file_stem()?.to_string_lossy();
+    stem.strip_prefix(AUTOSAVE_PREFIX).map(str::to_string)
+}
+
 /// The file a game autosaves to. A game opened from an autosave goes on in it (it is the same
 /// game); any other game — new, or opened from a player's save or a turn file — gets a file of its
 /// own, named after its scenario and the moment it started (`autosave-mortain-1944-20261124-041203.ron`),

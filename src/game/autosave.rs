@@ -56,8 +56,7 @@ pub(super) fn autosave(world: &mut World) {
         Some(last) if *last == now => return,
         _ => {}
     }
-    let first_write = !autosave.path.exists();
-    let status = match super::save::save_game(world, &autosave.path) {
+    let status = match write_autosave(world, &autosave.path) {
         Ok(()) => SaveStatus {
             message: format!("Autosaved to {}", autosave.path.display()),
             failed: false,
@@ -69,12 +68,20 @@ pub(super) fn autosave(world: &mut World) {
     };
     if status.failed {
         warn!("{}", status.message);
-    } else if first_write && let Some(dir) = autosave.path.parent() {
-        // A new game's first autosave: the oldest beyond the few kept go.
-        for old in crate::storage::prune_autosaves(dir, crate::storage::AUTOSAVES_KEPT, &autosave.path) {
-            info!("Removed the old autosave {}", old.display());
-        }
     }
     world.insert_resource(status);
     world.resource_mut::<Autosave>().last = Some(now);
+}
+
+/// Writes the game to its autosave file; when that makes a new file (a new game's first autosave),
+/// the oldest autosaves beyond the few kept go.
+pub fn write_autosave(world: &mut World, path: &std::path::Path) -> Result<(), crate::source::LoadError> {
+    let first_write = !path.exists();
+    super::save::save_game(world, path)?;
+    if first_write && let Some(dir) = path.parent() {
+        for old in crate::storage::prune_autosaves(dir, crate::storage::AUTOSAVES_KEPT, path) {
+            info!("Removed the old autosave {}", old.display());
+        }
+    }
+    Ok(())
 }

@@ -177,8 +177,7 @@ fn handle_commands(
                     // another game of the same scenario is never written over.
                     let name = autosave
                         .as_ref()
-                        .and_then(|a| a.path.file_stem().map(|s| s.to_string_lossy().into_owned()))
-                        .and_then(|stem| stem.strip_prefix("autosave-").map(str::to_string))
+                        .and_then(|a| storage::game_name_of_autosave(&a.path))
                         .unwrap_or_else(|| storage::slug(&source.0.name));
                     commands.insert_resource(match c {
                         GameCommand::Save => {
@@ -370,15 +369,8 @@ pub(super) fn autosave_before_leaving(world: &mut World) {
     if !(playing && orders) {
         return;
     }
-    let first_write = !path.exists();
-    match save_game(world, &path) {
-        Err(e) => warn!("The game was not saved before leaving it: {e}"),
-        Ok(()) if first_write => {
-            if let Some(dir) = path.parent() {
-                storage::prune_autosaves(dir, storage::AUTOSAVES_KEPT, &path);
-            }
-        }
-        Ok(()) => {}
+    if let Err(e) = crate::game::autosave::write_autosave(world, &path) {
+        warn!("The game was not saved before leaving it: {e}");
     }
 }
 
