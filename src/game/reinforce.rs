@@ -59,9 +59,10 @@ pub fn arrive_and_withdraw(world: &mut World) {
 
 fn withdraw(world: &mut World, turn: &TurnState) {
     let leaving: Vec<(Entity, String, Cell)> = {
-        let source = world.resource::<ScenarioSource>().0.clone();
-        let ids = world.resource::<UnitIds>().0.clone();
-        source
+        let ids = &world.resource::<UnitIds>().0;
+        world
+            .resource::<ScenarioSource>()
+            .0
             .units
             .iter()
             .filter(|u| u.withdraws == Some(turn.turn))
@@ -86,16 +87,6 @@ fn withdraw(world: &mut World, turn: &TurnState) {
 /// Where a reinforcement enters: its cell, or the nearest cell on the map free of enemy units that
 /// its kind of unit may enter.
 fn entry_cell(world: &mut World, setup: &UnitSetup) -> Cell {
-    let map = world.resource::<GameMap>();
-    let grid = map.board.grid;
-    let enterable: std::collections::HashSet<Cell> = grid
-        .cells()
-        .filter(|c| {
-            map.board
-                .terrain(*c)
-                .is_some_and(|t| map.ruleset.movement.terrain[t.0 as usize].1[setup.mobility as usize].is_some())
-        })
-        .collect();
     let mut sides = world.query::<(&Side, &Position)>();
     let enemy_cells: std::collections::HashSet<Cell> = sides
         .iter(world)
@@ -105,8 +96,15 @@ fn entry_cell(world: &mut World, setup: &UnitSetup) -> Cell {
     if !enemy_cells.contains(&setup.cell) {
         return setup.cell;
     }
+    let map = world.resource::<GameMap>();
+    let grid = map.board.grid;
+    let enterable = |c: Cell| {
+        map.board
+            .terrain(c)
+            .is_some_and(|t| map.ruleset.movement.terrain[t.0 as usize].1[setup.mobility as usize].is_some())
+    };
     grid.cells()
-        .filter(|c| !enemy_cells.contains(c) && enterable.contains(c))
+        .filter(|c| !enemy_cells.contains(c) && enterable(*c))
         .min_by_key(|c| (grid.distance(setup.cell, *c), c.col, c.row))
         .unwrap_or(setup.cell)
 }
