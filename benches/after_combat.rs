@@ -114,6 +114,7 @@ fn bench(c: &mut Criterion) {
         friends: &friends,
         attackers: &attackers,
         attackers_came_from: &[],
+        enemy_installation: &|_| false,
     };
     let retreaters = [Mobility::Foot, Mobility::Motorized, Mobility::Mechanized].map(|mobility| Retreater {
         side: 0,

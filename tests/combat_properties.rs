@@ -250,7 +250,15 @@ fn random_situation(rng: &mut ChaCha8Rng, rs: &Ruleset, max_per_side: usize) -> 
         german_exchange: rng.random_bool(0.5),
         ignore_retreat: false,
         attrition_as_retreat: rng.random_bool(0.5),
+        ..Choices::default()
     };
+    // The owners' loss preferences, where the rules leave the choice: any order must keep the
+    // properties.
+    for u in s.attackers.iter_mut().chain(s.defenders.iter_mut()) {
+        if rng.random_bool(0.3) {
+            u.loss_rank = rng.random_range(1..=3);
+        }
+    }
     match rs.combat {
         CombatRules::Rommel(_) => {
             let tactics = [

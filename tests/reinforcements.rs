@@ -179,3 +179,34 @@ fn a_position_saved_between_the_sides_turns_keeps_the_reinforcement_still_to_com
     // And the one still to come (none left here) would keep its turn.
     assert!(captured.units.iter().all(|u| u.arrives.is_none()));
 }
+
+#[test]
+fn a_reinforcement_never_enters_over_the_stacking_limit() {
+    // Small General stacks one unit a hex: the cell named for the reinforcement is taken by a
+    // friend, so it enters next to it.
+    let units = [
+        common::board::unit("b", "blue", "Infantry", "Brigade", "0202", "strength: 2"),
+        common::board::unit("late", "blue", "Infantry", "Brigade", "0202", "strength: 2, arrives: 2"),
+        common::board::unit("r", "red", "Infantry", "Brigade", "0505", "strength: 2"),
+    ];
+    let s = common::board::fixture(
+        "small-general",
+        "Hex(top: Flat)",
+        "'.': \"grass\"",
+        &[".....", ".....", ".....", ".....", "....."],
+        "",
+        &units,
+    );
+    let mut app = headless_app(&s, 1);
+    app.update();
+    play_to(&mut app, 2, "blue");
+    let late = cell_of(&app, "late").expect("it arrived");
+    assert_ne!(late, parse_label("0202").unwrap());
+    assert_eq!(s.board.grid.distance(late, parse_label("0202").unwrap()), 1);
+    let log = &app.world().resource::<GameLog>().0;
+    assert!(
+        log.iter()
+            .any(|l| l.ends_with("(0202 is full to the stacking limit, so the nearest cell with room).")),
+        "{log:?}"
+    );
+}

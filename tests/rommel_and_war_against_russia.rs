@@ -125,11 +125,11 @@ fn rommel_complete_example_of_combat() {
     assert_eq!(r.defender.units[0].steps_lost, 1, "the Soviets take one hit");
     assert!(!r.defender.units[0].eliminated);
     assert!(
-        log.iter().any(|l| l.contains("rolls 5: 4 hit(s), +1 -3 shifts = 2")),
+        log.iter().any(|l| l.contains("rolls 5: 4 hits, +1 -3 shifts = 2")),
         "{log:?}"
     );
     assert!(
-        log.iter().any(|l| l.contains("defender (3) rolls 3: 0 hit(s)")),
+        log.iter().any(|l| l.contains("defender (3) rolls 3: 0 hits")),
         "value 3 after the hit: {log:?}"
     );
     // The Soviets hold: the Germans retreat and are tipped, and so is the Wespe.

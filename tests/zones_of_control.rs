@@ -128,15 +128,16 @@ fn next_war_entering_and_leaving_an_ezoc_cost_a_point_and_entering_ends_the_move
     let r = reach(&mut app, "b");
     assert_eq!(r["0401"], (3.0, false));
     assert_eq!(r["0501"], (5.0, true), "4 flat hexes + 1 to enter the EZOC, and stop");
-    // Starting in the EZOC, leaving it costs 1 more.
+    // Starting in the EZOC, leaving it costs 1 more (from turn 2: in turn 1 the zone stays out of
+    // a hex Blue held at the start).
     let s = fixture("next-war", HEXES, "'.': \"flat\"", &["......"], "", &units("0501"));
-    let mut app = start(&s);
+    let mut app = start_in_turn_2(&s);
     assert_eq!(reach(&mut app, "b")["0401"], (2.0, false));
     // With a friendly unit staying behind, leaving costs nothing extra.
     let mut with_friend = units("0501");
     with_friend.push(unit("f", "blue", "Infantry", "Brigade", "0501", "strength: 2, er: 3"));
     let s = fixture("next-war", HEXES, "'.': \"flat\"", &["......"], "", &with_friend);
-    let mut app = start(&s);
+    let mut app = start_in_turn_2(&s);
     assert_eq!(reach(&mut app, "b")["0401"], (1.0, false));
 }
 
@@ -155,7 +156,8 @@ fn next_war_moves_from_one_ezoc_straight_into_another_only_with_the_whole_allowa
             unit("d2", "red", "Infantry", "Division", "0303", "strength: 6, er: 3"),
         ],
     );
-    let mut app = start(&s);
+    // From turn 2: in turn 1 the zones stay out of the hexes Blue held at the start.
+    let mut app = start_in_turn_2(&s);
     let r = reach(&mut app, "b");
     assert_eq!(r["0202"], (6.0, true), "the whole allowance");
     assert_eq!(r["0301"], (2.0, false), "1 flat + 1 to leave the EZOC");

@@ -139,7 +139,7 @@ fn best_cell(
             .reach
             .keys()
             .copied()
-            .filter(|c| *c != search.start && may_end_in(&map, survey.me, &movers_list, &others, *c).is_ok())
+            .filter(|c| *c != search.start && may_end_in(&map, survey.me, &movers_list, &others, *c) == Ok(None))
             .collect();
         cells.sort();
         cells

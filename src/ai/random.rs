@@ -42,6 +42,13 @@ pub fn random_order(world: &mut World, rng: &mut ChaCha8Rng) -> Option<IssuedOrd
             _ => Order::EndPhase,
         }
     };
+    // The must-attack rule's owed attacks come before a combat phase ends.
+    let order = match order {
+        Order::EndPhase => crate::game::must_attack::owed_attack(world)
+            .1
+            .map_or(Order::EndPhase, Order::Attack),
+        other => other,
+    };
     let side = issuer(world, &order).ok()?.map_or(0, |(s, _)| s);
     Some(IssuedOrder::new(world.resource::<Sides>().0[side].id.clone(), order))
 }
@@ -132,7 +139,7 @@ fn moves(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
             .reach
             .keys()
             .copied()
-            .filter(|c| *c != search.start && may_end_in(&view.map, active, &movers, &others, *c).is_ok())
+            .filter(|c| *c != search.start && may_end_in(&view.map, active, &movers, &others, *c) == Ok(None))
             .collect();
         cells.sort();
         if let Some(to) = pick(rng, &cells) {

@@ -49,8 +49,9 @@ pub fn step_cost(u: &Combatant, r: &UnitResult, role: Role) -> u32 {
     now - value_now(u, &next, role).min(now)
 }
 
-/// The owner's pick among `candidates` for the next step: cheapest in value, then the unit with
-/// more steps left, then the first listed.
+/// The owner's pick among `candidates` for the next step: the owner's named order first
+/// (`Combatant::loss_rank`), then the cheapest in value, then the unit with more steps left, then
+/// the first listed.
 pub fn cheapest(
     units: &[Combatant],
     res: &[UnitResult],
@@ -61,6 +62,10 @@ pub fn cheapest(
         .filter(|&i| remaining(&units[i], &res[i]) > 0)
         .min_by_key(|&i| {
             (
+                match units[i].loss_rank {
+                    0 => u32::MAX,
+                    rank => rank,
+                },
                 step_cost(&units[i], &res[i], role),
                 std::cmp::Reverse(remaining(&units[i], &res[i])),
                 i,

@@ -91,9 +91,15 @@ pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
     })
 }
 
-/// A city or fortification in the defender's hex.
+/// A city (a town is not one).
+fn city(s: &Situation) -> bool {
+    s.conditions.city.is_some_and(|c| c != super::City::Town)
+}
+
+/// A city or fortification in the defender's hex: a one-hex retreat, and the stack may try to
+/// hold.
 fn strong_place(s: &Situation) -> bool {
-    s.conditions.fortified || s.conditions.city.is_some()
+    s.conditions.fortified || city(s)
 }
 
 impl Rules {
@@ -211,7 +217,11 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
         1
     };
     let may_hold = r.may_hold(s);
-    let second_hex_allowed = s.weather != Weather::Storm && !strong_place && !r.no_second_hex_from.contains(&s.terrain);
+    // Not from an urban, city or installation hex (text).
+    let second_hex_allowed = s.weather != Weather::Storm
+        && !city(s)
+        && !s.conditions.installation
+        && !r.no_second_hex_from.contains(&s.terrain);
     Ok(Assessment {
         attack_total: attack as f64,
         defense_total: defense as f64,

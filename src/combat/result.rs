@@ -2,6 +2,7 @@
 
 use super::dice::Roll;
 use super::situation::StatusSet;
+use crate::rules::units::counted;
 use serde::Serialize;
 use std::fmt;
 
@@ -99,7 +100,12 @@ impl fmt::Display for ResultCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ResultCode::Table(s) => f.write_str(s),
-            ResultCode::Hits { attacker, defender } => write!(f, "{attacker} hit(s) / {defender} hit(s)"),
+            ResultCode::Hits { attacker, defender } => write!(
+                f,
+                "{} / {}",
+                counted(*attacker, "hit", "hits"),
+                counted(*defender, "hit", "hits")
+            ),
             ResultCode::NoCombat => f.write_str("no combat (withdrawn)"),
         }
     }

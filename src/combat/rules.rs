@@ -1,7 +1,7 @@
 //! The combat part of a ruleset file: one variant per combat system, holding its tables and
 //! terrain effects as data, validated into the rules the resolution code reads.
 
-use super::{killing_ground, next_war, rommel, small_general, war_against_russia};
+use super::{Combatant, killing_ground, next_war, rommel, small_general, war_against_russia};
 use crate::rules::terrain::TerrainId;
 use crate::source::{LoadError, Source};
 use serde::{Deserialize, Serialize};
@@ -28,6 +28,15 @@ pub enum CombatRules {
 }
 
 impl CombatRules {
+    /// Whether `defender` must be attacked this combat phase because `attacker`, next to it,
+    /// attacked (War Against Russia's must-attack rule; no other system has one).
+    pub fn must_be_attacked(&self, attacker: &Combatant, defender: &Combatant) -> bool {
+        match self {
+            CombatRules::WarAgainstRussia(r) => r.must_be_attacked(attacker, defender),
+            _ => false,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             CombatRules::KillingGround(_) => "Killing Ground",

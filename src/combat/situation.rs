@@ -128,6 +128,9 @@ pub struct Combatant {
     pub crossing: EdgeFeatures,
     /// False for units in the defending stack that take no part (Killing Ground 8.94).
     pub participating: bool,
+    /// The owner's order for taking losses where the rules leave the choice: 1 first, then 2 …;
+    /// 0 = no preference (the automatic choice: the cheapest step).
+    pub loss_rank: u32,
 }
 
 impl Combatant {
@@ -280,6 +283,8 @@ pub struct Conditions {
     pub city: Option<City>,
     /// Next War: a fortification in the defender's hex.
     pub fortified: bool,
+    /// Next War: an installation (airbase, port) in the defender's hex.
+    pub installation: bool,
 }
 
 impl Default for Conditions {
@@ -291,6 +296,7 @@ impl Default for Conditions {
             fortifications_active: true,
             city: None,
             fortified: false,
+            installation: false,
         }
     }
 }
@@ -324,6 +330,13 @@ pub struct Choices {
     /// Killing Ground 8.10.3: defenders in a city (Germans in bocage) take an attritional loss
     /// as a one-hex retreat.
     pub attrition_as_retreat: bool,
+    /// Where the rules let the owner choose who takes losses: these attacking units first, in
+    /// this order (unit ids); the rest by the automatic choice.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attacker_losses_first: Vec<String>,
+    /// The same for the defending units, the defender's call.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub defender_losses_first: Vec<String>,
 }
 
 impl Default for Choices {
@@ -336,6 +349,8 @@ impl Default for Choices {
             german_exchange: false,
             ignore_retreat: false,
             attrition_as_retreat: false,
+            attacker_losses_first: Vec::new(),
+            defender_losses_first: Vec::new(),
         }
     }
 }

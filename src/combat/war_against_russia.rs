@@ -53,6 +53,10 @@ pub struct Raw {
     pub soviet_overrun_weather: Vec<Weather>,
     /// Weather in which rivers, lakes and swamps are frozen.
     pub frozen_in: Vec<Weather>,
+    /// Every undispersed German unit (and the units stacked with it) next to a Russian unit that
+    /// attacked must be attacked in the same combat phase (not Axis allies, not Russians).
+    #[serde(default)]
+    pub must_attack: bool,
 }
 
 /// A defender result before conversions.
@@ -157,6 +161,15 @@ fn german_attack(r: &Rules, s: &Situation) -> bool {
 }
 
 impl Rules {
+    /// Whether `defender` must be attacked because it is next to `attacker`, which attacked (the
+    /// must-attack rule).
+    pub fn must_be_attacked(&self, attacker: &Combatant, defender: &Combatant) -> bool {
+        self.raw.must_attack
+            && nation(self, attacker) == Nation::Russian
+            && nation(self, defender) == Nation::German
+            && !defender.statuses.has(UnitStatus::Dispersed)
+    }
+
     /// Whether the Germans may choose the optional exchange in this combat (attackers and weather).
     pub fn german_exchange_possible(&self, s: &Situation) -> bool {
         german_attack(self, s) && self.raw.exchange_weather.contains(&s.weather)

@@ -166,8 +166,10 @@ pub struct PlannedCombat {
     /// Where each attacker and defender stands (the situation's order).
     pub attacker_cells: Vec<Cell>,
     pub defender_cells: Vec<Cell>,
-    /// Next War: units that retreated into the target earlier and sat this combat out.
-    pub bystanders: Vec<Entity>,
+    /// Next War: units in the target that sat this combat out, and whether each retreated there
+    /// earlier in the phase (then it makes an ER check before following a retreat); the others
+    /// were left out of an over-stacked cell's defense.
+    pub bystanders: Vec<(Entity, bool)>,
     /// Next War: zero-attack units stacked with an attacker, which may follow its advance.
     pub followers: Vec<Entity>,
     pub barrage: Vec<Entity>,
@@ -195,11 +197,12 @@ pub fn plan_attack(
     combat::assess(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
     let active = view.turn.active;
     let cell_of = |e: &Entity| view.units.get(*e).map_or(order.target, |d| d.cell());
-    // Next War: units that retreated here earlier and sat the combat out.
+    // Next War: units that retreated here earlier, or were left out of an over-stacked defense.
     let bystanders = view
         .stack_of(order.target, active, false)
         .into_iter()
         .filter(|e| !defenders.contains(e))
+        .map(|e| (e, view.units.get(e).is_ok_and(|d| d.retreated)))
         .collect();
     // Next War: zero-attack units stacked with an attacker may follow its advance.
     let followers = if view.map.ruleset.advance.zero_attack_followers {
@@ -240,6 +243,8 @@ pub struct CombatEffects {
     pub exhausted: Vec<Entity>,
     /// Units marked as having attacked.
     pub attacked: Vec<Entity>,
+    /// Units marked as having been attacked.
+    pub defended: Vec<Entity>,
 }
 
 /// What the result `r` of the planned combat `p` does: losses and statuses per unit, the
@@ -269,6 +274,7 @@ pub fn combat_effects(p: &PlannedCombat, r: &CombatResult, rules: &Ruleset) -> C
         }
     }
     fx.attacked = p.attackers.clone();
+    fx.defended = p.defenders.clone();
     for (batteries, side) in [(&p.barrage, &r.attacker), (&p.defense_barrage, &r.defender)] {
         if side.batteries_tipped > 0 {
             fx.tipped.extend(batteries.iter().copied());
@@ -281,13 +287,13 @@ pub fn combat_effects(p: &PlannedCombat, r: &CombatResult, rules: &Ruleset) -> C
             optional: false,
             er_check_in_ezoc: true,
         });
-        for &e in &p.bystanders {
+        for &(e, retreated) in &p.bystanders {
             fx.retreats.push(PendingRetreat {
                 unit: e,
                 from: p.order.target,
                 demand,
                 opponents: p.attackers.clone(),
-                check_first: true,
+                check_first: retreated,
             });
         }
     }
@@ -357,6 +363,7 @@ fn apply_combat_effects(
     for &e in &fx.attacked {
         commands.entity(e).try_insert(Attacked);
     }
+    super::must_attack::mark_defended(&mut commands, &fx.defended);
     for &e in &fx.tipped {
         if let Ok((_, mut statuses, ..)) = units.get_mut(e) {
             statuses.0.insert(UnitStatus::Tipped);

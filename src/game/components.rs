@@ -105,6 +105,33 @@ pub struct GameMap {
     pub win: Vec<WinCondition>,
     /// Who wins when no condition is met; `None`: a draw.
     pub otherwise: Option<usize>,
+    /// Next War's first turn: per cell, the sides whose ZOCs may not extend there because it
+    /// started under enemy control (`rules::zoc::start_control_bars`); empty under other rules.
+    pub start_bars: Vec<u8>,
+}
+
+impl GameMap {
+    /// Who controlled `cell` at the start, where the ruleset keeps it (Next War: the side of the
+    /// nearest unit); `None` for a tie or under other rules.
+    pub fn start_controller(&self, cell: Cell) -> Option<Side> {
+        let bars = *self.start_bars.get(self.board.grid.index(cell)?)?;
+        (bars != 0).then(|| Side((!bars).trailing_zeros() as usize))
+    }
+
+    /// Whether the first-turn ZOC exception holds now: turn 1, until the first side's first
+    /// movement phase is over.
+    pub fn first_turn_zoc_exception(&self, turn: &super::phase::TurnState) -> bool {
+        let first_move = self
+            .ruleset
+            .raw
+            .player_turn
+            .iter()
+            .position(|p| *p == crate::scenario::ruleset::PhaseKind::Movement);
+        !self.start_bars.is_empty()
+            && turn.turn == 1
+            && turn.active == turn.first_side
+            && first_move.is_some_and(|m| turn.phase_index <= m)
+    }
 }
 
 /// The sides, by `Side` index.

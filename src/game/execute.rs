@@ -270,7 +270,10 @@ fn carry_out(world: &mut World, side: usize, order: Order) -> Result<(), String>
             run(world, carry_out_advances, AdvanceChoice::Advance(units, to))?
         }
         Order::EndAdvance => run(world, carry_out_advances, AdvanceChoice::End)?,
-        Order::EndPhase => run(world, end_phase, ())?,
+        Order::EndPhase => {
+            super::must_attack::check_before_end(world)?;
+            run(world, end_phase, ())?
+        }
         Order::Concede => {
             concede(world, side);
             Ok(())

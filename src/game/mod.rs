@@ -15,6 +15,7 @@ pub mod execute;
 pub mod hash;
 pub mod log;
 pub mod movement;
+pub mod must_attack;
 pub mod order;
 pub mod phase;
 pub mod reinforce;
@@ -57,6 +58,7 @@ pub fn plugin(app: &mut App) {
         .add_plugins((
             phase::plugin,
             zoc::plugin,
+            must_attack::plugin,
             movement::plugin,
             combat::plugin,
             retreat::plugin,

@@ -114,7 +114,9 @@ pub fn search_moves(
 
 /// The cost and must-stop closures for a group: the slowest unit prices each step; enemy units
 /// block or (Rommel) contest; enemy zones of control end a move and may cost extra points to enter
-/// or leave (Next War), except for light infantry moving alone where the ruleset says so.
+/// or leave (Next War), except for light infantry moving alone where the ruleset says so. Next War
+/// gives no road rate into or out of a cell already over-stacked, nor to light infantry stepping
+/// into or out of an EZOC it ignores (it keeps its freedom only off the road).
 fn step_rules<'a>(
     map: &'a GameMap,
     zoc: &'a ZocMap,
@@ -131,19 +133,22 @@ fn step_rules<'a>(
     let has_enemy = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s != active));
     let has_friend = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s == active));
     let light_infantry = !movers.is_empty() && movers.iter().all(|m| m.class == UnitClass::LightInfantry);
-    let ezoc = move |c: Cell| {
-        zr.effect == ZocEffect::StopOnEntry
-            && zoc.in_enemy_zoc(c, side)
-            && !(light_infantry && zr.light_infantry_ignores(&map.board, c))
-    };
+    let stops = move |c: Cell| zr.effect == ZocEffect::StopOnEntry && zoc.in_enemy_zoc(c, side);
+    let ignored = move |c: Cell| light_infantry && zr.light_infantry_ignores(&map.board, c);
+    let ezoc = move |c: Cell| stops(c) && !ignored(c);
+    let overstacked = move |c: Cell| rules.stacking.penalized() && StackAt::of(map, active, others, c).over() > 0;
+    // Light infantry keeps its freedom from an EZOC only by leaving the road there.
+    let keeps_freedom = move |c: Cell| stops(c) && ignored(c);
+    let road_ok = move |c: Cell| !(overstacked(c) || keeps_freedom(c));
     let contest = rules.contests_cells();
     let cost = move |from: Cell, to: Cell| -> Result<StepCost, Blocked> {
         if has_enemy(to) && !contest {
             return Err(Blocked::EnemyUnits);
         }
+        let road = road_ok(from) && road_ok(to);
         let mut worst = StepCost::Points(Mp::ZERO);
         for m in movers {
-            match rules.movement.step_cost(&map.board, from, to, m.mobility)? {
+            match rules.movement.step_cost_by(&map.board, from, to, m.mobility, road)? {
                 StepCost::WholeAllowance => worst = StepCost::WholeAllowance,
                 StepCost::Points(p) => {
                     if let StepCost::Points(w) = worst {
@@ -172,22 +177,67 @@ fn step_rules<'a>(
     (cost, stop)
 }
 
-/// Whether the group may end its move in `to` (the stacking limit there); passing through is
-/// always allowed.
-pub fn may_end_in(map: &GameMap, active: Side, movers: &[Mover], others: &Occupancy, to: Cell) -> Result<(), String> {
-    let stacking = &map.ruleset.stacking;
-    let already: u32 = others
-        .get(&to)
-        .map(|v| {
+/// A side's stacking in one cell, as the limit counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackAt {
+    pub already: u32,
+    pub limit: u32,
+}
+
+impl StackAt {
+    /// What the side to play already has in `cell` (the movers not counted) and the limit there.
+    pub fn of(map: &GameMap, active: Side, others: &Occupancy, cell: Cell) -> Self {
+        let stacking = &map.ruleset.stacking;
+        let already = others.get(&cell).map_or(0, |v| {
             v.iter()
                 .filter(|(s, _)| *s == active)
                 .map(|(_, p)| stacking.counted(*p))
                 .sum()
-        })
-        .unwrap_or(0);
+        });
+        let limit = map.board.terrain(cell).map_or(u32::MAX, |t| stacking.limit_in(t));
+        Self { already, limit }
+    }
+
+    /// By how much the cell is over its limit.
+    pub fn over(&self) -> u32 {
+        self.already.saturating_sub(self.limit)
+    }
+}
+
+/// Whether the group may end its move in `to` (the stacking limit there); passing through is
+/// always allowed. Where the ruleset penalizes over-stacking instead of refusing it, the move is
+/// allowed and the answer says what it costs.
+pub fn may_end_in(
+    map: &GameMap,
+    active: Side,
+    movers: &[Mover],
+    others: &Occupancy,
+    to: Cell,
+) -> Result<Option<String>, String> {
+    let stacking = &map.ruleset.stacking;
+    let here = StackAt::of(map, active, others, to);
     let arriving: u32 = movers.iter().map(|m| stacking.counted(m.stacking_points)).sum();
     let terrain = map.board.terrain(to).ok_or("off the map")?;
-    stacking.check(terrain, map.ruleset.movement.terrain_name(terrain), already, arriving)
+    match stacking.check(
+        terrain,
+        map.ruleset.movement.terrain_name(terrain),
+        here.already,
+        arriving,
+    ) {
+        Ok(()) => Ok(None),
+        Err(_) if stacking.penalized() => {
+            let over = here.already + arriving - here.limit;
+            Ok(Some(format!(
+                "{to} is over-stacked by {over} ({} of {} {}): its units lose {over} ER, only {} {} fight from it, and no road movement enters or leaves it",
+                here.already + arriving,
+                here.limit,
+                stacking.unit_word(),
+                here.limit,
+                stacking.unit_word(),
+            )))
+        }
+        Err(why) => Err(why),
+    }
 }
 
 impl MoveSearch {
@@ -266,6 +316,7 @@ pub(super) fn move_units(
     let search = search_moves(&map, &zoc.0, *phase.get(), turn.active, &movers, &others)?;
     let who = movers.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
     let (path, spent, must_stop) = search.plan(&map, &zoc.0, turn.active, &movers, &others, to)?;
+    let overstacked = may_end_in(&map, turn.active, &movers, &others, to)?;
     let mut apply = queries.p1();
     let came_from = CameFrom(path[path.len().saturating_sub(2)]);
     for e in &units {
@@ -284,6 +335,9 @@ pub(super) fn move_units(
         ""
     };
     log.push(format!("{who} moved {route}, spending {spent} MP{stop}."));
+    if let Some(cost) = overstacked {
+        log.push(format!("Over-stacked: {cost}."));
+    }
     moved.write(Moved { units, path, spent });
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Reinforcements and withdrawals: a scenario's unit with `arrives: N` waits off the map and enters
 //! at the start of its side's player turn on game turn N, at its cell, or — when an enemy holds
-//! that cell — in the nearest cell free of enemies (the lowest label among equals); a unit with
+//! that cell or it is full to the stacking limit — in the nearest cell free of enemies with room
+//! (the lowest label among equals); a unit with
 //! `withdraws: N` leaves the map then. Both happen while the world settles, so replays and undo
 //! bring them back exactly.
 
@@ -39,7 +40,7 @@ pub fn arrive_and_withdraw(world: &mut World) {
         due
     };
     for setup in due {
-        let cell = entry_cell(world, &setup);
+        let (cell, enemy_there) = entry_cell(world, &setup);
         let entity = super::spawn::spawn_unit(world, &setup, None);
         world.resource_mut::<MapIndex>().place(entity, cell);
         world.resource_mut::<UnitIds>().0.insert(setup.id.clone(), entity);
@@ -48,8 +49,13 @@ pub fn arrive_and_withdraw(world: &mut World) {
         }
         let note = if cell == setup.cell {
             String::new()
-        } else {
+        } else if enemy_there {
             format!(" (the enemy holds {}, so the nearest free cell)", setup.cell)
+        } else {
+            format!(
+                " ({} is full to the stacking limit, so the nearest cell with room)",
+                setup.cell
+            )
         };
         world
             .resource_mut::<GameLog>()
@@ -85,26 +91,42 @@ fn withdraw(world: &mut World, turn: &TurnState) {
 }
 
 /// Where a reinforcement enters: its cell, or the nearest cell on the map free of enemy units that
-/// its kind of unit may enter.
-fn entry_cell(world: &mut World, setup: &UnitSetup) -> Cell {
-    let mut sides = world.query::<(&Side, &Position)>();
-    let enemy_cells: std::collections::HashSet<Cell> = sides
-        .iter(world)
-        .filter(|(s, _)| s.0 != setup.side)
-        .map(|(_, p)| p.0)
-        .collect();
-    if !enemy_cells.contains(&setup.cell) {
-        return setup.cell;
-    }
+/// its kind of unit may enter and where it keeps within the stacking limit (unless the ruleset
+/// lets units over-stack).
+/// Also says whether the enemy holds the unit's own cell.
+fn entry_cell(world: &mut World, setup: &UnitSetup) -> (Cell, bool) {
+    let mut units = world.query::<(&Side, &Position, &StackingPoints)>();
+    let mut enemy_cells = std::collections::HashSet::new();
+    let mut friends: std::collections::HashMap<Cell, u32> = std::collections::HashMap::new();
     let map = world.resource::<GameMap>();
+    let stacking = &map.ruleset.stacking;
+    for (side, at, points) in units.iter(world) {
+        if side.0 == setup.side {
+            *friends.entry(at.0).or_default() += stacking.counted(points.0);
+        } else {
+            enemy_cells.insert(at.0);
+        }
+    }
+    let fits = |c: Cell| {
+        stacking.penalized()
+            || map.board.terrain(c).is_none_or(|t| {
+                friends.get(&c).copied().unwrap_or(0) + stacking.counted(setup.stacking_points) <= stacking.limit_in(t)
+            })
+    };
+    let enemy_there = enemy_cells.contains(&setup.cell);
+    if !enemy_there && fits(setup.cell) {
+        return (setup.cell, false);
+    }
     let grid = map.board.grid;
     let enterable = |c: Cell| {
         map.board
             .terrain(c)
             .is_some_and(|t| map.ruleset.movement.terrain[t.0 as usize].1[setup.mobility as usize].is_some())
     };
-    grid.cells()
-        .filter(|c| !enemy_cells.contains(c) && enterable(*c))
+    let cell = grid
+        .cells()
+        .filter(|c| !enemy_cells.contains(c) && enterable(*c) && fits(*c))
         .min_by_key(|c| (grid.distance(setup.cell, *c), c.col, c.row))
-        .unwrap_or(setup.cell)
+        .unwrap_or(setup.cell);
+    (cell, enemy_there)
 }

@@ -10,6 +10,7 @@ use crate::rules::grid::Cell;
 use crate::rules::retreat::{
     Friends, Picker, RetreatOptions, RetreatPath, RetreatWorld, Retreater, WhenBlocked, choose_retreat, legal_retreats,
 };
+use crate::rules::terrain::CellFeature;
 use crate::rules::units::UnitClass;
 use crate::rules::zoc::ZocMap;
 use bevy::ecs::system::SystemParam;
@@ -125,6 +126,10 @@ pub fn retreat_options(
             }
         }
     }
+    let enemy_installation = |cell: Cell| {
+        map.board.has_feature(cell, CellFeature::is_installation)
+            && map.start_controller(cell).is_some_and(|s| s != side)
+    };
     let rules = &map.ruleset;
     let world = RetreatWorld {
         board: &map.board,
@@ -136,6 +141,7 @@ pub fn retreat_options(
         friends: &friends,
         attackers: &attackers,
         attackers_came_from: &came_from,
+        enemy_installation: &enemy_installation,
     };
     Ok((retreater, legal_retreats(&world, &retreater, from, length)))
 }

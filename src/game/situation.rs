@@ -13,9 +13,9 @@ use super::order::{AttackOrder, DefenseOrder};
 use super::phase::TurnState;
 use super::retreat::RetreatedThisPhase;
 use super::zoc::Zoc;
-use crate::combat::{ArmorValue, Battery, Combatant, Conditions, Situation, Support};
+use crate::combat::{ArmorValue, Battery, City, Combatant, Conditions, Role, Situation, Support};
 use crate::rules::grid::Cell;
-use crate::rules::terrain::{EdgeFeatures, TerrainId};
+use crate::rules::terrain::{CellFeature, EdgeFeatures, TerrainId};
 use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -72,6 +72,7 @@ pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combat
         nation: nation.to_string(),
         crossing,
         participating: true,
+        loss_rank: 0,
     }
 }
 
@@ -164,17 +165,23 @@ pub fn build_situation(
         .board
         .terrain(target)
         .ok_or_else(|| format!("{target} is not on the map"))?;
-    let (attacker_entities, mut attackers) = attacking_units(order, view)?;
-    let (defender_entities, mut defenders) = defending_units(target, view);
+    let (mut attacker_entities, mut attackers) = attacking_units(order, view)?;
+    let (mut defender_entities, mut defenders) = defending_units(target, view);
     if defenders.is_empty() {
         return Err(format!("there are no enemy units at {target} to attack"));
     }
+    if view.map.ruleset.stacking.penalized() {
+        within_limit(view, &mut attacker_entities, &mut attackers, Role::Attacker);
+        within_limit(view, &mut defender_entities, &mut defenders, Role::Defender);
+    }
+    rank_losses(&order.choices.attacker_losses_first, &mut attackers);
+    rank_losses(&order.choices.defender_losses_first, &mut defenders);
     let defending = *view
         .units
         .get(defender_entities[0])
         .map_err(|_| "a defender vanished")?
         .side;
-    if view.map.ruleset.retreat.may_overstack {
+    if view.map.ruleset.stacking.penalized() {
         overstacked_er(
             view,
             target,
@@ -224,11 +231,38 @@ pub fn build_situation(
         },
         conditions: Conditions {
             surrounded,
+            city: city_in(view.map.board.features(target)),
+            fortified: view.map.board.has_feature(target, |f| f == CellFeature::Fortification),
+            installation: view.map.board.has_feature(target, CellFeature::is_installation),
             ..Conditions::default()
         },
         choices: order.choices.clone(),
     };
     Ok((situation, attacker_entities, defender_entities))
+}
+
+/// The owner's order for taking losses: the units named first, in that order.
+fn rank_losses(first: &[String], units: &mut [Combatant]) {
+    for u in units {
+        if let Some(k) = first.iter().position(|id| *id == u.id) {
+            u.loss_rank = k as u32 + 1;
+        }
+    }
+}
+
+/// The largest city among a cell's features, as the combat rules name it.
+pub fn city_in(features: &[CellFeature]) -> Option<City> {
+    features
+        .iter()
+        .filter_map(|f| match f {
+            CellFeature::Town => Some((0, City::Town)),
+            CellFeature::City => Some((1, City::City)),
+            CellFeature::MajorCity => Some((2, City::MajorCity)),
+            CellFeature::VictoryCity(n) => Some((3, City::VictoryCity(*n))),
+            _ => None,
+        })
+        .max_by_key(|(rank, _)| *rank)
+        .map(|(_, c)| c)
 }
 
 fn nation(view: &GameView, side: Side) -> String {
@@ -305,6 +339,89 @@ fn defending_units(target: Cell, view: &GameView) -> (Vec<Entity>, Vec<Combatant
         }
     }
     (entities, combatants)
+}
+
+/// Next War: only the limit's worth of stacking points fight from an over-stacked cell, attackers
+/// per cell they attack from and defenders in the target (`StackingRule::fighting` picks the
+/// strongest such set); the others sit the combat out. Returns those left out.
+fn within_limit(
+    view: &GameView,
+    entities: &mut Vec<Entity>,
+    combatants: &mut Vec<Combatant>,
+    role: Role,
+) -> Vec<Entity> {
+    let stacking = &view.map.ruleset.stacking;
+    let facts: Vec<(Cell, u32)> = entities
+        .iter()
+        .map(|e| {
+            view.units
+                .get(*e)
+                .map_or((Cell::new(-1, -1), 0), |d| (d.cell(), d.stacking.0))
+        })
+        .collect();
+    let mut keep = vec![true; entities.len()];
+    let mut cells: Vec<Cell> = facts.iter().map(|f| f.0).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    for cell in cells {
+        let limit = view.map.board.terrain(cell).map_or(u32::MAX, |t| stacking.limit_in(t));
+        let here: Vec<usize> = (0..facts.len()).filter(|&i| facts[i].0 == cell).collect();
+        let values: Vec<(u32, u32, u32)> = here
+            .iter()
+            .map(|&i| (facts[i].1, combatants[i].value(role), combatants[i].er.unwrap_or(0)))
+            .collect();
+        let fighting = stacking.fighting(limit, &values);
+        for (k, &i) in here.iter().enumerate() {
+            keep[i] = fighting.contains(&k);
+        }
+    }
+    let mut left_out = Vec::new();
+    let mut i = 0;
+    entities.retain(|e| {
+        let kept = keep[i];
+        i += 1;
+        if !kept {
+            left_out.push(*e);
+        }
+        kept
+    });
+    let mut i = 0;
+    combatants.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    left_out
+}
+
+/// Next War: the units of an attack that sit it out because their cell is over-stacked (only the
+/// limit's worth of stacking points fight), in words for the preview.
+pub fn sitting_out(order: &AttackOrder, view: &GameView) -> Vec<String> {
+    if !view.map.ruleset.stacking.penalized() {
+        return Vec::new();
+    }
+    let Ok((mut attackers, mut a)) = attacking_units(order, view) else {
+        return Vec::new();
+    };
+    let (mut defenders, mut d) = defending_units(order.target, view);
+    let name = |e: &Entity| {
+        view.units
+            .get(*e)
+            .map_or_else(|_| String::new(), |d| d.unit.name.clone())
+    };
+    let mut notes = Vec::new();
+    for (who, left) in [
+        ("attack", within_limit(view, &mut attackers, &mut a, Role::Attacker)),
+        ("defend", within_limit(view, &mut defenders, &mut d, Role::Defender)),
+    ] {
+        if !left.is_empty() {
+            let names = left.iter().map(name).collect::<Vec<_>>().join(", ");
+            notes.push(format!(
+                "{names} cannot {who}: only {} stacking points fight from an over-stacked cell (the strongest that fit).",
+                view.map.ruleset.stacking.limit
+            ));
+        }
+    }
+    notes
 }
 
 /// Next War: an over-stacked hex's units lose 1 ER per stacking point over the limit.

@@ -159,6 +159,18 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
         objectives: scenario.objectives.clone(),
         win: scenario.win.clone(),
         otherwise: scenario.otherwise,
+        start_bars: if scenario.ruleset.zoc.not_into_enemy_start_until_first_move {
+            crate::rules::zoc::start_control_bars(
+                &scenario.board.grid,
+                scenario
+                    .units
+                    .iter()
+                    .filter(|u| u.arrives.is_none())
+                    .map(|u| (u.cell, u.side as u8)),
+            )
+        } else {
+            Vec::new()
+        },
     });
     world.insert_resource(super::victory::ObjectiveControl(
         scenario.objectives.iter().map(|o| o.held_by.map(Side)).collect(),

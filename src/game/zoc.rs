@@ -3,7 +3,7 @@
 
 use super::GameSystems;
 use super::components::{GameMap, Position, Side, StackingPoints, Statuses, Steps};
-use super::phase::GameState;
+use super::phase::{GameState, TurnState};
 use crate::rules::zoc::{ZocMap, ZocRules, ZocUnit};
 use bevy::prelude::*;
 
@@ -47,23 +47,30 @@ type ZocData = (
 
 /// Rebuilds `Zoc` when anything it depends on changed (a whole rebuild of a 200×200 map with
 /// 2,000 units stays well under a millisecond: see `benches/after_combat.rs`).
+/// Next War's first turn keeps projections out of cells that started under enemy control.
 pub(super) fn refresh_zoc(
     map: Res<GameMap>,
+    turn: Res<TurnState>,
     mut zoc: ResMut<Zoc>,
     changed: Query<(), Or<(Changed<Position>, Changed<Steps>, Changed<Statuses>)>>,
     mut removed: RemovedComponents<Position>,
     units: Query<ZocData>,
 ) {
     let gone = removed.read().count() > 0;
-    if !zoc.is_added() && !map.is_changed() && changed.is_empty() && !gone {
+    let exception_ends = turn.is_changed() && !map.start_bars.is_empty();
+    if !zoc.is_added() && !map.is_changed() && changed.is_empty() && !gone && !exception_ends {
         return;
     }
     let rules = &map.ruleset.zoc;
-    zoc.0 = ZocMap::build(
+    let mut fresh = ZocMap::build(
         &map.board,
         rules,
         units
             .iter()
             .map(|(side, pos, points, steps, statuses)| (pos.0, zoc_unit(rules, *side, points, steps, statuses))),
     );
+    if map.first_turn_zoc_exception(&turn) {
+        fresh.bar_projections(&map.board, rules, &map.start_bars);
+    }
+    zoc.0 = fresh;
 }

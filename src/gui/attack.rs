@@ -33,6 +33,10 @@ pub struct AttackPlan {
     /// War Against Russia: on a `D` the defenders make the voluntary retreat.
     pub defender_withdraws: bool,
     pub accelerated_effort: bool,
+    /// Where the rules let the owner choose: the attacking and the defending unit (ids) to take
+    /// losses first; `None` = the automatic choice (the cheapest step).
+    pub attacker_losses_first: Option<String>,
+    pub defender_losses_first: Option<String>,
     /// Killing Ground: the attacker who would make the Accelerated Effort (the strongest that
     /// may) and its name, or why none may (8.10.4); `None` under the other rulesets.
     pub effort_by: Option<Result<(Entity, String), String>>,
@@ -51,6 +55,8 @@ impl AttackPlan {
         order.choices.ignore_retreat = self.hold;
         order.choices.german_exchange = self.german_exchange;
         order.choices.defender_withdraws = self.defender_withdraws;
+        order.choices.attacker_losses_first = self.attacker_losses_first.iter().cloned().collect();
+        order.choices.defender_losses_first = self.defender_losses_first.iter().cloned().collect();
         order.accelerated_effort = match &self.effort_by {
             Some(Ok((by, _))) if self.accelerated_effort => id(*by),
             _ => None,
@@ -221,6 +227,14 @@ fn update_preview(
         && ready
         && let Some(order) = roll_order(&plan, pinned.clone(), &declared.0)
     {
+        // An attack the preview already refuses is not sent: the plan stays for the player to
+        // mend (tick other units, change an option), and the status bar says why.
+        if let (Order::Attack(attack), Some(Err(why))) = (&order, preview.result.as_ref())
+            && preview.key.as_ref().is_some_and(|(o, _)| o == attack)
+        {
+            refusal.0 = Some(format!("attack {}: {why}", attack.target));
+            return;
+        }
         refusal.0 = None;
         let declaring = matches!(order, Order::Attack(_)) && view.map.ruleset.secret_tactics();
         orders.write(PlayerOrder(order));
@@ -252,7 +266,9 @@ fn update_preview(
     preview.target = key.as_ref().map(|(o, _)| o.target);
     preview.blocked = key.as_ref().map_or_else(Vec::new, |(order, _)| {
         let attackers: Vec<Entity> = view.entities(&order.attackers).unwrap_or_default();
-        crate::game::retreat::blocked_defenders(&view, order.target, &attackers)
+        let mut warnings = crate::game::situation::sitting_out(order, &view);
+        warnings.extend(crate::game::retreat::blocked_defenders(&view, order.target, &attackers));
+        warnings
     });
     preview.result = key.map(|(order, defense)| {
         let (situation, _, _) = view.situation(&order, defense.as_ref())?;

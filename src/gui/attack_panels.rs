@@ -358,8 +358,45 @@ fn options(
         R::Rommel(_) => tactics(ui, plan, attacker, (defender, computer)),
         R::SmallGeneral(_) => {
             ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
+            ui.label(egui::RichText::new("A retreat goes one hex in a random direction among the friendly hexes: no enemy unit there, and outside enemy zones of control unless a friendly unit stands there. An empty hex counts as friendly: the rules do not define a friendly hex and the game keeps no hex control.").weak().small());
         }
     }
+    if let Some(s) = situation
+        && matches!(map.ruleset.combat, R::KillingGround(_) | R::NextWar(_) | R::Rommel(_))
+    {
+        losses_first(ui, &mut plan.attacker_losses_first, &s.attackers, attacker);
+        if !computer {
+            losses_first(ui, &mut plan.defender_losses_first, &s.defenders, defender);
+        }
+    }
+}
+
+/// The owner's choice of who takes losses first, where the rules leave it to the owner (after
+/// the losses the rules assign: Killing Ground 8.95's first step, Next War's lead unit and
+/// two-step units). The automatic choice stays the suggestion: the cheapest step.
+fn losses_first(ui: &mut egui::Ui, value: &mut Option<String>, units: &[combat::Combatant], owner: &str) {
+    if units.len() < 2 {
+        return;
+    }
+    if value.as_ref().is_some_and(|id| !units.iter().any(|u| &u.id == id)) {
+        *value = None;
+    }
+    let shown = value
+        .as_ref()
+        .and_then(|id| units.iter().find(|u| &u.id == id))
+        .map_or_else(|| "automatic (the cheapest step)".to_string(), |u| u.name.clone());
+    ui.horizontal(|ui| {
+        ui.label(format!("{owner}: losses first from"))
+            .on_hover_text("Where the rules let the owner choose which units take step losses, this unit takes them first; the rest go by the automatic choice (the step that costs the least strength). The rules' own picks come before it (Killing Ground 8.95's first step, Next War's lead unit and every two-step unit before any unit dies).");
+        egui::ComboBox::from_id_salt(("losses-first", owner))
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(value, None, "automatic (the cheapest step)");
+                for u in units {
+                    ui.selectable_value(value, Some(u.id.clone()), u.name.as_str());
+                }
+            });
+    });
 }
 
 fn retreat_or_steps(ui: &mut egui::Ui, value: &mut RetreatOrSteps, who: &str) {
@@ -542,7 +579,13 @@ fn result_window(ctx: &egui::Context, c: &CombatResolved, names: &Query<(&Unit, 
             ui.label(&c.summary);
             let gone = c.attackers.len() + c.defenders.len() - who(&c.attackers).len() - who(&c.defenders).len();
             if gone > 0 {
-                ui.colored_label(palette.bad, format!("{gone} unit(s) eliminated"));
+                ui.colored_label(
+                    palette.bad,
+                    format!(
+                        "{} eliminated",
+                        crate::rules::units::counted(gone as u64, "unit", "units")
+                    ),
+                );
             }
             ui.label(
                 egui::RichText::new("Esc closes this; retreats and advances follow.")

@@ -246,6 +246,10 @@ fn cell_info(
                     .unwrap_or_default();
                 let place = map.places.get(&cell).map(|p| format!(" — {p}")).unwrap_or_default();
                 ui.strong(format!("{cell} {terrain}{place}"));
+                let features = map.board.features(cell);
+                if !features.is_empty() {
+                    ui.label(features.iter().map(|f| f.word()).collect::<Vec<_>>().join(", "));
+                }
                 let mut edges: Vec<String> = Vec::new();
                 for n in map.board.grid.neighbours(cell) {
                     let f = map.board.edge(cell, n);
@@ -333,7 +337,7 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>, mut guide: ResMu
             });
             ui.label("Yellow outlines: cells the selection can reach. Orange with a cross: it must stop there (enemy zone of control).");
             ui.label("After combat, red arrows show retreats and green arrows advances for a few seconds.");
-            ui.label("In a combat phase, a ring marks each of your stacks that may still attack.");
+            ui.label("In a combat phase, a ring marks each of your stacks that may still attack; a red ring marks an enemy stack the must-attack rule says you must still attack (War Against Russia).");
             if ui.button("How to play: the illustrated guide").clicked() {
                 guide.open = true;
             }

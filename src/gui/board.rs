@@ -4,7 +4,7 @@
 use super::layout::{Layout, MeshBuilder};
 use crate::game::components::GameMap;
 use crate::game::phase::GameState;
-use crate::rules::terrain::EdgeFeature;
+use crate::rules::terrain::{CellFeature, EdgeFeature};
 use crate::scenario::ruleset::Pattern;
 use bevy::prelude::*;
 use bevy::text::FontSize;
@@ -207,6 +207,12 @@ fn draw_board(
             draw_edge_feature(f, &layout, edge.a, edge.b, feature);
         }
     }
+    for (cell, list) in map.board.all_features() {
+        let f = features.entry(chunk_of(cell)).or_default();
+        for feature in list {
+            draw_cell_feature(f, &layout, cell, *feature);
+        }
+    }
     for o in &map.objectives {
         draw_objective(
             &mut features.entry(chunk_of(o.cell)).or_default().marks,
@@ -321,6 +327,74 @@ fn draw_edge_feature(
                 let p = a.lerp(b, t);
                 f.works.line(p, p + n, s * 0.06, Color::srgb(0.7, 0.1, 0.1));
             }
+        }
+    }
+}
+
+/// A town or city (dark blocks along the cell's top, more for a bigger place), a fortification
+/// (a red toothed ring inside the cell's edge), an airbase (a runway cross) or a port (an anchor):
+/// drawn in the band between a counter's top and the cell's top edge, so a unit standing there
+/// leaves them in view.
+fn draw_cell_feature(f: &mut FeatureMeshes, layout: &Layout, cell: crate::rules::grid::Cell, feature: CellFeature) {
+    let s = layout.side();
+    let c = layout.center(cell);
+    let corners = layout.corners(cell);
+    let top_edge = corners.iter().map(|p| p.y - c.y).fold(0.0, f32::max);
+    let base = super::counters::COUNTER / 2.0 + 1.5;
+    let band = (top_edge - base).max(4.0);
+    let ink = Color::srgb(0.12, 0.1, 0.08);
+    let block = |mb: &mut MeshBuilder, x: f32, w: f32, h: f32| {
+        let at = c + Vec2::new(x, base);
+        mb.polygon(
+            &[at, at + Vec2::new(w, 0.0), at + Vec2::new(w, h), at + Vec2::new(0.0, h)],
+            ink,
+        );
+    };
+    let mid = c + Vec2::new(0.0, base + band * 0.5);
+    match feature {
+        CellFeature::Town => block(&mut f.works, -2.5, 5.0, band * 0.7),
+        CellFeature::City | CellFeature::MajorCity | CellFeature::VictoryCity(_) => {
+            let n = if feature == CellFeature::City { 3 } else { 5 };
+            let w = 4.0;
+            for k in 0..n {
+                let x = (k as f32 - (n - 1) as f32 / 2.0) * (w + 1.5) - w / 2.0;
+                let h = band * [0.6, 0.95, 0.75, 0.9, 0.55][k];
+                block(&mut f.works, x, w, h);
+            }
+            if matches!(feature, CellFeature::VictoryCity(_)) {
+                let ring: Vec<Vec2> = corners.iter().map(|p| c + (*p - c) * 0.93).collect();
+                f.works.ring(&ring, 2.0, ink);
+            }
+        }
+        CellFeature::Fortification => {
+            let red = Color::srgb(0.7, 0.1, 0.1);
+            let inner: Vec<Vec2> = corners.iter().map(|p| c + (*p - c) * 0.86).collect();
+            f.works.ring(&inner, s * 0.06, red);
+            for (i, p) in inner.iter().enumerate() {
+                let q = inner[(i + 1) % inner.len()];
+                let m = p.lerp(q, 0.5);
+                f.works
+                    .line(m, m + (c - m).normalize_or_zero() * s * 0.1, s * 0.05, red);
+            }
+        }
+        CellFeature::Airbase => {
+            let at = mid + Vec2::new(s * 0.3, 0.0);
+            let d = Vec2::new(6.0, band * 0.4);
+            f.works.line(at - d, at + d, 2.2, ink);
+            f.works
+                .line(at - Vec2::new(d.x, -d.y), at + Vec2::new(d.x, -d.y), 2.2, ink);
+        }
+        CellFeature::Port => {
+            let at = mid - Vec2::new(s * 0.3, 0.0);
+            let navy = Color::srgb(0.1, 0.2, 0.45);
+            let h = band * 0.45;
+            f.works.line(at + Vec2::new(0.0, h), at - Vec2::new(0.0, h), 1.8, navy);
+            f.works
+                .line(at + Vec2::new(-3.0, h * 0.5), at + Vec2::new(3.0, h * 0.5), 1.8, navy);
+            f.works
+                .line(at - Vec2::new(5.0, h * 0.3), at - Vec2::new(0.0, h), 1.8, navy);
+            f.works
+                .line(at + Vec2::new(5.0, -h * 0.3), at - Vec2::new(0.0, h), 1.8, navy);
         }
     }
 }

@@ -48,8 +48,10 @@ pub struct AdvanceAsk {
     pub into: Cell,
     /// Id, name, and whether it attacked (followers only follow).
     pub units: Vec<(String, String, bool)>,
-    /// Cells with whether the first chosen unit may enter and why not.
+    /// Cells with whether any unit still to advance may enter and, if none, why not.
     pub targets: Vec<(Cell, Result<(), String>)>,
+    /// The cells each unit (by id) may enter.
+    pub may_enter: Vec<(String, Vec<Cell>)>,
     pub mandatory: bool,
 }
 
@@ -81,6 +83,14 @@ impl AdvanceTicks {
 }
 
 impl AdvanceAsk {
+    /// Of `chosen`, those that may enter `cell` (a second-cell advance leaves foot units behind).
+    pub fn going_to(&self, chosen: Vec<String>, cell: Cell) -> Vec<String> {
+        chosen
+            .into_iter()
+            .filter(|id| self.may_enter.iter().any(|(u, cells)| u == id && cells.contains(&cell)))
+            .collect()
+    }
+
     /// The ids of the attackers still to advance.
     pub fn attackers(&self) -> Vec<String> {
         self.units.iter().filter(|u| u.2).map(|u| u.0.clone()).collect()
@@ -210,28 +220,35 @@ fn work_out_questions(
         && !map.ruleset.advance.automatic
     {
         let mut list = Vec::new();
-        let mut first = None;
+        // A cell is offered when any unit still to advance may enter it (a second-cell advance is
+        // the mechanized units' even when a foot unit is listed first); else the first refusal.
+        let mut targets: Vec<(Cell, Result<(), String>)> = Vec::new();
+        let mut may_enter = Vec::new();
         for e in p.attackers.iter().chain(&p.followers) {
             if let Ok(d) = units.get(*e)
                 && d.cell() != p.into
                 && !p.moved.contains(e)
             {
-                first.get_or_insert(*e);
                 list.push((d.unit.id.clone(), d.unit.name.clone(), p.attackers.contains(e)));
+                let options = advance_options(&map, &index, &units, p, *e);
+                may_enter.push((
+                    d.unit.id.clone(),
+                    options.iter().filter(|t| t.allowed.is_ok()).map(|t| t.cell).collect(),
+                ));
+                for t in options {
+                    match targets.iter_mut().find(|(c, _)| *c == t.cell) {
+                        Some((_, allowed)) if allowed.is_err() && t.allowed.is_ok() => *allowed = Ok(()),
+                        Some(_) => {}
+                        None => targets.push((t.cell, t.allowed)),
+                    }
+                }
             }
         }
-        let targets = first
-            .map(|e| {
-                advance_options(&map, &index, &units, p, e)
-                    .into_iter()
-                    .map(|t| (t.cell, t.allowed))
-                    .collect()
-            })
-            .unwrap_or_default();
         asked.advance = Some(AdvanceAsk {
             into: p.into,
             units: list,
             targets,
+            may_enter,
             mandatory: p.right.mandatory,
         });
     }
@@ -262,7 +279,7 @@ fn click_to_choose(
         && a.targets.iter().any(|(c, ok)| *c == cell && ok.is_ok())
     {
         orders.write(PlayerOrder(Order::Advance {
-            units: ticks.chosen(a),
+            units: a.going_to(ticks.chosen(a), cell),
             to: cell,
         }));
     }
@@ -455,7 +472,7 @@ fn advance_window(
                         let button = egui::Button::new(format!("Advance into {cell}"));
                         if ui.add_enabled(!ticks.ids.is_empty(), button).clicked() {
                             orders.write(PlayerOrder(Order::Advance {
-                                units: attackers.clone(),
+                                units: a.going_to(attackers.clone(), *cell),
                                 to: *cell,
                             }));
                         }

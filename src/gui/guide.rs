@@ -112,6 +112,7 @@ fn page(ui: &mut egui::Ui, n: usize) {
             ui.label("Each unit is a counter in its side's colour. The top counter of a stack shows; a number badge counts the stack, and hovering the cell lists every unit in it.");
             sample_counter(ui);
             ui.label("From afar counters become pips in their side's colour; zoom in (mouse wheel) to read them.");
+            ui.label("On the map: a gold star is an objective; dark blocks along a hex's top are a town (one) or a city (three, five for a major city); a red toothed ring inside a hex is a fortification; a runway cross is an airbase, an anchor a port. Hover a hex to read its terrain and features.");
         }
         1 => {
             ui.label("• Click one of your stacks to select it. Yellow outlines mark every cell it can reach this phase; orange outlines with a cross mark cells where it must stop (an enemy zone of control, Z shows them).");
@@ -124,6 +125,7 @@ fn page(ui: &mut egui::Ui, n: usize) {
             ui.label("• The attack panel shows the odds (attack : defence), every modifier with where it comes from, and the exact chance of each outcome, the chance to take the cell and the steps each side can expect to lose.");
             ui.label("• The CRT window lights the column the attack is read in and, after the roll, the row of the die. Space (or Roll) rolls.");
             ui.label("• Results may call for retreats and advances: a panel asks the owning player to choose the path or who advances; arrows show what happened.");
+            ui.label("• Where the rules let a side choose which of its units take losses, the attack panel's \"losses first from\" lists pick the unit; left on automatic, the step that costs the least strength goes.");
         }
         3 => {
             ui.label("• A game turn is a player turn for each side; each player turn runs through the ruleset's phases (movement, combat …), shown in the top bar.");

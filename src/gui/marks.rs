@@ -1,7 +1,8 @@
 //! Marks on the board for the player to act on: in a combat phase, a ring around each of the
 //! side's stacks that may still attack (`attack_options::stacks_that_may_attack`, which asks the
 //! rules), found again after each order; on the counters of the side to play, an arrow under each
-//! unit that has moved this phase and crossed swords on each that has attacked.
+//! unit that has moved this phase and crossed swords on each that has attacked. Under War Against
+//! Russia's must-attack rule, the enemy stacks still owed an attack get a red ring.
 
 use super::layout::Layout;
 use super::settings::Palette;
@@ -16,6 +17,8 @@ use bevy::prelude::*;
 #[derive(Resource, Default)]
 pub struct MayAttack {
     pub cells: Vec<Cell>,
+    /// Enemy stacks the must-attack rule says must still be attacked this phase.
+    pub owed: Vec<Cell>,
     found_for: Option<(usize, u32, usize, usize)>,
 }
 
@@ -107,8 +110,14 @@ fn find_may_attack(world: &mut World) {
         return;
     }
     let cells = stacks_that_may_attack(world);
+    let owed = crate::game::must_attack::owed_attack(world)
+        .0
+        .into_iter()
+        .map(|o| o.target)
+        .collect();
     *world.resource_mut::<MayAttack>() = MayAttack {
         cells,
+        owed,
         found_for: Some(key),
     };
 }
@@ -119,5 +128,12 @@ fn draw_rings(may: Res<MayAttack>, layout: Res<Layout>, palette: Res<Palette>, m
         let c = layout.center(*cell);
         gizmos.circle_2d(c, r, palette.advance);
         gizmos.circle_2d(c, r - 2.0, palette.advance.with_alpha(0.5));
+    }
+    let red = Color::srgb(0.9, 0.1, 0.05);
+    for cell in &may.owed {
+        let c = layout.center(*cell);
+        for k in 0..3 {
+            gizmos.circle_2d(c, r - k as f32 * 1.5, red);
+        }
     }
 }

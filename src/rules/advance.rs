@@ -3,7 +3,7 @@
 
 use super::grid::Cell;
 use super::movement::MovementRules;
-use super::terrain::{Board, EdgeFeature, Mobility};
+use super::terrain::{Board, EdgeFeature, FeatureClass, Mobility};
 use serde::{Deserialize, Serialize};
 
 /// A ruleset's advance-after-combat rules, as written in its file.
@@ -32,6 +32,14 @@ pub struct RawAdvanceRules {
     /// Advancing ignores the stacking limit (the over-stacking rules apply afterwards).
     #[serde(default)]
     pub may_overstack: bool,
+    /// Cell features a second-cell advance may not enter (Next War: fortification, city,
+    /// installation), nor start from when the defender held them (city, installation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub second_cell_not_into_features: Vec<FeatureClass>,
+    /// Advancing into a vacated cell with one of these features places a Clearing marker (Next
+    /// War: city, installation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clearing_in_features: Vec<FeatureClass>,
 }
 
 /// The validated rules, terrain by `TerrainId`.
@@ -44,6 +52,8 @@ pub struct AdvanceRules {
     pub second_cell_by_road_into: Vec<bool>,
     pub clearing_in: Vec<bool>,
     pub may_overstack: bool,
+    pub second_cell_not_into_features: Vec<FeatureClass>,
+    pub clearing_in_features: Vec<FeatureClass>,
 }
 
 fn flag(v: &[bool], board: &Board, cell: Cell) -> bool {
@@ -56,6 +66,16 @@ impl AdvanceRules {
     /// Whether advancing into `cell` places a Clearing marker.
     pub fn clears(&self, board: &Board, cell: Cell) -> bool {
         flag(&self.clearing_in, board, cell)
+            || board.has_feature(cell, |f| self.clearing_in_features.contains(&f.class()))
+    }
+
+    /// The feature of `cell` a second-cell advance may not enter, if any.
+    pub fn barring_feature(&self, board: &Board, cell: Cell) -> Option<super::terrain::CellFeature> {
+        board
+            .features(cell)
+            .iter()
+            .copied()
+            .find(|f| self.second_cell_not_into_features.contains(&f.class()))
     }
 }
 
@@ -97,6 +117,8 @@ pub fn advance_targets(
         } else if flag(&rules.second_cell_not_into, board, next) {
             let t = board.terrain(next).map_or("", |t| movement.terrain_name(t));
             Err(format!("a second-cell advance may not enter {t}"))
+        } else if let Some(f) = rules.barring_feature(board, next) {
+            Err(format!("a second-cell advance may not enter a {} ({next})", f.word()))
         } else {
             let edge = board.edge(vacated, next);
             let by_road = edge.contains(EdgeFeature::Road) || edge.contains(EdgeFeature::Bridge);

@@ -65,10 +65,24 @@ impl MovementRules {
     /// The cost for a unit of `mobility` to step from `from` into its neighbour `to`.
     /// A road along the edge (and over any water only by a bridge) replaces terrain and edge costs.
     pub fn step_cost(&self, board: &Board, from: Cell, to: Cell, mobility: Mobility) -> Result<StepCost, Blocked> {
+        self.step_cost_by(board, from, to, mobility, true)
+    }
+
+    /// `step_cost`, with the road rate used only when `road` allows it (Next War: not into or out
+    /// of an over-stacked cell, nor by light infantry keeping its freedom from an EZOC).
+    pub fn step_cost_by(
+        &self,
+        board: &Board,
+        from: Cell,
+        to: Cell,
+        mobility: Mobility,
+        road: bool,
+    ) -> Result<StepCost, Blocked> {
         let terrain = board.terrain(to).ok_or(Blocked::OffMap)?;
         let edge = board.edge(from, to);
         let m = mobility as usize;
-        if edge.contains(EdgeFeature::Road)
+        if road
+            && edge.contains(EdgeFeature::Road)
             && !edge.has_unbridged_water()
             && let Some(cost) = self.road[m]
         {

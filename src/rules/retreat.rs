@@ -71,6 +71,9 @@ pub struct RetreatRules {
     /// the same combat phase (Next War).
     #[serde(default)]
     pub retreated_units_do_not_defend: bool,
+    /// A retreat may not end in an enemy installation holding no friendly unit (Next War).
+    #[serde(default)]
+    pub not_into_enemy_installations: bool,
 }
 
 /// Who is retreating.
@@ -109,6 +112,8 @@ pub struct RetreatWorld<'a> {
     pub attackers: &'a [Cell],
     /// Cells the attackers entered the combat from.
     pub attackers_came_from: &'a [Cell],
+    /// Whether a cell holds an installation of the retreating unit's enemy.
+    pub enemy_installation: &'a dyn Fn(Cell) -> bool,
 }
 
 /// What one legal step tells the priorities.
@@ -295,6 +300,11 @@ pub fn legal_retreats(world: &RetreatWorld, unit: &Retreater, from: Cell, length
             return Err(format!(
                 "the retreat would end alone in the enemy zone of control of {}",
                 cells_text(&world.zoc.projectors(world.board, world.zoc_rules, cell, unit.side))
+            ));
+        }
+        if rules.not_into_enemy_installations && friends.stacking == 0 && (world.enemy_installation)(cell) {
+            return Err(format!(
+                "{cell} is an enemy installation holding no friendly unit: a retreat may not end there"
             ));
         }
         if !rules.may_overstack

@@ -162,6 +162,67 @@ impl FromIterator<EdgeFeature> for EdgeFeatures {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TerrainId(pub u16);
 
+/// Something in a cell besides its terrain: a town or city, a fortification, an installation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum CellFeature {
+    Town,
+    City,
+    MajorCity,
+    /// A victory city with its intrinsic defense factors (War Against Russia: 2 for Leningrad and
+    /// Moscow, 1 for the others).
+    VictoryCity(u32),
+    Fortification,
+    /// An installation (Next War): an airbase or airfield.
+    Airbase,
+    /// An installation (Next War): a port.
+    Port,
+}
+
+/// Kinds of cell features, as rules name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FeatureClass {
+    Town,
+    /// A city, major city or victory city.
+    City,
+    Fortification,
+    /// An airbase or port.
+    Installation,
+}
+
+impl CellFeature {
+    pub const fn class(self) -> FeatureClass {
+        match self {
+            Self::Town => FeatureClass::Town,
+            Self::City | Self::MajorCity | Self::VictoryCity(_) => FeatureClass::City,
+            Self::Fortification => FeatureClass::Fortification,
+            Self::Airbase | Self::Port => FeatureClass::Installation,
+        }
+    }
+
+    /// Next War's installations: airbases and ports.
+    pub const fn is_installation(self) -> bool {
+        matches!(self, Self::Airbase | Self::Port)
+    }
+
+    /// A city of any size (a town is not one).
+    pub const fn is_city(self) -> bool {
+        matches!(self, Self::City | Self::MajorCity | Self::VictoryCity(_))
+    }
+
+    /// Its name in a sentence.
+    pub fn word(self) -> String {
+        match self {
+            Self::Town => "town".into(),
+            Self::City => "city".into(),
+            Self::MajorCity => "major city".into(),
+            Self::VictoryCity(n) => format!("victory city (+{n})"),
+            Self::Fortification => "fortification".into(),
+            Self::Airbase => "airbase".into(),
+            Self::Port => "port".into(),
+        }
+    }
+}
+
 /// What is where on a map: the terrain of every cell and the features of every edge.
 ///
 /// Invariant: `terrain.len() == grid.cell_count()`, indexed by `Grid::index`; `edges` holds only
@@ -171,6 +232,7 @@ pub struct Board {
     pub grid: Grid,
     terrain: Vec<TerrainId>,
     edges: FxHashMap<Edge, EdgeFeatures>,
+    features: FxHashMap<Cell, Vec<CellFeature>>,
 }
 
 impl Board {
@@ -179,7 +241,38 @@ impl Board {
             grid,
             terrain: vec![fill; grid.cell_count()],
             edges: FxHashMap::default(),
+            features: FxHashMap::default(),
         }
+    }
+
+    /// The features in a cell (towns, cities, fortifications, installations), in file order.
+    pub fn features(&self, cell: Cell) -> &[CellFeature] {
+        self.features.get(&cell).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether a cell holds a feature matching `test`.
+    pub fn has_feature(&self, cell: Cell, test: impl Fn(CellFeature) -> bool) -> bool {
+        self.features(cell).iter().any(|f| test(*f))
+    }
+
+    /// Adds a feature to an on-map cell (once).
+    pub fn add_feature(&mut self, cell: Cell, feature: CellFeature) -> Result<(), String> {
+        if !self.grid.contains(cell) {
+            return Err(format!("{cell} is not on the map"));
+        }
+        let here = self.features.entry(cell).or_default();
+        if here.contains(&feature) {
+            return Err(format!("{cell} already has a {}", feature.word()));
+        }
+        here.push(feature);
+        Ok(())
+    }
+
+    /// Every cell with features, in cell order.
+    pub fn all_features(&self) -> Vec<(Cell, &[CellFeature])> {
+        let mut all: Vec<_> = self.features.iter().map(|(c, f)| (*c, f.as_slice())).collect();
+        all.sort_by_key(|(c, _)| *c);
+        all
     }
 
     /// The terrain of an on-map cell; `None` off the map.

@@ -235,6 +235,18 @@ pub enum StackingMeasure {
     Points,
 }
 
+/// What the stacking limit means for a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OverLimit {
+    /// No move may end over the limit.
+    #[default]
+    Refused,
+    /// Moves may end over the limit, which costs: an over-stacked cell's units lose 1 ER per point
+    /// over it, only the limit's worth of units fight from or in it, and no road movement enters,
+    /// passes or leaves a cell already over-stacked (Next War).
+    Penalized,
+}
+
 /// How much may end a move in one cell.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StackingRule {
@@ -242,6 +254,7 @@ pub struct StackingRule {
     pub limit: u32,
     /// Lower (or higher) limits in some terrain, e.g. three SPs in mountains.
     pub terrain_limits: HashMap<TerrainId, u32>,
+    pub over_limit: OverLimit,
 }
 
 impl StackingRule {
@@ -265,6 +278,57 @@ impl StackingRule {
         }
     }
 
+    /// Whether moves may end over the limit (with its penalties).
+    pub fn penalized(&self) -> bool {
+        self.over_limit == OverLimit::Penalized
+    }
+
+    /// Which units fight from or in a cell over its limit (Next War: only the limit's worth of
+    /// stacking points, a unit's points never split): the set within `limit` with the most
+    /// strength, then the highest ERs, then the earliest. `units` are (stacking points, strength,
+    /// ER); the answer is their indices in order.
+    pub fn fighting(&self, limit: u32, units: &[(u32, u32, u32)]) -> Vec<usize> {
+        let counted = |i: usize| self.counted(units[i].0);
+        if (0..units.len()).map(counted).sum::<u32>() <= limit {
+            return (0..units.len()).collect();
+        }
+        if units.len() > 16 {
+            // Too many to try every set: the strongest first while they fit.
+            let mut order: Vec<usize> = (0..units.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse((units[i].1, units[i].2)));
+            let mut room = limit;
+            let mut kept: Vec<usize> = order
+                .into_iter()
+                .filter(|&i| {
+                    let fits = counted(i) <= room;
+                    if fits {
+                        room -= counted(i);
+                    }
+                    fits
+                })
+                .collect();
+            kept.sort_unstable();
+            return kept;
+        }
+        let mut best: (u32, u32, u32) = (0, 0, 0);
+        let mut best_set = 0u32;
+        for set in 0u32..(1 << units.len()) {
+            let members = || (0..units.len()).filter(move |i| set & (1 << i) != 0);
+            if members().map(counted).sum::<u32>() > limit {
+                continue;
+            }
+            let strength = members().map(|i| units[i].1).sum();
+            let er = members().map(|i| units[i].2).sum();
+            // Earlier units win ties: a set with lower bits set reads as larger when reversed.
+            let key = (strength, er, set.reverse_bits());
+            if key > best {
+                best = key;
+                best_set = set;
+            }
+        }
+        (0..units.len()).filter(|i| best_set & (1 << i) != 0).collect()
+    }
+
     /// Refuses a move that would leave more than the limit in a cell, saying by how much.
     pub fn check(&self, terrain: TerrainId, terrain_name: &str, already: u32, arriving: u32) -> Result<(), String> {
         let limit = self.limit_in(terrain);
@@ -277,4 +341,10 @@ impl StackingRule {
         }
         Ok(())
     }
+}
+
+/// `n` and the noun, singular or plural: `counted(1, "hit", "hits")` is "1 hit".
+pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -46,6 +46,9 @@ pub struct ZocRules {
     /// Light infantry moving alone ignores EZOCs, except those in these terrains (Next War: flat,
     /// flat woods); `None` = no light-infantry exception.
     pub light_infantry_bound_in: Option<Vec<bool>>,
+    /// ZOCs do not extend into cells that start the scenario under enemy control until the first
+    /// movement phase of turn 1 is over (Next War).
+    pub not_into_enemy_start_until_first_move: bool,
 }
 
 impl ZocRules {
@@ -62,6 +65,7 @@ impl ZocRules {
             leave_cost: Mp::ZERO,
             ezoc_to_ezoc: EzocToEzoc::Allowed,
             light_infantry_bound_in: None,
+            not_into_enemy_start_until_first_move: false,
         }
     }
 
@@ -219,6 +223,25 @@ impl ZocMap {
         }
     }
 
+    /// Recomputes every zone with projections kept out of cells whose `barred` bits name their
+    /// sides (Next War's first turn: no ZOC into cells that started under enemy control); a
+    /// unit's ZOC in its own cell stays.
+    pub fn bar_projections(&mut self, board: &Board, rules: &ZocRules, barred: &[u8]) {
+        for i in 0..self.zone.len() {
+            let cell = self.cell_at(i);
+            let mut zone = self.own[i];
+            for from in self.grid.neighbours(cell) {
+                if let Some(j) = self.grid.index(from)
+                    && self.projects[j] != 0
+                    && rules.projects_across(board, from, cell)
+                {
+                    zone |= self.projects[j] & !barred.get(i).copied().unwrap_or(0);
+                }
+            }
+            self.zone[i] = zone;
+        }
+    }
+
     fn cell_at(&self, i: usize) -> Cell {
         let w = self.grid.width as usize;
         Cell::new((i % w) as i32, (i / w) as i32)
@@ -265,4 +288,34 @@ impl ZocMap {
             .filter(move |&i| self.zone[i] & !bit(side) != 0)
             .map(|i| self.cell_at(i))
     }
+}
+
+/// Who controls each cell at the start (Next War's first-turn exception): the side of the nearest
+/// unit, none where two sides' nearest units are equally near. Answers, per cell in index order,
+/// the sides whose ZOCs may not extend there (every side but the controller).
+pub fn start_control_bars(grid: &Grid, units: impl IntoIterator<Item = (Cell, u8)>) -> Vec<u8> {
+    let units: Vec<(Cell, u8)> = units.into_iter().collect();
+    (0..grid.cell_count())
+        .map(|i| {
+            let w = grid.width as usize;
+            let cell = Cell::new((i % w) as i32, (i / w) as i32);
+            let mut best: Option<(u32, u8)> = None;
+            let mut tied = false;
+            for &(at, side) in &units {
+                let d = grid.distance(cell, at);
+                match best {
+                    Some((bd, bs)) if d == bd && bs != side => tied = true,
+                    Some((bd, _)) if d >= bd => {}
+                    _ => {
+                        best = Some((d, side));
+                        tied = false;
+                    }
+                }
+            }
+            match best {
+                Some((_, side)) if !tied => !bit(side),
+                _ => 0,
+            }
+        })
+        .collect()
 }

@@ -246,6 +246,7 @@ fn validate(src: &Source, raw: RawCase) -> Result<CombatCase, LoadError> {
                     nation: String::new(),
                     crossing: Default::default(),
                     participating: false,
+                    loss_rank: 0,
                 },
                 barrage: b.barrage,
                 range: b.range,
@@ -417,5 +418,6 @@ fn combatant(src: &Source, ruleset: &Ruleset, prefix: &str, u: &RawCaseUnit) -> 
         nation: u.nation.clone(),
         crossing: u.crossing.iter().copied().collect(),
         participating: u.participating,
+        loss_rank: 0,
     })
 }

@@ -2,7 +2,7 @@
 //! checked `Scenario` the game spawns; saving writes these types back.
 
 use crate::rules::grid::GridKind;
-use crate::rules::terrain::{EdgeFeature, Mobility};
+use crate::rules::terrain::{CellFeature, EdgeFeature, Mobility};
 use crate::rules::units::{StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -36,6 +36,9 @@ pub struct RawMap {
     /// Place names printed on the map, by cell label.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub places: BTreeMap<String, String>,
+    /// Towns, cities, fortifications and installations, by cell label: `{"0506": [City, Airbase]}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub features: BTreeMap<String, Vec<CellFeature>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

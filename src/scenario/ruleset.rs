@@ -6,7 +6,7 @@ use crate::rules::advance::{AdvanceRules, RawAdvanceRules};
 use crate::rules::movement::{EdgeCrossing, MovementRules};
 use crate::rules::retreat::RetreatRules;
 use crate::rules::terrain::{EdgeFeature, Mobility, Mp, TerrainId};
-use crate::rules::units::{StackingMeasure, StackingRule, UnitClass, UnitSize, UnitStatus};
+use crate::rules::units::{OverLimit, StackingMeasure, StackingRule, UnitClass, UnitSize, UnitStatus};
 use crate::rules::zoc::{EzocToEzoc, ZocEffect, ZocRules};
 pub use crate::source::list;
 use crate::source::{LoadError, Source};
@@ -75,6 +75,10 @@ pub struct RawZoc {
     /// Light infantry moving alone ignores EZOCs except in these terrain ids.
     #[serde(default)]
     pub light_infantry_bound_in: Option<Vec<String>>,
+    /// ZOCs do not extend into cells that start the scenario under enemy control until the first
+    /// movement phase of turn 1 is over (Next War).
+    #[serde(default)]
+    pub not_into_enemy_start_until_first_move: bool,
 }
 
 /// Whether a moving unit may enter a cell holding enemy units.
@@ -139,6 +143,9 @@ pub struct RawStacking {
     /// Stacking points of a unit by size, when it names none itself (default 1).
     #[serde(default)]
     pub size_points: BTreeMap<UnitSize, u32>,
+    /// `Refused` (default): no move ends over the limit; `Penalized`: moves may, at a cost.
+    #[serde(default)]
+    pub over_limit: OverLimit,
 }
 
 /// A ruleset file as written.
@@ -301,6 +308,7 @@ impl Ruleset {
             measure: raw.stacking.measure,
             limit: raw.stacking.limit,
             terrain_limits,
+            over_limit: raw.stacking.over_limit,
         };
         let combat = raw.combat.validate(&cx)?;
         let flags = |field: &str, names: &[String]| cx.terrain_flags(field, names);
@@ -321,6 +329,7 @@ impl Ruleset {
                 .as_ref()
                 .map(|names| flags("zoc.light_infantry_bound_in", names))
                 .transpose()?,
+            not_into_enemy_start_until_first_move: z.not_into_enemy_start_until_first_move,
         };
         let a = &raw.advance;
         let advance = AdvanceRules {
@@ -330,6 +339,8 @@ impl Ruleset {
             second_cell_not_into: flags("advance.second_cell_not_into", &a.second_cell_not_into)?,
             second_cell_by_road_into: flags("advance.second_cell_by_road_into", &a.second_cell_by_road_into)?,
             clearing_in: flags("advance.clearing_in", &a.clearing_in)?,
+            second_cell_not_into_features: a.second_cell_not_into_features.clone(),
+            clearing_in_features: a.clearing_in_features.clone(),
             may_overstack: a.may_overstack,
         };
         Ok(Ruleset {

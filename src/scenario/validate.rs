@@ -582,6 +582,13 @@ fn validate_map(src: &Source, raw: &RawScenario, ruleset: &Ruleset) -> Result<Bo
             prev = Some(c);
         }
     }
+    for (label, features) in &m.features {
+        let field = format!("map.features.{label}");
+        let c = cell(field.clone(), label)?;
+        for f in features {
+            board.add_feature(c, *f).map_err(|msg| src.error(field.clone(), msg))?;
+        }
+    }
     Ok(board)
 }
 

@@ -66,6 +66,20 @@ pub fn start(scenario: &Scenario) -> App {
     app
 }
 
+/// `start`, then on to turn 2's first movement phase (past Next War's first-turn ZOC exception).
+#[allow(dead_code)]
+pub fn start_in_turn_2(scenario: &Scenario) -> App {
+    let mut app = start(scenario);
+    for _ in 0..12 {
+        let turn = app.world().resource::<hexfront::game::phase::TurnState>().clone();
+        if turn.turn == 2 && turn.active == turn.first_side && phase(&app) == Phase::Movement {
+            return app;
+        }
+        give(&mut app, Order::EndPhase).unwrap();
+    }
+    panic!("turn 2 never came");
+}
+
 pub fn cell(label: &str) -> Cell {
     parse_label(label).unwrap()
 }

@@ -50,6 +50,7 @@ pub fn unit(id: &str, class: UnitClass, attack: u32, defense: u32) -> Combatant 
         nation: String::new(),
         crossing: Default::default(),
         participating: true,
+        loss_rank: 0,
     }
 }
 

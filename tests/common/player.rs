@@ -112,7 +112,7 @@ fn play_moves(app: &mut App, report: &mut PhaseReport) {
             let grid = map.board.grid;
             let distance = |c: Cell| enemies.iter().map(|e| grid.distance(c, *e)).min().unwrap_or(u32::MAX);
             let mut best: Option<(u32, i32, i32, Cell)> = None;
-            let may_end = |c: Cell| may_end_in(&map, turn.active, &movers, &others, c).is_ok();
+            let may_end = |c: Cell| may_end_in(&map, turn.active, &movers, &others, c) == Ok(None);
             for (cell, _) in search.reach.iter().filter(|(c, _)| **c != from && may_end(**c)) {
                 let key = (distance(*cell), cell.col, cell.row, *cell);
                 if best.is_none_or(|b| key < b) {
@@ -168,6 +168,16 @@ fn play_combats(app: &mut App, report: &mut PhaseReport) {
             // Rommel: the defender answers (no tactics).
             order(app, report, Order::Defend(DefenseOrder::default()));
         }
+        report.combats += drain::<CombatResolved>(app).len();
+        finish_after_combat(app, report);
+    }
+    // War Against Russia: the attacks the must-attack rule owes, as the client's refusal asks.
+    for _ in 0..20 {
+        let Some(attack) = hexfront::game::must_attack::owed_attack(app.world_mut()).1 else {
+            break;
+        };
+        drain::<CombatResolved>(app);
+        order(app, report, Order::Attack(attack));
         report.combats += drain::<CombatResolved>(app).len();
         finish_after_combat(app, report);
     }

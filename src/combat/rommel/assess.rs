@@ -101,9 +101,9 @@ fn check_side(s: &Situation, role: Role) -> Result<(), Refusal> {
     let support = s.support(role);
     if support.tactics.len() > units.len() {
         return Err(Refusal(format!(
-            "the {role} plays {} tactics with {} unit(s): a side may play one tactic per unit in the combat",
-            support.tactics.len(),
-            units.len()
+            "the {role} plays {} with {}: a side may play one tactic per unit in the combat",
+            crate::rules::units::counted(support.tactics.len() as u64, "tactic", "tactics"),
+            crate::rules::units::counted(units.len() as u64, "unit", "units")
         )));
     }
     for t in &support.tactics {

@@ -37,8 +37,10 @@ fn shoot(
     let hits = shift_hits(base, setup.ups, setup.downs);
     log.say(|| {
         format!(
-            "the {role} ({value}) rolls {face}: {base} hit(s), +{} -{} shifts = {hits}",
-            setup.ups, setup.downs
+            "the {role} ({value}) rolls {face}: {}, +{} -{} shifts = {hits}",
+            crate::rules::units::counted(base, "hit", "hits"),
+            setup.ups,
+            setup.downs
         )
     });
     Ok(hits)
@@ -112,7 +114,13 @@ fn take_hits(
     for (i, &n) in taken.iter().enumerate().take(units.len()) {
         if n > 0 {
             let shattered = if res[i].eliminated { " and is shattered" } else { "" };
-            log.say(|| format!("{} takes {n} hit(s){shattered}", units[i].name));
+            log.say(|| {
+                format!(
+                    "{} takes {}{shattered}",
+                    units[i].name,
+                    crate::rules::units::counted(n, "hit", "hits")
+                )
+            });
         }
     }
     target.steps_lost += steps;
