@@ -34,23 +34,33 @@ fn corps(id: &str, side: &str, cell: &str, status: &str) -> String {
     unit(id, side, "Infantry", "Corps", cell, &format!("strength: 4{status}"))
 }
 
+/// s1 at 0201 has attacked g1 at 0301 (4 vs 4 = 1:1; a 3 there is no effect); g2 at 0202 (with
+/// `g2`'s strength and status) stands next to s1 too; `more` units join them.
+fn after_the_first_attack(g2: &str, more: &[String]) -> bevy::prelude::App {
+    let mut units = vec![
+        corps("s1", "soviet", "0201", ""),
+        corps("g1", "german", "0301", ""),
+        unit("g2", "german", "Infantry", "Corps", "0202", g2),
+    ];
+    units.extend(more.iter().cloned());
+    let mut app = start(&eastern_front(&units));
+    to_phase(&mut app, Phase::Combat);
+    attack(&mut app, &["s1"], "0301", &[3]).unwrap();
+    app
+}
+
+/// s2 at 0203, next to g2 at 0202 (and not to g1).
+fn s2() -> Vec<String> {
+    vec![corps("s2", "soviet", "0203", "")]
+}
+
 #[test]
 fn germans_next_to_a_soviet_attacker_must_be_attacked_while_someone_can() {
-    // s1 at 0201 attacks g1 at 0301; g2 at 0202 stands next to s1 too, and s2 at 0203 can reach it.
-    let s = eastern_front(&[
-        corps("s1", "soviet", "0201", ""),
-        corps("s2", "soviet", "0203", ""),
-        corps("g1", "german", "0301", ""),
-        corps("g2", "german", "0202", ""),
-    ]);
-    let mut app = start(&s);
-    to_phase(&mut app, Phase::Combat);
-    // 4 vs 4 = 1:1; a 3 there is no effect.
-    attack(&mut app, &["s1"], "0301", &[3]).unwrap();
+    let mut app = after_the_first_attack("strength: 4", &s2());
     let refused = give(&mut app, Order::EndPhase).unwrap_err();
     assert!(
         refused.starts_with(
-            "must-attack rule: g2 at 0202 stand next to units that attacked and must be attacked this phase"
+            "must-attack rule: g2 at 0202 must be attacked this phase, being next to a unit that attacked (1 of your units can still attack there)"
         ),
         "{refused}"
     );
@@ -61,14 +71,7 @@ fn germans_next_to_a_soviet_attacker_must_be_attacked_while_someone_can() {
 
 #[test]
 fn the_obligation_lapses_when_nobody_is_left_to_attack_and_the_log_says_so() {
-    let s = eastern_front(&[
-        corps("s1", "soviet", "0201", ""),
-        corps("g1", "german", "0301", ""),
-        corps("g2", "german", "0202", ""),
-    ]);
-    let mut app = start(&s);
-    to_phase(&mut app, Phase::Combat);
-    attack(&mut app, &["s1"], "0301", &[3]).unwrap();
+    let mut app = after_the_first_attack("strength: 4", &[]);
     give(&mut app, Order::EndPhase).expect("no Soviet unit is left to attack g2");
     let said = log(&app).join("\n");
     assert!(
@@ -81,15 +84,7 @@ fn the_obligation_lapses_when_nobody_is_left_to_attack_and_the_log_says_so() {
 
 #[test]
 fn dispersed_germans_and_german_attacks_oblige_nobody() {
-    let s = eastern_front(&[
-        corps("s1", "soviet", "0201", ""),
-        corps("s2", "soviet", "0203", ""),
-        corps("g1", "german", "0301", ""),
-        corps("g2", "german", "0202", ", status: [Dispersed]"),
-    ]);
-    let mut app = start(&s);
-    to_phase(&mut app, Phase::Combat);
-    attack(&mut app, &["s1"], "0301", &[3]).unwrap();
+    let mut app = after_the_first_attack("strength: 4, status: [Dispersed]", &s2());
     give(&mut app, Order::EndPhase).expect("a dispersed German need not be attacked");
     // The Germans' own combat phase: attacking obliges them to nothing.
     to_phase(&mut app, Phase::Combat);
@@ -100,19 +95,22 @@ fn dispersed_germans_and_german_attacks_oblige_nobody() {
 
 #[test]
 fn the_computer_makes_the_owed_attack_before_ending_the_phase() {
-    let s = eastern_front(&[
-        corps("s1", "soviet", "0201", ""),
-        corps("s2", "soviet", "0203", ""),
-        corps("g1", "german", "0301", ""),
-        corps("g2", "german", "0202", ""),
-    ]);
-    let mut app = start(&s);
-    to_phase(&mut app, Phase::Combat);
-    attack(&mut app, &["s1"], "0301", &[3]).unwrap();
-    let (owed, order) = hexfront::game::must_attack::owed_attack(app.world_mut());
-    assert_eq!(owed.len(), 1);
-    assert_eq!(owed[0].target, cell("0202"));
-    assert_eq!(order.map(|o| o.attackers), Some(ids(&["s2"])));
+    use hexfront::ai::{ComputerPlayer, Profile};
+    // g2 is strong (16): at 1:4 the computer would never choose to attack it, but it must. s3 at
+    // 0102, next to g2 too, is dispersed and may not attack: the owed attack is s2's alone.
+    let mut more = s2();
+    more.push(corps("s3", "soviet", "0102", ", status: [Dispersed]"));
+    let mut app = after_the_first_attack("strength: 16", &more);
+    let mut player = ComputerPlayer::new(0, Profile::standard(), 1);
+    let order = player.next_order(app.world_mut()).expect("the Soviet computer acts");
+    let Order::Attack(attack) = order else {
+        panic!("expected the owed attack, got {order:?}")
+    };
+    assert_eq!(attack.target, cell("0202"));
+    assert_eq!(attack.attackers, ids(&["s2"]));
+    give(&mut app, Order::Attack(attack)).expect("the owed attack is legal");
+    // Nothing is owed any more: the computer ends the phase.
+    assert_eq!(player.next_order(app.world_mut()), Some(Order::EndPhase));
 }
 
 #[test]

@@ -116,28 +116,38 @@ fn light_infantry_keeps_its_freedom_from_ezocs_only_off_the_road() {
             division("red", "red", "0601", 6),
         ]
     };
-    let s = fixture(
-        "next-war",
-        HEXES,
-        "'r': \"rough\"",
-        &["rrrrrr"],
-        road,
-        &units("LightInfantry"),
-    );
-    let mut app = start(&s);
-    // The last step into the EZOC is paid at the rough rate: it ignores the zone (no stop, no +1).
-    assert_eq!(reach(&mut app, "li")["0501"], (3.5, false));
+    let reach_0501 = |class: &str| {
+        let s = fixture("next-war", HEXES, "'r': \"rough\"", &["rrrrrr"], road, &units(class));
+        let mut app = start(&s);
+        reach(&mut app, "li")["0501"]
+    };
     // Ordinary infantry takes the road in, pays +1 to enter the zone, and stops.
-    let s = fixture(
-        "next-war",
-        HEXES,
-        "'r': \"rough\"",
-        &["rrrrrr"],
-        road,
-        &units("Infantry"),
-    );
-    let mut app = start(&s);
-    assert_eq!(reach(&mut app, "li")["0501"], (3.0, true));
+    assert_eq!(reach_0501("Infantry"), (3.0, true));
+    // Light infantry may do the same (the road rate binds it to the zone) …
+    assert_eq!(reach_0501("LightInfantry"), (3.0, true));
+    // … or leave the road to step into and out of the zone, ignore it, and go on. A red
+    // division at 0602 puts 0601 (only) of the road's row in its zone.
+    let reach_by = |class: &str| {
+        let s = fixture(
+            "next-war",
+            HEXES,
+            "'r': \"rough\"",
+            &["rrrrrrrr", "rrrrrrrr"],
+            "roads: [[\"0101\", \"0201\", \"0301\", \"0401\", \"0501\", \"0601\", \"0701\", \"0801\"]]",
+            &[
+                unit("li", "blue", class, "Brigade", "0101", "strength: 2, er: 4"),
+                division("red", "red", "0602", 6),
+            ],
+        );
+        let mut app = start(&s);
+        reach(&mut app, "li")
+    };
+    let li = reach_by("LightInfantry");
+    assert_eq!(li["0601"], (3.5, true), "by road: 2.5 + 1 to enter, and stop");
+    assert_eq!(li["0701"], (6.0, false), "off the road through the zone: 2.0 + 2 + 2");
+    let infantry = reach_by("Infantry");
+    assert_eq!(infantry["0601"], (3.5, true));
+    assert!(!infantry.contains_key("0701"), "ordinary infantry stops in the zone");
 }
 
 fn situation_names(app: &mut bevy::prelude::App, order: &AttackOrder) -> (Vec<String>, Vec<String>, Vec<String>) {
@@ -406,4 +416,21 @@ fn a_retreat_may_not_end_in_an_enemy_installation_without_friends() {
         why(&o, "0201"),
         "0201 is an enemy installation holding no friendly unit: a retreat may not end there"
     );
+}
+
+#[test]
+fn a_unit_bigger_than_its_hexs_limit_still_fights_alone() {
+    use hexfront::rules::units::{OverLimit, StackingMeasure, StackingRule};
+    let rule = StackingRule {
+        measure: StackingMeasure::Points,
+        limit: 4,
+        terrain_limits: Default::default(),
+        over_limit: OverLimit::Penalized,
+    };
+    // A 4-point corps where 3 fight (mountain): it fights by itself rather than nobody.
+    assert_eq!(rule.fighting(3, &[(4, 8, 3)]), [0]);
+    assert_eq!(rule.fighting(3, &[(4, 8, 3), (4, 9, 3)]), [1]);
+    // Otherwise the strongest set that fits, never splitting a unit.
+    assert_eq!(rule.fighting(3, &[(4, 8, 3), (1, 2, 3), (2, 2, 3)]), [1, 2]);
+    assert_eq!(rule.fighting(4, &[(3, 6, 3), (1, 3, 3), (1, 2, 3), (1, 1, 3)]), [0, 1]);
 }

@@ -319,7 +319,10 @@ fn an_order_from_a_side_not_entitled_is_refused_with_the_rule() {
     let attack = Order::Attack(AttackOrder::plain(ids(&["de-ss2-2"]), cell("1312")));
     let r = execute(app.world_mut(), IssuedOrder::new("us", attack.clone())).unwrap_err();
     assert_eq!(r.reason, "German is to play, not United States");
-    assert!(r.to_string().starts_with("refused: attack 1312 with de-ss2-2"), "{r}");
+    assert!(
+        r.to_string().starts_with("refused: attack 1312 with SS Panzer Rgt 2"),
+        "{r}"
+    );
     let r = execute(app.world_mut(), IssuedOrder::new("french", attack)).unwrap_err();
     assert!(r.reason.starts_with("there is no side `french`"), "{r}");
     let r = issue(

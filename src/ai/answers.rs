@@ -32,7 +32,7 @@ pub(super) fn defend(world: &mut World, player: &mut ComputerPlayer) -> Order {
     let mut answers: Vec<DefenseOrder> = vec![DefenseOrder::default()];
     answers.extend(Tactic::DEFENSE.iter().map(|t| DefenseOrder {
         tactics: vec![t.clone()],
-        barrage: Vec::new(),
+        ..DefenseOrder::default()
     }));
     if !guns.is_empty() {
         for a in answers.clone() {
@@ -144,8 +144,8 @@ pub(super) fn advance(world: &mut World, player: &mut ComputerPlayer) -> Order {
     }
 }
 
-/// A safe order after a refused one: the first legal retreat, ending the advance or the phase,
-/// the plain defence.
+/// A safe order after a refused one: the first legal retreat, ending the advance or the phase
+/// (after an attack the must-attack rule owes), the plain defence.
 pub fn fallback(world: &mut World, refused: &Order) -> Option<Order> {
     match refused {
         Order::Defend(_) => Some(Order::Defend(DefenseOrder::default())),
@@ -158,7 +158,12 @@ pub fn fallback(world: &mut World, refused: &Order) -> Option<Order> {
         Order::Advance { .. } => Some(Order::EndAdvance),
         _ if !world.resource::<PendingAdvances>().0.is_empty() => Some(Order::EndAdvance),
         _ if world.resource::<PendingCombat>().0.is_none() && world.resource::<PendingRetreats>().0.is_empty() => {
-            Some(Order::EndPhase)
+            // An attack the must-attack rule still owes comes before the end of the phase
+            // (unless it is the very order refused).
+            match crate::game::must_attack::owed_attack(world) {
+                Some(owed) if *refused != Order::Attack(owed.clone()) => Some(Order::Attack(owed)),
+                _ => Some(Order::EndPhase),
+            }
         }
         _ => None,
     }

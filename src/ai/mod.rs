@@ -126,18 +126,14 @@ impl ComputerPlayer {
             return Some(answers::advance(world, self));
         }
         if self.orders_this_phase > MAX_ORDERS_PER_PHASE {
-            return Some(
-                crate::game::must_attack::owed_attack(world)
-                    .1
-                    .map_or(Order::EndPhase, Order::Attack),
-            );
+            return Some(crate::game::must_attack::owed_attack(world).map_or(Order::EndPhase, Order::Attack));
         }
         let phase = *world.resource::<State<Phase>>().get();
         let order = match phase {
             Phase::Movement | Phase::Exploitation => moves::next_move(world, self),
             // The attacks the must-attack rule still owes come before the phase ends.
             Phase::Combat => attacks::next_attack(world, self)
-                .or_else(|| crate::game::must_attack::owed_attack(world).1.map(Order::Attack)),
+                .or_else(|| crate::game::must_attack::owed_attack(world).map(Order::Attack)),
             _ => None,
         };
         Some(order.unwrap_or(Order::EndPhase))

@@ -44,9 +44,7 @@ pub fn random_order(world: &mut World, rng: &mut ChaCha8Rng) -> Option<IssuedOrd
     };
     // The must-attack rule's owed attacks come before a combat phase ends.
     let order = match order {
-        Order::EndPhase => crate::game::must_attack::owed_attack(world)
-            .1
-            .map_or(Order::EndPhase, Order::Attack),
+        Order::EndPhase => crate::game::must_attack::owed_attack(world).map_or(Order::EndPhase, Order::Attack),
         other => other,
     };
     let side = issuer(world, &order).ok()?.map_or(0, |(s, _)| s);
@@ -62,7 +60,7 @@ fn defense(rng: &mut ChaCha8Rng) -> Order {
     tactics.extend(Tactic::DEFENSE.iter().cloned().map(Some));
     Order::Defend(DefenseOrder {
         tactics: pick(rng, &tactics).flatten().into_iter().collect(),
-        barrage: Vec::new(),
+        ..DefenseOrder::default()
     })
 }
 

@@ -30,6 +30,11 @@ pub enum CombatRules {
 impl CombatRules {
     /// Whether `defender` must be attacked this combat phase because `attacker`, next to it,
     /// attacked (War Against Russia's must-attack rule; no other system has one).
+    /// Whether the rules have a must-attack rule at all.
+    pub fn has_must_attack(&self) -> bool {
+        matches!(self, CombatRules::WarAgainstRussia(r) if r.raw.must_attack)
+    }
+
     pub fn must_be_attacked(&self, attacker: &Combatant, defender: &Combatant) -> bool {
         match self {
             CombatRules::WarAgainstRussia(r) => r.must_be_attacked(attacker, defender),

@@ -245,6 +245,8 @@ pub struct CombatEffects {
     pub attacked: Vec<Entity>,
     /// Units marked as having been attacked.
     pub defended: Vec<Entity>,
+    /// The surviving attackers with the cell each attacked from (the must-attack rule).
+    pub attacked_from: Vec<(Entity, Cell)>,
 }
 
 /// What the result `r` of the planned combat `p` does: losses and statuses per unit, the
@@ -275,6 +277,14 @@ pub fn combat_effects(p: &PlannedCombat, r: &CombatResult, rules: &Ruleset) -> C
     }
     fx.attacked = p.attackers.clone();
     fx.defended = p.defenders.clone();
+    fx.attacked_from = p
+        .attackers
+        .iter()
+        .zip(&p.attacker_cells)
+        .zip(&r.attacker.units)
+        .filter(|(_, u)| !u.eliminated)
+        .map(|((e, c), _)| (*e, *c))
+        .collect();
     for (batteries, side) in [(&p.barrage, &r.attacker), (&p.defense_barrage, &r.defender)] {
         if side.batteries_tipped > 0 {
             fx.tipped.extend(batteries.iter().copied());
@@ -363,7 +373,7 @@ fn apply_combat_effects(
     for &e in &fx.attacked {
         commands.entity(e).try_insert(Attacked);
     }
-    super::must_attack::mark_defended(&mut commands, &fx.defended);
+    super::must_attack::mark_combat(&mut commands, &fx.attacked_from, &fx.defended);
     for &e in &fx.tipped {
         if let Ok((_, mut statuses, ..)) = units.get_mut(e) {
             statuses.0.insert(UnitStatus::Tipped);

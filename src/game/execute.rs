@@ -22,7 +22,7 @@ use std::fmt;
 /// An order was refused, and why; nothing changed.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct OrderRefused {
-    /// The order in words (`move de-xxiv 0617→0618`).
+    /// The order in words, units by name (`move XXIV Corps 0617→0618`).
     pub order: String,
     /// The rule it breaks.
     pub reason: String,
@@ -88,8 +88,9 @@ pub fn public_words(world: &World, order: &Order) -> String {
 /// Checks `issued` and carries it out, then settles what follows and records it; returns the
 /// index of its log entry. A refused order changes nothing.
 pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRefused> {
+    // The refusal names units as the players know them (by name), secrets left out.
     let refuse = |world: &World, reason: String| OrderRefused {
-        order: order_words(world, &issued.order),
+        order: public_words(world, &issued.order),
         reason,
     };
     let side = match entitled(world, &issued).and_then(|side| issued.order.check_units_once().map(|()| side)) {
@@ -217,7 +218,7 @@ pub fn issue(world: &mut World, order: Order) -> Result<usize, OrderRefused> {
         Ok(None) => world.resource::<TurnState>().active.0,
         Err(reason) => {
             return Err(OrderRefused {
-                order: order_words(world, &order),
+                order: public_words(world, &order),
                 reason,
             });
         }

@@ -60,7 +60,14 @@ pub type Occupancy = HashMap<Cell, Vec<(Side, u32)>>;
 pub struct MoveSearch {
     pub start: Cell,
     pub budget: Mp,
+    /// Every reachable cell: the cheapest way there (for light infantry, the better of its two
+    /// searches).
     pub reach: FxHashMap<Cell, Reach>,
+    /// Next War's light infantry: the search as bound by EZOCs, using roads (the road-rate
+    /// election); `reach` takes each cell from it where it is cheaper, and paths follow it there.
+    by_road: Option<FxHashMap<Cell, Reach>>,
+    /// The search `reach` was merged from, for paths.
+    free: FxHashMap<Cell, Reach>,
 }
 
 /// Checks who may move at all in this phase, then searches every reachable cell.
@@ -103,12 +110,27 @@ pub fn search_moves(
     }
     let budget = movers.iter().map(|m| m.move_points.left()).min().unwrap_or_default();
     let fresh = movers.iter().all(|m| m.move_points.spent == Mp::ZERO);
-    let (cost, stop) = step_rules(map, zoc, active, movers, others);
-    let reach = movement::reachable(&map.board.grid, first.cell, budget, fresh, cost, stop);
+    let (cost, stop) = step_rules(map, zoc, active, movers, others, true);
+    let free = movement::reachable(&map.board.grid, first.cell, budget, fresh, cost, stop);
+    // Light infantry may elect the road rate in and out of an EZOC, and then the EZOC binds it:
+    // a second search as an ordinary unit, each cell taken from whichever is cheaper.
+    let light_infantry = movers.iter().all(|m| m.class == UnitClass::LightInfantry);
+    let by_road = (light_infantry && map.ruleset.zoc.light_infantry_bound_in.is_some()).then(|| {
+        let (cost, stop) = step_rules(map, zoc, active, movers, others, false);
+        movement::reachable(&map.board.grid, first.cell, budget, fresh, cost, stop)
+    });
+    let mut reach = free.clone();
+    for (cell, r) in by_road.iter().flatten() {
+        if reach.get(cell).is_none_or(|f| r.spent < f.spent) {
+            reach.insert(*cell, *r);
+        }
+    }
     Ok(MoveSearch {
         start: first.cell,
         budget,
         reach,
+        by_road,
+        free,
     })
 }
 
@@ -116,13 +138,16 @@ pub fn search_moves(
 /// block or (Rommel) contest; enemy zones of control end a move and may cost extra points to enter
 /// or leave (Next War), except for light infantry moving alone where the ruleset says so. Next War
 /// gives no road rate into or out of a cell already over-stacked, nor to light infantry stepping
-/// into or out of an EZOC it ignores (it keeps its freedom only off the road).
+/// into or out of an EZOC it ignores (it keeps its freedom only off the road). With
+/// `light_infantry_free` false, light infantry is searched as an ordinary unit (the road-rate
+/// election, bound by EZOCs).
 fn step_rules<'a>(
     map: &'a GameMap,
     zoc: &'a ZocMap,
     active: Side,
     movers: &'a [Mover],
     others: &'a Occupancy,
+    light_infantry_free: bool,
 ) -> (
     impl Fn(Cell, Cell) -> Result<StepCost, Blocked> + 'a,
     impl Fn(Cell) -> bool + 'a,
@@ -132,7 +157,8 @@ fn step_rules<'a>(
     let side = active.0 as u8;
     let has_enemy = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s != active));
     let has_friend = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s == active));
-    let light_infantry = !movers.is_empty() && movers.iter().all(|m| m.class == UnitClass::LightInfantry);
+    let light_infantry =
+        light_infantry_free && !movers.is_empty() && movers.iter().all(|m| m.class == UnitClass::LightInfantry);
     let stops = move |c: Cell| zr.effect == ZocEffect::StopOnEntry && zoc.in_enemy_zoc(c, side);
     let ignored = move |c: Cell| light_infantry && zr.light_infantry_ignores(&map.board, c);
     let ezoc = move |c: Cell| stops(c) && !ignored(c);
@@ -256,7 +282,7 @@ impl MoveSearch {
             return Err(format!("the units are already in {to}"));
         }
         let Some(r) = self.reach.get(&to) else {
-            let (cost, stop) = step_rules(map, zoc, active, movers, others);
+            let (cost, stop) = step_rules(map, zoc, active, movers, others, true);
             return Err(movement::explain_unreachable(
                 &map.board.grid,
                 self.start,
@@ -267,7 +293,11 @@ impl MoveSearch {
             ));
         };
         may_end_in(map, active, movers, others, to)?;
-        let path = movement::path_to(&self.reach, to).ok_or("no path")?;
+        let from_road = self
+            .by_road
+            .as_ref()
+            .filter(|m| m.get(&to) == Some(r) && self.free.get(&to) != Some(r));
+        let path = movement::path_to(from_road.unwrap_or(&self.free), to).ok_or("no path")?;
         Ok((path, r.spent, r.must_stop))
     }
 }

@@ -1,7 +1,8 @@
 //! War Against Russia's must-attack rule: every undispersed German unit (and the units stacked
 //! with it) next to a Russian unit that attacked must itself be attacked in that combat phase.
-//! The game refuses to end the phase while such an attack can still be made; the computer
-//! players make it first.
+//! "Next to" is judged from where each attacker attacked from (an advance after combat does not
+//! move the obligation). The game refuses to end the phase while such an attack can still be
+//! made; the computer players make it first.
 
 use super::combat::plan_attack;
 use super::components::GameLog;
@@ -10,19 +11,39 @@ use super::phase::Phase;
 use super::situation::{GameView, combatant};
 use crate::rules::grid::Cell;
 use crate::rules::terrain::EdgeFeatures;
+use crate::rules::units::UnitStatus;
 use bevy::prelude::*;
 
 /// Marks a unit that was attacked in this combat phase.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Defended;
 
+/// The cells a unit attacked from in this combat phase (more than one after a breakthrough).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackedFrom(pub Vec<Cell>);
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnExit(Phase::Combat), clear_defended);
+    app.add_systems(OnExit(Phase::Combat), clear_marks);
 }
 
-fn clear_defended(mut commands: Commands, defended: Query<Entity, With<Defended>>) {
-    for e in &defended {
-        commands.entity(e).try_remove::<Defended>();
+fn clear_marks(mut commands: Commands, marked: Query<Entity, Or<(With<Defended>, With<AttackedFrom>)>>) {
+    for e in &marked {
+        commands.entity(e).try_remove::<(Defended, AttackedFrom)>();
+    }
+}
+
+/// Marks a resolved combat: the surviving attackers with the cell each attacked from, and the
+/// defenders.
+pub(super) fn mark_combat(commands: &mut Commands, attackers: &[(Entity, Cell)], defenders: &[Entity]) {
+    for &(e, cell) in attackers {
+        commands
+            .entity(e)
+            .entry::<AttackedFrom>()
+            .and_modify(move |mut a| a.0.push(cell))
+            .or_try_insert(AttackedFrom(vec![cell]));
+    }
+    for &e in defenders {
+        commands.entity(e).try_insert(Defended);
     }
 }
 
@@ -32,20 +53,27 @@ pub struct Owed {
     pub target: Cell,
     /// The units there, by name.
     pub defenders: Vec<String>,
-    /// The side to play's units next to it that have not attacked yet, by id.
+    /// The side to play's units next to it that have not attacked yet and may attack (not
+    /// dispersed), by id.
     pub free_attackers: Vec<String>,
 }
 
 /// Every cell the rule obliges the side to play to attack, in cell order. Pure over the view.
-pub fn owed_attacks(view: &GameView, defended: &Query<(), With<Defended>>) -> Vec<Owed> {
+pub fn owed_attacks(view: &GameView, marks: &Query<(Option<&AttackedFrom>, Has<Defended>)>) -> Vec<Owed> {
     let rules = &view.map.ruleset.combat;
+    if !rules.has_must_attack() {
+        return Vec::new();
+    }
     let active = view.turn.active;
     let grid = &view.map.board.grid;
     let nation = |side: super::components::Side| view.sides.0.get(side.0).map_or("", |s| s.id.as_str()).to_string();
     let mut owed: Vec<Owed> = Vec::new();
-    for attacker in view.units.iter().filter(|d| *d.side == active && d.attacked) {
+    for attacker in view.units.iter().filter(|d| *d.side == active) {
+        let Ok((Some(from), _)) = marks.get(attacker.entity) else {
+            continue;
+        };
         let a = combatant(&attacker, &nation(active), EdgeFeatures::NONE);
-        for cell in grid.neighbours(attacker.cell()) {
+        for cell in from.0.iter().flat_map(|c| grid.neighbours(*c)) {
             if owed.iter().any(|o| o.target == cell) {
                 continue;
             }
@@ -59,14 +87,17 @@ pub fn owed_attacks(view: &GameView, defended: &Query<(), With<Defended>>) -> Ve
             let obliged = stack
                 .iter()
                 .any(|d| rules.must_be_attacked(&a, &combatant(d, &nation(*d.side), EdgeFeatures::NONE)));
-            if !obliged || stack.iter().any(|d| defended.contains(d.entity)) {
+            let attacked = stack
+                .iter()
+                .any(|d| marks.get(d.entity).is_ok_and(|(_, defended)| defended));
+            if !obliged || attacked {
                 continue;
             }
             let free_attackers = grid
                 .neighbours(cell)
                 .flat_map(|c| view.index.stack(c).iter().copied())
                 .filter_map(|e| view.units.get(e).ok())
-                .filter(|d| *d.side == active && !d.attacked)
+                .filter(|d| *d.side == active && !d.attacked && !d.statuses.has(UnitStatus::Dispersed))
                 .map(|d| d.unit.id.clone())
                 .collect();
             owed.push(Owed {
@@ -80,29 +111,53 @@ pub fn owed_attacks(view: &GameView, defended: &Query<(), With<Defended>>) -> Ve
     owed
 }
 
-fn owed_now(view: GameView, defended: Query<(), With<Defended>>) -> Vec<Owed> {
-    owed_attacks(&view, &defended)
+fn owed_now(view: GameView, marks: Query<(Option<&AttackedFrom>, Has<Defended>)>) -> Vec<Owed> {
+    owed_attacks(&view, &marks)
 }
 
-/// The owed cells, and for the first that can still be attacked, the attack by every free
-/// neighbour that the rules accept (`None` when none can be made).
-pub fn owed_attack(world: &mut World) -> (Vec<Owed>, Option<AttackOrder>) {
-    let Ok(owed) = world.run_system_cached(owed_now) else {
-        return (Vec::new(), None);
-    };
-    for o in &owed {
-        if o.free_attackers.is_empty() {
-            continue;
-        }
-        let order = AttackOrder::plain(o.free_attackers.clone(), o.target);
-        if world
+/// An attack on `o` the rules accept: by every free neighbour, or else by all of them but one
+/// (a unit the rules keep out, e.g. across a lake), tried in order.
+fn attack_for(world: &mut World, o: &Owed) -> Option<AttackOrder> {
+    let accepted = |world: &mut World, attackers: Vec<String>| {
+        let order = AttackOrder::plain(attackers, o.target);
+        world
             .run_system_cached_with(plan_attack, (order.clone(), None))
             .is_ok_and(|planned| planned.is_ok())
-        {
-            return (owed, Some(order));
-        }
+            .then_some(order)
+    };
+    if o.free_attackers.is_empty() {
+        return None;
     }
-    (owed, None)
+    if let Some(order) = accepted(world, o.free_attackers.clone()) {
+        return Some(order);
+    }
+    (0..o.free_attackers.len()).find_map(|skip| {
+        let fewer: Vec<String> = (0..o.free_attackers.len())
+            .filter(|&i| i != skip)
+            .map(|i| o.free_attackers[i].clone())
+            .collect();
+        (!fewer.is_empty()).then(|| accepted(world, fewer)).flatten()
+    })
+}
+
+/// Every owed cell with an attack on it the rules accept now (`None`: nobody is left able to
+/// make one, and the obligation lapses).
+pub fn owed_with_attacks(world: &mut World) -> Vec<(Owed, Option<AttackOrder>)> {
+    let Ok(owed) = world.run_system_cached(owed_now) else {
+        return Vec::new();
+    };
+    owed.into_iter()
+        .map(|o| {
+            let attack = attack_for(world, &o);
+            (o, attack)
+        })
+        .collect()
+}
+
+/// The first attack the rule still owes that can be made, if any (the computer players make it
+/// before ending a combat phase).
+pub fn owed_attack(world: &mut World) -> Option<AttackOrder> {
+    owed_with_attacks(world).into_iter().find_map(|(_, a)| a)
 }
 
 /// Before a combat phase ends: refuses while an owed attack can still be made, and logs the
@@ -111,28 +166,24 @@ pub fn check_before_end(world: &mut World) -> Result<(), String> {
     if world.get_resource::<State<Phase>>().map(|s| *s.get()) != Some(Phase::Combat) {
         return Ok(());
     }
-    let (owed, possible) = owed_attack(world);
-    if let Some(order) = possible {
-        let o = owed.iter().find(|o| o.target == order.target);
-        let names = o.map_or(String::new(), |o| o.defenders.join(", "));
+    let owed = owed_with_attacks(world);
+    if let Some((o, Some(order))) = owed.iter().find(|(_, a)| a.is_some()) {
         return Err(format!(
-            "must-attack rule: {names} at {} stand next to units that attacked and must be attacked this phase (units still free to attack them: {})",
-            order.target,
+            "must-attack rule: {} at {} must be attacked this phase, being next to a unit that attacked ({} of your units can still attack there)",
+            o.defenders.join(", "),
+            o.target,
             order.attackers.len()
         ));
     }
     if !owed.is_empty() {
-        let cells = owed.iter().map(|o| o.target.to_string()).collect::<Vec<_>>().join(", ");
+        let cells = owed
+            .iter()
+            .map(|(o, _)| o.target.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         world.resource_mut::<GameLog>().push(format!(
             "Must-attack rule: German units at {cells} were not attacked, but no unit was left able to attack them."
         ));
     }
     Ok(())
-}
-
-/// Marks the defenders of a resolved combat.
-pub(super) fn mark_defended(commands: &mut Commands, defenders: &[Entity]) {
-    for &e in defenders {
-        commands.entity(e).try_insert(Defended);
-    }
 }

@@ -98,6 +98,10 @@ pub struct DefenseOrder {
     pub tactics: Vec<Tactic>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub barrage: Vec<String>,
+    /// The defender's own pick of who takes losses first (unit ids), where the rules leave it to
+    /// the owner; it stands over the one made with the attack at a shared screen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses_first: Vec<String>,
 }
 
 impl AttackOrder {

@@ -174,8 +174,15 @@ pub fn build_situation(
         within_limit(view, &mut attacker_entities, &mut attackers, Role::Attacker);
         within_limit(view, &mut defender_entities, &mut defenders, Role::Defender);
     }
+    if attackers.is_empty() || defenders.is_empty() {
+        return Err(format!("nobody is left to fight at {target} within the stacking limit"));
+    }
+    let defense_first = match defense {
+        Some(d) if !d.losses_first.is_empty() => &d.losses_first,
+        _ => &order.choices.defender_losses_first,
+    };
     rank_losses(&order.choices.attacker_losses_first, &mut attackers);
-    rank_losses(&order.choices.defender_losses_first, &mut defenders);
+    rank_losses(defense_first, &mut defenders);
     let defending = *view
         .units
         .get(defender_entities[0])
@@ -408,16 +415,25 @@ pub fn sitting_out(order: &AttackOrder, view: &GameView) -> Vec<String> {
             .get(*e)
             .map_or_else(|_| String::new(), |d| d.unit.name.clone())
     };
+    let stacking = &view.map.ruleset.stacking;
+    let limit_at = |e: &Entity| {
+        view.units
+            .get(*e)
+            .ok()
+            .and_then(|d| view.map.board.terrain(d.cell()))
+            .map_or(stacking.limit, |t| stacking.limit_in(t))
+    };
     let mut notes = Vec::new();
     for (who, left) in [
         ("attack", within_limit(view, &mut attackers, &mut a, Role::Attacker)),
         ("defend", within_limit(view, &mut defenders, &mut d, Role::Defender)),
     ] {
-        if !left.is_empty() {
+        if let Some(first) = left.first() {
             let names = left.iter().map(name).collect::<Vec<_>>().join(", ");
             notes.push(format!(
-                "{names} cannot {who}: only {} stacking points fight from an over-stacked cell (the strongest that fit).",
-                view.map.ruleset.stacking.limit
+                "{names} cannot {who}: only {} {} fight from an over-stacked cell (the strongest that fit).",
+                limit_at(first),
+                stacking.unit_word()
             ));
         }
     }

@@ -69,6 +69,7 @@ impl AttackPlan {
         DefenseOrder {
             tactics: self.defense_tactic.iter().cloned().collect(),
             barrage: Vec::new(),
+            losses_first: self.defender_losses_first.iter().cloned().collect(),
         }
     }
 }

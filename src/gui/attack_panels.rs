@@ -47,83 +47,97 @@ fn draw_panels(
             .unwrap_or_default();
         // Against the computer its answers are its own, and nobody needs to look away.
         let computer = seats.computer(defender_index).is_some();
-        egui::Window::new(format!("Attack {target}"))
-            .id(egui::Id::new("attack-panel"))
-            .resizable(false)
-            .anchor(egui::Align2::LEFT_TOP, [8.0, 40.0])
-            .show(ctx, |ui| {
-                if let Some(c) = declared {
-                    let list: Vec<String> = c
-                        .order
-                        .attackers
-                        .iter()
-                        .map(|id| {
-                            names
-                                .iter()
-                                .find(|(u, _)| &u.id == id)
-                                .map_or(id.clone(), |(u, _)| u.name.clone())
-                        })
-                        .collect();
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{attacker_side} attacks with {} and a hidden tactic.",
-                            list.join(", ")
-                        ))
-                        .small(),
-                    );
-                    defender_tactic(ui, &mut plan, &defender_side);
-                    ui.separator();
-                } else if pinned {
-                    let list: Vec<String> = plan
-                        .attackers
-                        .iter()
-                        .filter_map(|e| names.get(*e).ok().map(|(u, p)| format!("{} ({})", u.name, p.0)))
-                        .collect();
-                    ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
-                        .on_hover_text("Shift+click your stacks next to the target to add or remove them");
-                    let situation = preview.result.as_ref().and_then(|r| r.as_ref().ok()).map(|(s, _)| s);
-                    options(
-                        ui,
-                        &mut plan,
-                        &map,
-                        situation,
-                        (&attacker_side, &defender_side),
-                        computer,
-                    );
-                    ui.separator();
-                }
-                match &preview.result {
-                    Some(Err(why)) => {
-                        ui.colored_label(palette.bad, format!("Not allowed: {why}"));
-                    }
-                    Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette),
-                    None => {}
-                }
-                for line in &preview.blocked {
-                    ui.add(egui::Label::new(egui::RichText::new(line).small().color(palette.warn)).wrap());
+        // Hovering a target that lies under the panel's corner (the panel would catch the click
+        // meant for it), the panel shows to the target's right instead; a pinned attack keeps the
+        // corner (the view glides the combat clear of it, `focus.rs`).
+        let id = egui::Id::new("attack-panel");
+        let target_at = match (layout.as_ref(), camera.single()) {
+            (Some(layout), Ok((cam, global))) => screen_pos(ctx, layout, cam, global, target),
+            _ => None,
+        };
+        let window = egui::Window::new(format!("Attack {target}")).id(id).resizable(false);
+        let window = match (target_at, ctx.memory(|m| m.area_rect(id))) {
+            (Some(p), Some(r)) if !pinned && p.x < r.right() + 40.0 && p.y < r.bottom() + 40.0 => {
+                window.fixed_pos(egui::pos2(p.x + 60.0, 40.0))
+            }
+            _ => window.anchor(egui::Align2::LEFT_TOP, [8.0, 40.0]),
+        };
+        window.show(ctx, |ui| {
+            if let Some(c) = declared {
+                let list: Vec<String> = c
+                    .order
+                    .attackers
+                    .iter()
+                    .map(|id| {
+                        names
+                            .iter()
+                            .find(|(u, _)| &u.id == id)
+                            .map_or(id.clone(), |(u, _)| u.name.clone())
+                    })
+                    .collect();
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{attacker_side} attacks with {} and a hidden tactic.",
+                        list.join(", ")
+                    ))
+                    .small(),
+                );
+                defender_tactic(ui, &mut plan, &defender_side);
+                if let Some(Ok((s, _))) = &preview.result {
+                    losses_first(ui, &mut plan.defender_losses_first, &s.defenders, &defender_side);
                 }
                 ui.separator();
-                if pinned {
-                    let can = matches!(preview.result, Some(Ok(_)));
-                    roll_buttons(
-                        ui,
-                        &mut plan,
-                        &map,
-                        declared.is_some(),
-                        can,
-                        (&defender_side, computer),
-                        &mut rolls,
-                    );
-                } else {
-                    ui.label(egui::RichText::new("Click to prepare this attack").small());
+            } else if pinned {
+                let list: Vec<String> = plan
+                    .attackers
+                    .iter()
+                    .filter_map(|e| names.get(*e).ok().map(|(u, p)| format!("{} ({})", u.name, p.0)))
+                    .collect();
+                ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
+                    .on_hover_text("Shift+click your stacks next to the target to add or remove them");
+                let situation = preview.result.as_ref().and_then(|r| r.as_ref().ok()).map(|(s, _)| s);
+                options(
+                    ui,
+                    &mut plan,
+                    &map,
+                    situation,
+                    (&attacker_side, &defender_side),
+                    computer,
+                );
+                ui.separator();
+            }
+            match &preview.result {
+                Some(Err(why)) => {
+                    ui.colored_label(palette.bad, format!("Not allowed: {why}"));
                 }
-            });
+                Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette),
+                None => {}
+            }
+            for line in &preview.blocked {
+                ui.add(egui::Label::new(egui::RichText::new(line).small().color(palette.warn)).wrap());
+            }
+            ui.separator();
+            if pinned {
+                let can = matches!(preview.result, Some(Ok(_)));
+                roll_buttons(
+                    ui,
+                    &mut plan,
+                    &map,
+                    declared.is_some(),
+                    can,
+                    (&defender_side, computer),
+                    &mut rolls,
+                );
+            } else {
+                ui.label(egui::RichText::new("Click to prepare this attack").small());
+            }
+        });
     }
     if let Some(c) = &last.0 {
         result_window(ctx, c, &names, &palette);
     }
-    if let (Some(target), Some(layout), Ok((cam, global))) = (preview.target, layout, camera.single()) {
-        mark_target(ctx, &layout, cam, global, target, &palette);
+    if let (Some(target), Some(layout), Ok((cam, global))) = (preview.target, layout.as_ref(), camera.single()) {
+        mark_target(ctx, layout, cam, global, target, &palette);
     }
     Ok(())
 }
@@ -290,7 +304,7 @@ fn mark_target(
     target: Cell,
     palette: &Palette,
 ) {
-    let Ok(p) = cam.world_to_viewport(global, layout.center(target).extend(0.0)) else {
+    let Some(p) = screen_pos(ctx, layout, cam, global, target) else {
         return;
     };
     let painter = ctx.layer_painter(egui::LayerId::new(
@@ -298,11 +312,20 @@ fn mark_target(
         egui::Id::new("target-mark"),
     ));
     let zoom = ctx.zoom_factor();
-    painter.circle_stroke(
-        egui::pos2(p.x / zoom, p.y / zoom),
-        30.0 / zoom,
-        egui::Stroke::new(3.0, Palette::egui(palette.target)),
-    );
+    painter.circle_stroke(p, 30.0 / zoom, egui::Stroke::new(3.0, Palette::egui(palette.target)));
+}
+
+/// Where a cell's centre is on screen, in egui's points.
+fn screen_pos(
+    ctx: &egui::Context,
+    layout: &super::layout::Layout,
+    cam: &Camera,
+    global: &GlobalTransform,
+    cell: Cell,
+) -> Option<egui::Pos2> {
+    let p = cam.world_to_viewport(global, layout.center(cell).extend(0.0)).ok()?;
+    let zoom = ctx.zoom_factor();
+    Some(egui::pos2(p.x / zoom, p.y / zoom))
 }
 
 /// The options the ruleset gives the players for this attack.

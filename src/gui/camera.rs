@@ -117,7 +117,10 @@ fn pan_and_zoom(
             dir += d;
         }
     }
-    transform.translation += (dir * 700.0 * scale * time.delta_secs()).extend(0.0);
+    // The first frame after the window slept (reactive rendering) carries the whole idle time in
+    // its delta: capped, a short tap moves a few pixels instead of jumping.
+    let dt = time.delta_secs().min(1.0 / 30.0);
+    transform.translation += (dir * 700.0 * scale * dt).extend(0.0);
     if dir != Vec2::ZERO {
         // Held keys send no events between repeats: keep the pan smooth.
         redraw.write(RequestRedraw);

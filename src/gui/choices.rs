@@ -278,10 +278,10 @@ fn click_to_choose(
     if let Some(a) = &asked.advance
         && a.targets.iter().any(|(c, ok)| *c == cell && ok.is_ok())
     {
-        orders.write(PlayerOrder(Order::Advance {
-            units: a.going_to(ticks.chosen(a), cell),
-            to: cell,
-        }));
+        let going = a.going_to(ticks.chosen(a), cell);
+        if !going.is_empty() {
+            orders.write(PlayerOrder(Order::Advance { units: going, to: cell }));
+        }
     }
 }
 
@@ -469,12 +469,14 @@ fn advance_window(
             for (cell, ok) in &a.targets {
                 match ok {
                     Ok(()) => {
+                        let going = a.going_to(attackers.clone(), *cell);
                         let button = egui::Button::new(format!("Advance into {cell}"));
-                        if ui.add_enabled(!ticks.ids.is_empty(), button).clicked() {
-                            orders.write(PlayerOrder(Order::Advance {
-                                units: a.going_to(attackers.clone(), *cell),
-                                to: *cell,
-                            }));
+                        let clicked = ui
+                            .add_enabled(!ticks.ids.is_empty() && !going.is_empty(), button)
+                            .on_disabled_hover_text("None of the ticked units may enter it (a second-cell advance is for mechanized and motorized units)")
+                            .clicked();
+                        if clicked {
+                            orders.write(PlayerOrder(Order::Advance { units: going, to: *cell }));
                         }
                     }
                     Err(why) => {

@@ -110,10 +110,11 @@ fn find_may_attack(world: &mut World) {
         return;
     }
     let cells = stacks_that_may_attack(world);
-    let owed = crate::game::must_attack::owed_attack(world)
-        .0
+    // Only the owed stacks someone can still attack: a lapsed obligation is not asked for.
+    let owed = crate::game::must_attack::owed_with_attacks(world)
         .into_iter()
-        .map(|o| o.target)
+        .filter(|(_, attack)| attack.is_some())
+        .map(|(o, _)| o.target)
         .collect();
     *world.resource_mut::<MayAttack>() = MayAttack {
         cells,

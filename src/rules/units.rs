@@ -286,11 +286,16 @@ impl StackingRule {
     /// Which units fight from or in a cell over its limit (Next War: only the limit's worth of
     /// stacking points, a unit's points never split): the set within `limit` with the most
     /// strength, then the highest ERs, then the earliest. `units` are (stacking points, strength,
-    /// ER); the answer is their indices in order.
+    /// ER); the answer is their indices in order. When no unit fits alone (a 4-point corps where 3
+    /// fight), the strongest unit fights by itself (choice: the text would leave the hex empty).
     pub fn fighting(&self, limit: u32, units: &[(u32, u32, u32)]) -> Vec<usize> {
         let counted = |i: usize| self.counted(units[i].0);
         if (0..units.len()).map(counted).sum::<u32>() <= limit {
             return (0..units.len()).collect();
+        }
+        if (0..units.len()).all(|i| counted(i) > limit) {
+            let strongest = (0..units.len()).max_by_key(|&i| (units[i].1, units[i].2, std::cmp::Reverse(i)));
+            return strongest.into_iter().collect();
         }
         if units.len() > 16 {
             // Too many to try every set: the strongest first while they fit.

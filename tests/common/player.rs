@@ -173,7 +173,7 @@ fn play_combats(app: &mut App, report: &mut PhaseReport) {
     }
     // War Against Russia: the attacks the must-attack rule owes, as the client's refusal asks.
     for _ in 0..20 {
-        let Some(attack) = hexfront::game::must_attack::owed_attack(app.world_mut()).1 else {
+        let Some(attack) = hexfront::game::must_attack::owed_attack(app.world_mut()) else {
             break;
         };
         drain::<CombatResolved>(app);
