@@ -460,6 +460,23 @@ fn war_against_russia_german_exchange_rates() {
         r.attacker.units.iter().map(|u| u.eliminated).collect::<Vec<_>>(),
         [true, true, false]
     );
+    // The owner may name who pays: de-b (6) instead of the automatic smallest cover (de-a, 2).
+    s.attackers[1].loss_rank = 1;
+    let (r, _, _) = resolve_with(&rs.combat, &s, &[4]);
+    assert_eq!(
+        r.attacker.units.iter().map(|u| u.eliminated).collect::<Vec<_>>(),
+        [false, true, false]
+    );
+    // Named units that do not cover the loss are completed by the automatic choice; a named
+    // Romanian is never made to pay.
+    s.attackers[1].loss_rank = 0;
+    s.attackers[2].loss_rank = 1;
+    let (r, _, _) = resolve_with(&rs.combat, &s, &[4]);
+    assert_eq!(
+        r.attacker.units.iter().map(|u| u.eliminated).collect::<Vec<_>>(),
+        [true, false, false]
+    );
+    s.attackers[2].loss_rank = 0;
     // In mud the Germans may not exchange.
     s.weather = hexfront::combat::Weather::Mud;
     let (r, _, _) = resolve_with(&rs.combat, &s, &[4]);

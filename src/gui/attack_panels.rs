@@ -384,11 +384,13 @@ fn options(
             ui.label(egui::RichText::new("A retreat goes one hex in a random direction among the friendly hexes: no enemy unit there, and outside enemy zones of control unless a friendly unit stands there. An empty hex counts as friendly: the rules do not define a friendly hex and the game keeps no hex control.").weak().small());
         }
     }
+    // Who takes losses where the owner chooses: step losses (Killing Ground, Next War, Rommel)
+    // and the attacker's exchange (War Against Russia, whose X takes every defender).
     if let Some(s) = situation
-        && matches!(map.ruleset.combat, R::KillingGround(_) | R::NextWar(_) | R::Rommel(_))
+        && !matches!(map.ruleset.combat, R::SmallGeneral(_))
     {
         losses_first(ui, &mut plan.attacker_losses_first, &s.attackers, attacker);
-        if !computer {
+        if !computer && !matches!(map.ruleset.combat, R::WarAgainstRussia(_)) {
             losses_first(ui, &mut plan.defender_losses_first, &s.defenders, defender);
         }
     }
@@ -410,7 +412,7 @@ fn losses_first(ui: &mut egui::Ui, value: &mut Option<String>, units: &[combat::
         .map_or_else(|| "automatic (the cheapest step)".to_string(), |u| u.name.clone());
     ui.horizontal(|ui| {
         ui.label(format!("{owner}: losses first from"))
-            .on_hover_text("Where the rules let the owner choose which units take step losses, this unit takes them first; the rest go by the automatic choice (the step that costs the least strength). The rules' own picks come before it (Killing Ground 8.95's first step, Next War's lead unit and every two-step unit before any unit dies).");
+            .on_hover_text("Where the rules let the owner choose which units take step losses, this unit takes them first; the rest go by the automatic choice (the step that costs the least strength). The rules' own picks come before it (Killing Ground 8.95's first step, Next War's lead unit and every two-step unit before any unit dies). In War Against Russia it names who pays an exchange first.");
         egui::ComboBox::from_id_salt(("losses-first", owner))
             .selected_text(shown)
             .show_ui(ui, |ui| {

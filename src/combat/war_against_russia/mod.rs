@@ -15,6 +15,9 @@ use crate::source::LoadError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
+mod exchange;
+use exchange::{exchange_losses, exchangeable};
+
 /// A terrain's defensive effect (cumulative).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TerrainBonus {
@@ -412,56 +415,6 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
             exchange_weather: r.raw.exchange_weather.contains(&s.weather),
         }),
     })
-}
-
-/// The attackers eliminated to lose at least `need_halves` factors: the smallest total that
-/// covers it (the owner's best choice), or `None` if the eligible units cannot cover it.
-fn exchange_losses(units: &[Combatant], eligible: &[bool], need_halves: u64) -> Option<Vec<usize>> {
-    let pool: Vec<usize> = (0..units.len()).filter(|&i| eligible[i]).collect();
-    let value = |i: usize| u64::from(units[i].value(Role::Attacker)) * 2;
-    if pool.iter().map(|&i| value(i)).sum::<u64>() < need_halves {
-        return None;
-    }
-    if pool.len() <= 16 {
-        let mut best: Option<(u64, u32)> = None;
-        for mask in 1u32..(1 << pool.len()) {
-            let total: u64 = (0..pool.len())
-                .filter(|b| mask & (1 << b) != 0)
-                .map(|b| value(pool[b]))
-                .sum();
-            if total >= need_halves && best.is_none_or(|(t, m)| (total, mask.count_ones()) < (t, m.count_ones())) {
-                best = Some((total, mask));
-            }
-        }
-        let (_, mask) = best?;
-        return Some(
-            (0..pool.len())
-                .filter(|b| mask & (1 << b) != 0)
-                .map(|b| pool[b])
-                .collect(),
-        );
-    }
-    // Large stacks: strongest first.
-    let mut sorted = pool;
-    sorted.sort_by_key(|&i| std::cmp::Reverse(value(i)));
-    let mut total = 0;
-    let mut picked = Vec::new();
-    for i in sorted {
-        if total >= need_halves {
-            break;
-        }
-        total += value(i);
-        picked.push(i);
-    }
-    Some(picked)
-}
-
-/// Attackers that may pay an exchange: in Axis attacks, never Hungarian, Italian or Romanian.
-fn exchangeable(r: &Rules, s: &Situation, p: &Prepared) -> Vec<bool> {
-    s.attackers
-        .iter()
-        .map(|u| !(p.german_attack && nation(r, u) == Nation::AxisAlly))
-        .collect()
 }
 
 pub(crate) fn resolve(
