@@ -59,7 +59,10 @@ pub fn side_text(units: &[Combatant], side: &SideResult, role: Role) -> String {
         ));
     }
     if side.prepared_positions_lost > 0 {
-        parts.push(format!("{} prepared position(s) removed", side.prepared_positions_lost));
+        parts.push(format!(
+            "{} removed",
+            crate::rules::units::counted(side.prepared_positions_lost, "prepared position", "prepared positions")
+        ));
     }
     if side.batteries_tipped > 0 {
         parts.push(format!(

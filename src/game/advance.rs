@@ -125,7 +125,8 @@ fn advance(
             });
         }
     }
-    let mut line = format!("{} advance(s) into {to}", names.join(", "));
+    let verb = if names.len() == 1 { "advances" } else { "advance" };
+    let mut line = format!("{} {verb} into {to}", names.join(", "));
     if pending.right.attack_again {
         line.push_str(" and may attack again (breakthrough)");
     }

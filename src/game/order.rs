@@ -241,7 +241,10 @@ fn choice_words(c: &Choices) -> Vec<String> {
     let ros = |who: &str, r: RetreatOrSteps| match r {
         RetreatOrSteps::Retreat => None,
         RetreatOrSteps::Steps => Some(format!("{who} takes steps instead of retreating")),
-        RetreatOrSteps::Mix(n) => Some(format!("{who} takes {n} step(s) for hexes of retreat")),
+        RetreatOrSteps::Mix(n) => Some(format!(
+            "{who} takes {} for hexes of retreat",
+            crate::rules::units::counted(n, "step", "steps")
+        )),
     };
     out.extend(ros("attacker", c.attacker_retreat));
     out.extend(ros("defender", c.defender_retreat));

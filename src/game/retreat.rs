@@ -440,8 +440,9 @@ fn retreat_blocked(
                     commands.entity(p.unit).try_insert(RetreatedThisPhase);
                     done.path = path.cells.to_vec();
                     w.log.push(format!(
-                        "{name} retreats only {length} of {} hexes ({why}) and loses {short} step(s) for the rest.",
-                        p.demand.cells
+                        "{name} retreats only {length} of {} hexes ({why}) and loses {} for the rest.",
+                        p.demand.cells,
+                        crate::rules::units::counted(short, "step", "steps")
                     ));
                     done.steps_lost += short;
                     done.eliminated = lose_steps(&mut w.index, &mut apply, commands, p.unit, short);
@@ -450,7 +451,8 @@ fn retreat_blocked(
             }
             let n = p.demand.cells;
             w.log.push(format!(
-                "{name} cannot retreat ({why}) and loses {n} step(s) in place instead."
+                "{name} cannot retreat ({why}) and loses {} in place instead.",
+                crate::rules::units::counted(n, "step", "steps")
             ));
             done.steps_lost += n;
             done.eliminated = lose_steps(&mut w.index, &mut queries.p1(), commands, p.unit, n);

@@ -353,8 +353,11 @@ fn retreat_window(ctx: &egui::Context, r: &RetreatAsk, orders: &mut MessageWrite
         .resizable(false)
         .show(ctx, |ui| {
             ui.label(format!(
-                "{} must retreat {} cell(s) from {}; {} chooses the path.",
-                r.name, r.cells, r.from, r.chooser
+                "{} must retreat {} from {}; {} chooses the path.",
+                r.name,
+                crate::rules::units::counted(r.cells, "cell", "cells"),
+                r.from,
+                r.chooser
             ));
             ui.label(
                 egui::RichText::new("P1 toward home, free of enemy ZOC · P2 free of ZOC · P3 toward home · P4 other")

@@ -312,8 +312,8 @@ fn computer_panel(
                 ui.colored_label(
                     egui::Color32::from_rgb(220, 60, 40),
                     format!(
-                        "{} computer order(s) refused (a bug: please report it)",
-                        computers.refused
+                        "{} refused (a bug: please report it)",
+                        crate::rules::units::counted(computers.refused as u64, "computer order", "computer orders")
                     ),
                 );
             }

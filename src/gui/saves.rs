@@ -306,9 +306,9 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
                 super::replay::watch(world, replay);
                 return SaveStatus {
                     message: format!(
-                        "Turn file from {}: playing back {} new order(s); Continue the game skips to the end",
+                        "Turn file from {}: playing back {}; Continue the game skips to the end",
                         info.from,
-                        game.log.len() - known
+                        crate::rules::units::counted((game.log.len() - known) as u64, "new order", "new orders")
                     ),
                     failed: false,
                 };

@@ -64,8 +64,8 @@ pub fn score_button(ui: &mut egui::Ui, st: &Standing, sides: &Sides, show: &mut 
     if ui
         .button(job)
         .on_hover_text(format!(
-            "Objective points held. If the game ended now: {leader}. {} turn(s) left after this one. V: the score panel",
-            st.turns_left
+            "Objective points held. If the game ended now: {leader}. {} left after this one. V: the score panel",
+            crate::rules::units::counted(st.turns_left, "turn", "turns")
         ))
         .clicked()
     {
@@ -96,8 +96,10 @@ fn score_panel(
         .anchor(egui::Align2::RIGHT_TOP, [-log_panel.right_inset(), 40.0])
         .show(ctx, |ui| {
             ui.label(format!(
-                "Turn {} of {}: {} turn(s) left after this one.",
-                turn.turn, turn.last_turn, st.turns_left
+                "Turn {} of {}: {} left after this one.",
+                turn.turn,
+                turn.last_turn,
+                crate::rules::units::counted(st.turns_left, "turn", "turns")
             ));
             ui.horizontal(|ui| {
                 for (i, points) in st.points.iter().enumerate() {

@@ -352,9 +352,9 @@ impl Tally {
             .collect();
         let _ = writeln!(
             out,
-            "Balance of `{}`: {} game(s), seed {}, {}{}",
+            "Balance of `{}`: {}, seed {}, {}{}",
             self.scenario,
-            self.games,
+            crate::rules::units::counted(self.games, "game", "games"),
             self.seed,
             seats.join(", "),
             if self.mirror {
@@ -475,12 +475,12 @@ impl Tally {
             };
             let _ = writeln!(
                 out,
-                "  {} takes {cell}{name}: in {} game(s), wins {} ({:+.1} points); {} combat(s) there, {:.2} / {:.2} steps lost per combat (attacker / defender)",
+                "  {} takes {cell}{name}: in {}, wins {} ({:+.1} points); {} there, {:.2} / {:.2} steps lost per combat (attacker / defender)",
                 self.sides.get(side).map_or("?", String::as_str),
-                c.games_taken,
+                crate::rules::units::counted(c.games_taken, "game", "games"),
                 pct(c.games_taken_won as f64 / c.games_taken as f64).trim(),
                 100.0 * change,
-                c.combats,
+                crate::rules::units::counted(c.combats, "combat", "combats"),
                 c.attacker_steps as f64 / c.combats.max(1) as f64,
                 c.defender_steps as f64 / c.combats.max(1) as f64
             );

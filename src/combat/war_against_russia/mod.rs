@@ -349,8 +349,9 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
     let unclamped = base as i64 + i64::from(shift);
     if unclamped < 0 {
         return Err(Refusal(format!(
-            "{ratio} is {} shifted {shift} column(s), below {lowest}: attacks below {lowest} are not allowed",
-            r.crt.labels[base]
+            "{ratio} is {} shifted {shift} {}, below {lowest}: attacks below {lowest} are not allowed",
+            r.crt.labels[base],
+            if shift.abs() == 1 { "column" } else { "columns" }
         )));
     }
     let column = shifted(base, shift, r.crt.labels.len());
