@@ -67,7 +67,9 @@ fn a_move_may_over_stack_and_the_log_says_what_it_costs() {
     assert_eq!(at(&mut app, "m").as_deref(), Some("0301"));
     let said = log(&app).join("\n");
     assert!(
-        said.contains("Over-stacked: 0301 is over-stacked by 1 (5 of 4 stacking points)"),
+        said.contains(
+            "Over-stacked: 0301 is over-stacked by 1 (5 stacking points, limit 4): its units lose 1 ER in combat"
+        ),
         "{said}"
     );
 }

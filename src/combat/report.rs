@@ -44,7 +44,7 @@ pub fn side_text(units: &[Combatant], side: &SideResult, role: Role) -> String {
         };
         parts.push(format!(
             "{}retreat {} {} ({who})",
-            if rt.optional { "may " } else { "" },
+            if rt.optional { "voluntary " } else { "" },
             rt.cells,
             if rt.cells == 1 { "cell" } else { "cells" }
         ));

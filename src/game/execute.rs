@@ -111,11 +111,13 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
         rng.position()
     };
     let first_line = world.resource::<GameLog>().0.len();
-    let words = order_words(world, &issued.order);
     let public = public_words(world, &issued.order);
     let named = issued.order.words_with(&|id| unit_label(world, id));
     if let Err(reason) = carry_out(world, side, issued.order.clone()) {
-        return Err(OrderRefused { order: words, reason });
+        return Err(OrderRefused {
+            order: public.clone(),
+            reason,
+        });
     }
     settle(world);
     let hash = state_hash(world);

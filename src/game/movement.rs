@@ -254,10 +254,10 @@ pub fn may_end_in(
         Err(_) if stacking.penalized() => {
             let over = here.already + arriving - here.limit;
             Ok(Some(format!(
-                "{to} is over-stacked by {over} ({} of {} {}): its units lose {over} ER, only {} {} fight from it, and no road movement enters or leaves it",
+                "{to} is over-stacked by {over} ({} {}, limit {}): its units lose {over} ER in combat, only {} {} fight from it, and no road movement enters or leaves it",
                 here.already + arriving,
-                here.limit,
                 stacking.unit_word(),
+                here.limit,
                 here.limit,
                 stacking.unit_word(),
             )))

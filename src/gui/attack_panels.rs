@@ -3,9 +3,10 @@
 //! read, the result explained with its dice, and a ring around the target on the board.
 
 use super::attack::{AttackPlan, AttackPreview, LastCombat, RollRequest};
+use super::attack_options::{defender_tactic, losses_first, options};
 use super::crt;
 use super::settings::Palette;
-use crate::combat::{self, Odds, RetreatOrSteps, Role, Situation, Tactic};
+use crate::combat::{self, Odds, Role, Situation};
 use crate::game::combat::{CombatResolved, PendingCombat};
 use crate::game::components::{GameMap, Position, Sides, Unit};
 use crate::game::phase::{Phase, TurnState};
@@ -84,7 +85,13 @@ fn draw_panels(
                 );
                 defender_tactic(ui, &mut plan, &defender_side);
                 if let Some(Ok((s, _))) = &preview.result {
-                    losses_first(ui, &mut plan.defender_losses_first, &s.defenders, &defender_side);
+                    losses_first(
+                        ui,
+                        &mut plan.defender_losses_first,
+                        &s.defenders,
+                        &defender_side,
+                        &map.ruleset.combat,
+                    );
                 }
                 ui.separator();
             } else if pinned {
@@ -179,66 +186,6 @@ fn crt_panel(
     );
 }
 
-/// Next War's hold (an ER check to ignore a retreat): offered where the defenders may try it (a
-/// city, a fortified hex or the ruleset's hold terrain), else shown disabled with the reason.
-fn hold_option(
-    ui: &mut egui::Ui,
-    plan: &mut AttackPlan,
-    map: &GameMap,
-    rules: &combat::next_war::Rules,
-    situation: Option<&Situation>,
-    defender: &str,
-) {
-    let label = format!("{defender} tries to hold (ER check)");
-    match situation {
-        Some(s) if rules.may_hold(s) => {
-            ui.checkbox(&mut plan.hold, label)
-                .on_hover_text("On a retreat result the defenders check their ER to stay in place");
-        }
-        Some(_) => {
-            plan.hold = false;
-            let mut terrain: Vec<&str> = map
-                .ruleset
-                .terrain_ids
-                .iter()
-                .filter(|(_, id)| rules.hold_terrain.contains(id))
-                .map(|(name, _)| name.as_str())
-                .collect();
-            terrain.sort();
-            let mut off = false;
-            ui.add_enabled(false, egui::Checkbox::new(&mut off, label))
-                .on_disabled_hover_text(format!(
-                    "Not possible here: defenders may try to hold only in a city, a fortified hex or {}",
-                    if terrain.is_empty() {
-                        "nowhere else".to_string()
-                    } else {
-                        terrain.join(", ")
-                    }
-                ));
-        }
-        None => {}
-    }
-}
-
-/// Killing Ground's Accelerated Effort: offered with the unit that would make it, or shown
-/// disabled with the rule that forbids it (8.10.4) as its tooltip.
-fn accelerated_effort(ui: &mut egui::Ui, plan: &mut AttackPlan) {
-    const WHAT: &str = "Killing Ground 8.10.4: the unit loses a step now, then rolls a die: at most its \
-                        ER, 2 columns right; above it, 1; 3 or more above it, none";
-    match plan.effort_by.clone() {
-        Some(Ok((_, name))) => {
-            ui.checkbox(&mut plan.accelerated_effort, format!("Accelerated effort by {name}"))
-                .on_hover_text(WHAT);
-        }
-        Some(Err(why)) => {
-            let mut off = false;
-            ui.add_enabled(false, egui::Checkbox::new(&mut off, "Accelerated effort"))
-                .on_disabled_hover_text(format!("Not possible in this attack: {why}"));
-        }
-        None => {}
-    }
-}
-
 /// Whether the CRT shows the last combat fought (its column, row and cell lit) rather than the
 /// attack previewed or prepared now: with nothing else to show, or when the cell looked at is the
 /// one just fought over.
@@ -326,138 +273,6 @@ fn screen_pos(
     let p = cam.world_to_viewport(global, layout.center(cell).extend(0.0)).ok()?;
     let zoom = ctx.zoom_factor();
     Some(egui::pos2(p.x / zoom, p.y / zoom))
-}
-
-/// The options the ruleset gives the players for this attack.
-fn options(
-    ui: &mut egui::Ui,
-    plan: &mut AttackPlan,
-    map: &GameMap,
-    situation: Option<&Situation>,
-    (attacker, defender): (&str, &str),
-    computer: bool,
-) {
-    use combat::CombatRules as R;
-    let computer_answers = |ui: &mut egui::Ui, what: &str| {
-        ui.label(egui::RichText::new(format!("{defender} (computer) decides {what} itself")).weak())
-            .on_hover_text(
-                "The defender's choices are the defender's: the computer gives its best answer to your attack",
-            );
-    };
-    match &map.ruleset.combat {
-        R::KillingGround(_) => {
-            if computer {
-                computer_answers(ui, "retreat or steps");
-            } else {
-                retreat_or_steps(
-                    ui,
-                    &mut plan.defender_retreat,
-                    &format!("{defender} (defender), on a retreat result"),
-                );
-            }
-            retreat_or_steps(
-                ui,
-                &mut plan.attacker_retreat,
-                &format!("{attacker} (attacker), on a retreat result"),
-            );
-            accelerated_effort(ui, plan);
-        }
-        R::WarAgainstRussia(_) => {
-            if computer {
-                computer_answers(ui, "No Retreat! orders");
-            } else {
-                ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
-                    .on_hover_text("The defenders may not retreat: retreat results become losses");
-                ui.checkbox(
-                    &mut plan.defender_withdraws,
-                    format!("On a D, retreat a hex ({defender}'s choice)"),
-                )
-                .on_hover_text("The text: D = all defending units dispersed (may be voluntarily retreated). Ticked, the dispersed defenders retreat one hex, their owner picking the route; unticked they stay");
-            }
-            ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
-        }
-        R::NextWar(_) if computer => computer_answers(ui, "whether to hold"),
-        R::NextWar(rules) => hold_option(ui, plan, map, rules, situation, defender),
-        R::Rommel(_) => tactics(ui, plan, attacker, (defender, computer)),
-        R::SmallGeneral(_) => {
-            ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
-            ui.label(egui::RichText::new("A retreat goes one hex in a random direction among the friendly hexes: no enemy unit there, and outside enemy zones of control unless a friendly unit stands there. An empty hex counts as friendly: the rules do not define a friendly hex and the game keeps no hex control.").weak().small());
-        }
-    }
-    // Who takes losses where the owner chooses: step losses (Killing Ground, Next War, Rommel)
-    // and the attacker's exchange (War Against Russia, whose X takes every defender).
-    if let Some(s) = situation
-        && !matches!(map.ruleset.combat, R::SmallGeneral(_))
-    {
-        losses_first(ui, &mut plan.attacker_losses_first, &s.attackers, attacker);
-        if !computer && !matches!(map.ruleset.combat, R::WarAgainstRussia(_)) {
-            losses_first(ui, &mut plan.defender_losses_first, &s.defenders, defender);
-        }
-    }
-}
-
-/// The owner's choice of who takes losses first, where the rules leave it to the owner (after
-/// the losses the rules assign: Killing Ground 8.95's first step, Next War's lead unit and
-/// two-step units). The automatic choice stays the suggestion: the cheapest step.
-fn losses_first(ui: &mut egui::Ui, value: &mut Option<String>, units: &[combat::Combatant], owner: &str) {
-    if units.len() < 2 {
-        return;
-    }
-    if value.as_ref().is_some_and(|id| !units.iter().any(|u| &u.id == id)) {
-        *value = None;
-    }
-    let shown = value
-        .as_ref()
-        .and_then(|id| units.iter().find(|u| &u.id == id))
-        .map_or_else(|| "automatic (the cheapest step)".to_string(), |u| u.name.clone());
-    ui.horizontal(|ui| {
-        ui.label(format!("{owner}: losses first from"))
-            .on_hover_text("Where the rules let the owner choose which units take step losses, this unit takes them first; the rest go by the automatic choice (the step that costs the least strength). The rules' own picks come before it (Killing Ground 8.95's first step, Next War's lead unit and every two-step unit before any unit dies). In War Against Russia it names who pays an exchange first.");
-        egui::ComboBox::from_id_salt(("losses-first", owner))
-            .selected_text(shown)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(value, None, "automatic (the cheapest step)");
-                for u in units {
-                    ui.selectable_value(value, Some(u.id.clone()), u.name.as_str());
-                }
-            });
-    });
-}
-
-fn retreat_or_steps(ui: &mut egui::Ui, value: &mut RetreatOrSteps, who: &str) {
-    ui.horizontal(|ui| {
-        ui.label(who);
-        ui.radio_value(value, RetreatOrSteps::Retreat, "retreat");
-        ui.radio_value(value, RetreatOrSteps::Steps, "take steps");
-    });
-}
-
-fn pick_tactic(ui: &mut egui::Ui, list: &[Tactic], value: &mut Option<Tactic>) {
-    ui.horizontal_wrapped(|ui| {
-        ui.radio_value(value, None, "none");
-        for t in list {
-            ui.radio_value(value, Some(t.clone()), t.name());
-        }
-    });
-}
-
-/// Rommel's secret, simultaneous tactics at one screen: the attacker picks while the defender
-/// looks away and declares the attack with the pick hidden; the defender then answers.
-fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, (defender, computer): (&str, bool)) {
-    if computer {
-        ui.strong(format!(
-            "{attacker}: choose a tactic (hidden from {defender} until it answers)"
-        ));
-    } else {
-        ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
-    }
-    pick_tactic(ui, &Tactic::ATTACK, &mut plan.attack_tactic);
-}
-
-/// Rommel: the defender's answer to a declared attack.
-fn defender_tactic(ui: &mut egui::Ui, plan: &mut AttackPlan, defender: &str) {
-    ui.strong(format!("{defender}: choose a tactic"));
-    pick_tactic(ui, &Tactic::DEFENSE, &mut plan.defense_tactic);
 }
 
 fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) {

@@ -223,6 +223,34 @@ type UnitInfo<'a> = (
     Option<&'a Formation>,
 );
 
+/// Where over-stacking is allowed at a cost (Next War): what a cell over its limit costs its
+/// units, in words; `None` when it is within the limit.
+fn overstacked_words(
+    map: &GameMap,
+    cell: crate::rules::grid::Cell,
+    index: &MapIndex,
+    points: &Query<(&Side, &crate::game::components::StackingPoints)>,
+) -> Option<String> {
+    let stacking = &map.ruleset.stacking;
+    if !stacking.penalized() {
+        return None;
+    }
+    let limit = stacking.limit_in(map.board.terrain(cell)?);
+    let mut by_side: Vec<(Side, u32)> = Vec::new();
+    for (side, sp) in index.stack(cell).iter().filter_map(|e| points.get(*e).ok()) {
+        match by_side.iter_mut().find(|(s, _)| s == side) {
+            Some((_, n)) => *n += stacking.counted(sp.0),
+            None => by_side.push((*side, stacking.counted(sp.0))),
+        }
+    }
+    let (_, total) = by_side.into_iter().find(|(_, n)| *n > limit)?;
+    let word = stacking.unit_word();
+    Some(format!(
+        "Over-stacked: {total} {word}, limit {limit}. Its units lose {} ER (effectiveness) in combat, only {limit} {word} of them fight, and no road movement enters or leaves it.",
+        total - limit
+    ))
+}
+
 /// The cell under the cursor: terrain, place, edges, the cost to move there, every unit in it.
 fn cell_info(
     mut contexts: EguiContexts,
@@ -231,6 +259,7 @@ fn cell_info(
     (hovered, index, selection): (Res<Hovered>, Res<MapIndex>, Res<Selection>),
     log_panel: Res<super::log_panel::LogPanel>,
     units: Query<UnitInfo>,
+    points: Query<(&Side, &crate::game::components::StackingPoints)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(cell) = hovered.0 {
@@ -262,6 +291,9 @@ fn cell_info(
                 }
                 if !edges.is_empty() {
                     ui.label(egui::RichText::new(edges.join("  ")).small());
+                }
+                if let Some(warning) = overstacked_words(&map, cell, &index, &points) {
+                    ui.colored_label(egui::Color32::from_rgb(230, 150, 40), warning);
                 }
                 if let Some(r) = selection.reach.get(&cell) {
                     ui.label(format!(

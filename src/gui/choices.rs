@@ -219,38 +219,48 @@ fn work_out_questions(
         && let Some(p) = advances.0.first()
         && !map.ruleset.advance.automatic
     {
-        let mut list = Vec::new();
-        // A cell is offered when any unit still to advance may enter it (a second-cell advance is
-        // the mechanized units' even when a foot unit is listed first); else the first refusal.
-        let mut targets: Vec<(Cell, Result<(), String>)> = Vec::new();
-        let mut may_enter = Vec::new();
-        for e in p.attackers.iter().chain(&p.followers) {
-            if let Ok(d) = units.get(*e)
-                && d.cell() != p.into
-                && !p.moved.contains(e)
-            {
-                list.push((d.unit.id.clone(), d.unit.name.clone(), p.attackers.contains(e)));
-                let options = advance_options(&map, &index, &units, p, *e);
-                may_enter.push((
-                    d.unit.id.clone(),
-                    options.iter().filter(|t| t.allowed.is_ok()).map(|t| t.cell).collect(),
-                ));
-                for t in options {
-                    match targets.iter_mut().find(|(c, _)| *c == t.cell) {
-                        Some((_, allowed)) if allowed.is_err() && t.allowed.is_ok() => *allowed = Ok(()),
-                        Some(_) => {}
-                        None => targets.push((t.cell, t.allowed)),
-                    }
+        asked.advance = Some(advance_question(&map, &index, &units, p));
+    }
+}
+
+/// The advance the owner is asked about: the units still to advance, and each cell with whether
+/// any of them may enter it (a second-cell advance is the mechanized units' even when a foot unit
+/// is listed first; else the first refusal), and which cells each may enter.
+fn advance_question(
+    map: &GameMap,
+    index: &MapIndex,
+    units: &Query<UnitData>,
+    p: &crate::game::combat::PendingAdvance,
+) -> AdvanceAsk {
+    let mut list = Vec::new();
+    let mut targets: Vec<(Cell, Result<(), String>)> = Vec::new();
+    let mut may_enter = Vec::new();
+    for e in p.attackers.iter().chain(&p.followers) {
+        if let Ok(d) = units.get(*e)
+            && d.cell() != p.into
+            && !p.moved.contains(e)
+        {
+            list.push((d.unit.id.clone(), d.unit.name.clone(), p.attackers.contains(e)));
+            let options = advance_options(map, index, units, p, *e);
+            may_enter.push((
+                d.unit.id.clone(),
+                options.iter().filter(|t| t.allowed.is_ok()).map(|t| t.cell).collect(),
+            ));
+            for t in options {
+                match targets.iter_mut().find(|(c, _)| *c == t.cell) {
+                    Some((_, allowed)) if allowed.is_err() && t.allowed.is_ok() => *allowed = Ok(()),
+                    Some(_) => {}
+                    None => targets.push((t.cell, t.allowed)),
                 }
             }
         }
-        asked.advance = Some(AdvanceAsk {
-            into: p.into,
-            units: list,
-            targets,
-            may_enter,
-            mandatory: p.right.mandatory,
-        });
+    }
+    AdvanceAsk {
+        into: p.into,
+        units: list,
+        targets,
+        may_enter,
+        mandatory: p.right.mandatory,
     }
 }
 

@@ -2,6 +2,7 @@
 //! reads the world and sends orders as messages; it never changes game state itself.
 
 pub mod attack;
+mod attack_options;
 pub mod attack_panels;
 pub mod bars;
 pub mod board;

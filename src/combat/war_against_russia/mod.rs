@@ -526,7 +526,8 @@ pub(crate) fn resolve(
                 u.gained.insert(UnitStatus::Dispersed);
                 u.retreats = choices.defender_withdraws;
             }
-            defender.retreat = Some(RetreatDemand {
+            // Only a retreat the defender chose is one (else they stay, dispersed).
+            defender.retreat = choices.defender_withdraws.then(|| RetreatDemand {
                 optional: true,
                 chooser: Chooser::Owner,
                 ..retreat(1)

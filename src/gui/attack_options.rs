@@ -1,0 +1,251 @@
+//! The options a ruleset gives the players for an attack, in the attack window: retreat or steps,
+//! No Retreat!, the hold check, Accelerated Effort, Rommel's tactics, and who takes losses first.
+
+use super::attack::AttackPlan;
+use crate::combat::{self, RetreatOrSteps, Situation, Tactic};
+use crate::game::components::GameMap;
+use bevy_egui::egui;
+
+/// Next War's hold (an ER check to ignore a retreat): offered where the defenders may try it (a
+/// city, a fortified hex or the ruleset's hold terrain), else shown disabled with the reason.
+fn hold_option(
+    ui: &mut egui::Ui,
+    plan: &mut AttackPlan,
+    map: &GameMap,
+    rules: &combat::next_war::Rules,
+    situation: Option<&Situation>,
+    defender: &str,
+) {
+    let label = format!("{defender} tries to hold (ER check)");
+    match situation {
+        Some(s) if rules.may_hold(s) => {
+            ui.checkbox(&mut plan.hold, label)
+                .on_hover_text("On a retreat result the defenders check their ER to stay in place");
+        }
+        Some(_) => {
+            plan.hold = false;
+            let mut terrain: Vec<&str> = map
+                .ruleset
+                .terrain_ids
+                .iter()
+                .filter(|(_, id)| rules.hold_terrain.contains(id))
+                .map(|(name, _)| name.as_str())
+                .collect();
+            terrain.sort();
+            let mut off = false;
+            ui.add_enabled(false, egui::Checkbox::new(&mut off, label))
+                .on_disabled_hover_text(format!(
+                    "Not possible here: defenders may try to hold only in a city, a fortified hex or {}",
+                    if terrain.is_empty() {
+                        "nowhere else".to_string()
+                    } else {
+                        terrain.join(", ")
+                    }
+                ));
+        }
+        None => {}
+    }
+}
+
+/// Killing Ground's Accelerated Effort: offered with the unit that would make it, or shown
+/// disabled with the rule that forbids it (8.10.4) as its tooltip.
+fn accelerated_effort(ui: &mut egui::Ui, plan: &mut AttackPlan) {
+    const WHAT: &str = "Killing Ground 8.10.4: the unit loses a step now, then rolls a die: at most its \
+                        ER, 2 columns right; above it, 1; 3 or more above it, none";
+    match plan.effort_by.clone() {
+        Some(Ok((_, name))) => {
+            ui.checkbox(&mut plan.accelerated_effort, format!("Accelerated effort by {name}"))
+                .on_hover_text(WHAT);
+        }
+        Some(Err(why)) => {
+            let mut off = false;
+            ui.add_enabled(false, egui::Checkbox::new(&mut off, "Accelerated effort"))
+                .on_disabled_hover_text(format!("Not possible in this attack: {why}"));
+        }
+        None => {}
+    }
+}
+
+/// The options the ruleset gives the players for this attack.
+pub(super) fn options(
+    ui: &mut egui::Ui,
+    plan: &mut AttackPlan,
+    map: &GameMap,
+    situation: Option<&Situation>,
+    (attacker, defender): (&str, &str),
+    computer: bool,
+) {
+    use combat::CombatRules as R;
+    let computer_answers = |ui: &mut egui::Ui, what: &str| {
+        ui.label(egui::RichText::new(format!("{defender} (computer) decides {what} itself")).weak())
+            .on_hover_text(
+                "The defender's choices are the defender's: the computer gives its best answer to your attack",
+            );
+    };
+    match &map.ruleset.combat {
+        R::KillingGround(_) => {
+            if computer {
+                computer_answers(ui, "retreat or steps");
+            } else {
+                retreat_or_steps(
+                    ui,
+                    &mut plan.defender_retreat,
+                    &format!("{defender} (defender), on a retreat result"),
+                );
+            }
+            retreat_or_steps(
+                ui,
+                &mut plan.attacker_retreat,
+                &format!("{attacker} (attacker), on a retreat result"),
+            );
+            accelerated_effort(ui, plan);
+        }
+        R::WarAgainstRussia(_) => {
+            if computer {
+                computer_answers(ui, "No Retreat! orders");
+            } else {
+                ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
+                    .on_hover_text("The defenders may not retreat: retreat results become losses");
+                ui.checkbox(
+                    &mut plan.defender_withdraws,
+                    format!("On a D, retreat a hex ({defender}'s choice)"),
+                )
+                .on_hover_text("The text: D = all defending units dispersed (may be voluntarily retreated). Ticked, the dispersed defenders retreat one hex, their owner picking the route; unticked they stay");
+            }
+            ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
+        }
+        R::NextWar(_) if computer => computer_answers(ui, "whether to hold"),
+        R::NextWar(rules) => hold_option(ui, plan, map, rules, situation, defender),
+        R::Rommel(_) => tactics(ui, plan, attacker, (defender, computer)),
+        R::SmallGeneral(_) => {
+            ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
+            ui.label(egui::RichText::new("A retreat goes one hex in a random direction among the friendly hexes: no enemy unit there, and outside enemy zones of control unless a friendly unit stands there. An empty hex counts as friendly: the rules do not define a friendly hex and the game keeps no hex control.").weak().small());
+        }
+    }
+    // Who takes losses where the owner chooses: step losses (Killing Ground, Next War, Rommel)
+    // and the attacker's exchange (War Against Russia, whose X takes every defender).
+    if let Some(s) = situation
+        && !matches!(map.ruleset.combat, R::SmallGeneral(_))
+    {
+        losses_first(
+            ui,
+            &mut plan.attacker_losses_first,
+            &s.attackers,
+            attacker,
+            &map.ruleset.combat,
+        );
+        if !computer && !matches!(map.ruleset.combat, R::WarAgainstRussia(_)) {
+            losses_first(
+                ui,
+                &mut plan.defender_losses_first,
+                &s.defenders,
+                defender,
+                &map.ruleset.combat,
+            );
+        }
+    }
+}
+
+/// The owner's choice of who takes losses first, where the rules leave it to the owner (after
+/// the losses the rules assign: Killing Ground 8.95's first step, Next War's lead unit and
+/// two-step units). The automatic choice stays the suggestion: the cheapest step.
+pub(super) fn losses_first(
+    ui: &mut egui::Ui,
+    value: &mut Option<String>,
+    units: &[combat::Combatant],
+    owner: &str,
+    rules: &combat::CombatRules,
+) {
+    use combat::CombatRules as R;
+    if units.len() < 2 {
+        return;
+    }
+    if value.as_ref().is_some_and(|id| !units.iter().any(|u| &u.id == id)) {
+        *value = None;
+    }
+    let (automatic, help) = match rules {
+        R::WarAgainstRussia(_) => (
+            "automatic (the smallest cover)",
+            "On an exchange this unit pays first; the rest is paid by the smallest total that covers it.",
+        ),
+        R::NextWar(_) => (
+            "automatic (the cheapest step)",
+            "After the lead unit's step and a step from every unit still at full strength (the rules' own order), this unit takes the losses first; the rest go to the step that costs the least strength.",
+        ),
+        R::KillingGround(_) => (
+            "automatic (the cheapest step)",
+            "After the first step the rules assign (the attacker's strongest unit now), this unit takes the losses first; the rest go to the step that costs the least strength.",
+        ),
+        _ => (
+            "automatic (the cheapest step)",
+            "This unit takes the hits first as they are spread; the rest go to the step that costs the least strength.",
+        ),
+    };
+    let label = |u: &combat::Combatant| {
+        let (a, d) = u
+            .steps
+            .values
+            .get(u.steps.lost)
+            .map_or((0, 0), |v| (v.attack, v.defense));
+        format!(
+            "{} ({}-{}, {} left)",
+            u.name,
+            a,
+            d,
+            crate::rules::units::counted(u.steps.remaining() as u64, "step", "steps")
+        )
+    };
+    let shown = value
+        .as_ref()
+        .and_then(|id| units.iter().find(|u| &u.id == id))
+        .map_or_else(|| automatic.to_string(), |u| u.name.clone());
+    ui.horizontal(|ui| {
+        ui.label(format!("{owner}: losses first from")).on_hover_text(help);
+        egui::ComboBox::from_id_salt(("losses-first", owner))
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(value, None, automatic);
+                for u in units {
+                    ui.selectable_value(value, Some(u.id.clone()), label(u));
+                }
+            })
+            .response
+            .on_hover_text(help);
+    });
+}
+
+fn retreat_or_steps(ui: &mut egui::Ui, value: &mut RetreatOrSteps, who: &str) {
+    ui.horizontal(|ui| {
+        ui.label(who);
+        ui.radio_value(value, RetreatOrSteps::Retreat, "retreat");
+        ui.radio_value(value, RetreatOrSteps::Steps, "take steps");
+    });
+}
+
+fn pick_tactic(ui: &mut egui::Ui, list: &[Tactic], value: &mut Option<Tactic>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.radio_value(value, None, "none");
+        for t in list {
+            ui.radio_value(value, Some(t.clone()), t.name());
+        }
+    });
+}
+
+/// Rommel's secret, simultaneous tactics at one screen: the attacker picks while the defender
+/// looks away and declares the attack with the pick hidden; the defender then answers.
+fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, (defender, computer): (&str, bool)) {
+    if computer {
+        ui.strong(format!(
+            "{attacker}: choose a tactic (hidden from {defender} until it answers)"
+        ));
+    } else {
+        ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
+    }
+    pick_tactic(ui, &Tactic::ATTACK, &mut plan.attack_tactic);
+}
+
+/// Rommel: the defender's answer to a declared attack.
+pub(super) fn defender_tactic(ui: &mut egui::Ui, plan: &mut AttackPlan, defender: &str) {
+    ui.strong(format!("{defender}: choose a tactic"));
+    pick_tactic(ui, &Tactic::DEFENSE, &mut plan.defense_tactic);
+}
