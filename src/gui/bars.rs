@@ -342,6 +342,7 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>, mut guide: ResMu
             egui::Grid::new("keys").striped(true).show(ui, |ui| {
                 for (k, what) in [
                     ("Left click", "select your stack in a cell / move the selection to a highlighted cell"),
+                    ("Shift+click a friendly stack", "move the selection onto it and merge (a plain click selects it)"),
                     ("Left click on an enemy", "in a combat phase, prepare an attack on it with the selection (odds, modifiers and CRT open)"),
                     ("Shift + click your stack", "add it to (or take it from) the prepared attack"),
                     ("Space", "roll the prepared attack"),

@@ -117,7 +117,7 @@ fn page(ui: &mut egui::Ui, n: usize) {
         1 => {
             ui.label("• Click one of your stacks to select it. Yellow outlines mark every cell it can reach this phase; orange outlines with a cross mark cells where it must stop (an enemy zone of control, Z shows them).");
             ui.label("• Click a highlighted cell to move there. The cost in movement points shows when you hover it.");
-            ui.label("• With a stack of two or more selected, the Stack panel lists its units: untick some to leave them behind (split the stack); move onto a friendly stack to merge.");
+            ui.label("• With a stack of two or more selected, the Stack panel lists its units: untick some to leave them behind (split the stack); Shift+click a friendly stack to move onto it and merge (a plain click selects it).");
             ui.label("• Ctrl+Z takes a move back, as long as no die has been rolled since.");
         }
         2 => {

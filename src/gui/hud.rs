@@ -85,7 +85,29 @@ fn track_hover(
     }
 }
 
+/// What a left click on the board does, the combat phase's attacks aside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClickIntent {
+    Move,
+    Select,
+}
+
+/// A click moves the selection to a highlighted cell, or to an empty one (to be told why not);
+/// a click on another of the side's stacks selects it, unless Shift is held, which moves the
+/// selection onto it to merge.
+fn click_intent(selected: bool, clicked_selected: bool, own_there: bool, in_reach: bool, shift: bool) -> ClickIntent {
+    if !selected || clicked_selected {
+        return ClickIntent::Select;
+    }
+    match (own_there, in_reach) {
+        (false, _) => ClickIntent::Move,
+        (true, true) if shift => ClickIntent::Move,
+        (true, _) => ClickIntent::Select,
+    }
+}
+
 fn handle_clicks(
+    keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
     over_ui: Res<PointerOverUi>,
     hovered: Res<Hovered>,
@@ -116,10 +138,15 @@ fn handle_clicks(
         .copied()
         .filter(|e| sides.get(*e).is_ok_and(|s| *s == turn.active))
         .collect();
-    if !selection.units.is_empty()
-        && !own.iter().any(|e| selection.units.contains(e))
-        && (selection.reach.contains_key(&cell) || own.is_empty())
-    {
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let intent = click_intent(
+        !selection.units.is_empty(),
+        own.iter().any(|e| selection.units.contains(e)),
+        !own.is_empty(),
+        selection.reach.contains_key(&cell),
+        shift,
+    );
+    if intent == ClickIntent::Move {
         let units = selection
             .units
             .iter()
@@ -227,5 +254,25 @@ fn draw_selection(selection: Res<Selection>, layout: Res<Layout>, positions: Que
             gizmos.line_2d(c + Vec2::new(-d, -d), c + Vec2::new(d, d), color);
             gizmos.line_2d(c + Vec2::new(-d, d), c + Vec2::new(d, -d), color);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ClickIntent, click_intent};
+
+    #[test]
+    fn a_click_on_another_own_stack_selects_it_and_shift_click_merges() {
+        use ClickIntent::*;
+        // Nothing selected, or the selection itself clicked: select.
+        assert_eq!(click_intent(false, false, true, false, false), Select);
+        assert_eq!(click_intent(true, true, true, false, false), Select);
+        // An empty cell: move (in reach or not: the refusal says why).
+        assert_eq!(click_intent(true, false, false, true, false), Move);
+        assert_eq!(click_intent(true, false, false, false, false), Move);
+        // Another own stack: select it; Shift+click moves onto it (to merge) when in reach.
+        assert_eq!(click_intent(true, false, true, true, false), Select);
+        assert_eq!(click_intent(true, false, true, true, true), Move);
+        assert_eq!(click_intent(true, false, true, false, true), Select);
     }
 }

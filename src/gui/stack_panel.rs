@@ -1,6 +1,6 @@
 //! The stack panel: with a stack selected, every unit in its cell is listed — the side's own with a
 //! tick to take it along or leave it behind (a move takes only the ticked units: split a stack by
-//! moving part of it, merge by moving onto a friendly stack), and, where a cell is shared by both
+//! moving part of it, merge by Shift+clicking a friendly stack), and, where a cell is shared by both
 //! sides (Rommel's contested squares), the enemy's too.
 
 use super::counters::values_text;
