@@ -56,14 +56,7 @@ fn a_move_may_over_stack_and_the_log_says_what_it_costs() {
         ],
     );
     let mut app = start(&s);
-    give(
-        &mut app,
-        Order::Move {
-            units: ids(&["m"]),
-            to: cell("0301"),
-        },
-    )
-    .expect("Next War lets a move over-stack");
+    move_to(&mut app, &["m"], "0301"); // Next War lets a move over-stack
     assert_eq!(at(&mut app, "m").as_deref(), Some("0301"));
     let said = log(&app).join("\n");
     assert!(
