@@ -6,6 +6,7 @@ pub mod case;
 mod deployment;
 pub mod file;
 mod limits;
+mod map;
 pub mod ruleset;
 pub mod validate;
 
