@@ -48,21 +48,11 @@ fn draw_panels(
             .unwrap_or_default();
         // Against the computer its answers are its own, and nobody needs to look away.
         let computer = seats.computer(defender_index).is_some();
-        // Hovering a target that lies under the panel's corner (the panel would catch the click
-        // meant for it), the panel shows to the target's right instead; a pinned attack keeps the
-        // corner (the view glides the combat clear of it, `focus.rs`).
-        let id = egui::Id::new("attack-panel");
         let target_at = match (layout.as_ref(), camera.single()) {
             (Some(layout), Ok((cam, global))) => screen_pos(ctx, layout, cam, global, target),
             _ => None,
         };
-        let window = egui::Window::new(format!("Attack {target}")).id(id).resizable(false);
-        let window = match (target_at, ctx.memory(|m| m.area_rect(id))) {
-            (Some(p), Some(r)) if !pinned && p.x < r.right() + 40.0 && p.y < r.bottom() + 40.0 => {
-                window.fixed_pos(egui::pos2(p.x + 60.0, 40.0))
-            }
-            _ => window.anchor(egui::Align2::LEFT_TOP, [8.0, 40.0]),
-        };
+        let window = attack_window(ctx, target, target_at, pinned);
         window.show(ctx, |ui| {
             if let Some(c) = declared {
                 let list: Vec<String> = c
@@ -260,6 +250,25 @@ fn mark_target(
     ));
     let zoom = ctx.zoom_factor();
     painter.circle_stroke(p, 30.0 / zoom, egui::Stroke::new(3.0, Palette::egui(palette.target)));
+}
+
+/// The attack window, placed. Hovering a target that lies under the panel's corner (the panel
+/// would catch the click meant for it), the panel shows to the target's right instead; a pinned
+/// attack keeps the corner (the view glides the combat clear of it, `focus.rs`).
+fn attack_window(
+    ctx: &egui::Context,
+    target: Cell,
+    target_at: Option<egui::Pos2>,
+    pinned: bool,
+) -> egui::Window<'static> {
+    let id = egui::Id::new("attack-panel");
+    let window = egui::Window::new(format!("Attack {target}")).id(id).resizable(false);
+    match (target_at, ctx.memory(|m| m.area_rect(id))) {
+        (Some(p), Some(r)) if !pinned && p.x < r.right() + 40.0 && p.y < r.bottom() + 40.0 => {
+            window.fixed_pos(egui::pos2(p.x + 60.0, 40.0))
+        }
+        _ => window.anchor(egui::Align2::LEFT_TOP, [8.0, 40.0]),
+    }
 }
 
 /// Where a cell's centre is on screen, in egui's points.
