@@ -204,11 +204,6 @@ impl CellFeature {
         matches!(self, Self::Airbase | Self::Port)
     }
 
-    /// A city of any size (a town is not one).
-    pub const fn is_city(self) -> bool {
-        matches!(self, Self::City | Self::MajorCity | Self::VictoryCity(_))
-    }
-
     /// Its name in a sentence.
     pub fn word(self) -> String {
         match self {
