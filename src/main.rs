@@ -2,6 +2,7 @@
 
 mod balance_cli;
 mod combat_lab;
+mod inspect_cli;
 mod replay_cli;
 
 use clap::{Parser, Subcommand};
@@ -89,6 +90,9 @@ enum Command {
         #[arg(long, default_value_t = u64::MAX)]
         count: u64,
     },
+    /// What-if queries for checking a ruleset on a map: `zoc`, `reach`, `retreats`, `advance`.
+    #[command(subcommand)]
+    Inspect(inspect_cli::InspectArgs),
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
         case: PathBuf,
@@ -111,6 +115,7 @@ fn main() -> ExitCode {
         Some(Command::Resolve { case, dice, json }) => combat_lab::resolve(&case, cli.seed, &dice, json),
         Some(Command::Balance(args)) => balance_cli::balance(&args, cli.seed),
         Some(Command::Replay { file, verify, to, json }) => replay_cli::replay(&file, verify, to, json),
+        Some(Command::Inspect(args)) => inspect_cli::inspect(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
         None => open_game(cli),
     }

@@ -13,6 +13,7 @@ pub mod components;
 pub mod emergency;
 pub mod execute;
 pub mod hash;
+pub mod inspect;
 pub mod log;
 pub mod movement;
 pub mod must_attack;
