@@ -90,6 +90,15 @@ enum Command {
         #[arg(long, default_value_t = u64::MAX)]
         count: u64,
     },
+    /// Start a ruleset of your own from a built-in one: writes FILE (e.g. `rulesets/my-war.ron`)
+    /// with the built-in's text under the file's name as its id. A scenario then names it with
+    /// `ruleset: "my-war.ron"`.
+    NewRuleset {
+        /// The built-in ruleset to start from: killing-ground, rommel, war-against-russia,
+        /// next-war, small-general.
+        from: String,
+        file: PathBuf,
+    },
     /// What-if queries for checking a ruleset on a map: `zoc`, `reach`, `retreats`, `advance`.
     #[command(subcommand)]
     Inspect(inspect_cli::InspectArgs),
@@ -115,6 +124,7 @@ fn main() -> ExitCode {
         Some(Command::Resolve { case, dice, json }) => combat_lab::resolve(&case, cli.seed, &dice, json),
         Some(Command::Balance(args)) => balance_cli::balance(&args, cli.seed),
         Some(Command::Replay { file, verify, to, json }) => replay_cli::replay(&file, verify, to, json),
+        Some(Command::NewRuleset { from, file }) => new_ruleset(&from, &file),
         Some(Command::Inspect(args)) => inspect_cli::inspect(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
         None => open_game(cli),
@@ -132,6 +142,36 @@ fn validate(files: &[PathBuf]) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+fn new_ruleset(from: &str, file: &std::path::Path) -> ExitCode {
+    if file.exists() {
+        eprintln!("error: {} exists already: name a new file", file.display());
+        return ExitCode::FAILURE;
+    }
+    let id = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let written = hexfront::scenario::user_ruleset::starting_text(from, &id).and_then(|text| {
+        if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        hexfront::storage::write_atomic(file, &text)
+    });
+    match written {
+        Ok(()) => {
+            println!(
+                "wrote {} (`{from}` as `{id}`); a scenario uses it with ruleset: \"{id}.ron\"",
+                file.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `hexfront rewrite-saves FILE TO`: writes FILE's game to TO `count` times, its log cut to a

@@ -43,6 +43,10 @@ pub struct SavedGame {
     pub automatic_after_combat: bool,
     /// The position the log starts from (a scenario; a first-format save's snapshot).
     pub scenario: RawScenario,
+    /// The scenario's ruleset when it is a user's ruleset file, so the game loads wherever the
+    /// save goes and plays by the rules it was played by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<crate::scenario::ruleset::RawRuleset>,
     pub log: Vec<LogEntry>,
 }
 
@@ -130,6 +134,10 @@ pub fn saved_game(world: &World) -> SavedGame {
         seed,
         automatic_after_combat: world.get_resource::<AfterCombatMode>().is_some_and(|m| m.automatic),
         scenario: raw,
+        ruleset: origin
+            .scenario
+            .has_user_ruleset()
+            .then(|| origin.scenario.ruleset.raw.clone()),
         log: world.resource::<OrderLog>().entries.clone(),
     }
 }
@@ -265,7 +273,13 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
             ),
         ));
     }
-    let scenario = Scenario::from_raw(&src.nested("scenario"), saved.scenario)?;
+    let scenario = match saved.ruleset {
+        Some(raw) => {
+            let ruleset = crate::scenario::Ruleset::from_raw(&src.nested("ruleset"), raw)?;
+            Scenario::from_raw_with_ruleset(&src.nested("scenario"), saved.scenario, std::sync::Arc::new(ruleset))?
+        }
+        None => Scenario::from_raw(&src.nested("scenario"), saved.scenario)?,
+    };
     Ok(LoadedGame {
         scenario,
         seed: saved.seed,

@@ -8,6 +8,7 @@ pub mod file;
 mod limits;
 mod map;
 pub mod ruleset;
+pub mod user_ruleset;
 pub mod validate;
 
 pub use crate::source::{LoadError, Source, to_ron};

@@ -265,6 +265,11 @@ impl Ruleset {
             .map(|(n, text)| Self::from_ron_str(format!("assets/rulesets/{n}.ron"), text))
     }
 
+    /// Validates a ruleset already parsed from `src` (a saved game's copy of a user ruleset).
+    pub fn from_raw(src: &Source, raw: RawRuleset) -> Result<Ruleset, LoadError> {
+        Self::validate(src, raw)
+    }
+
     fn validate(src: &Source, raw: RawRuleset) -> Result<Ruleset, LoadError> {
         if raw.player_turn.is_empty() {
             return Err(src.error("player_turn", "a player turn needs at least one phase"));

@@ -128,6 +128,16 @@ impl Scenario {
         validate(src, raw)
     }
 
+    /// `from_raw` with its ruleset given (a saved game carries its user ruleset with it).
+    pub fn from_raw_with_ruleset(src: &Source, raw: RawScenario, ruleset: Arc<Ruleset>) -> Result<Scenario, LoadError> {
+        validate_with(src, raw, Some(ruleset))
+    }
+
+    /// Whether its ruleset is a user's ruleset file rather than a built-in one.
+    pub fn has_user_ruleset(&self) -> bool {
+        super::user_ruleset::names_a_file(&self.raw.ruleset)
+    }
+
     /// Reads, parses and validates a scenario file.
     pub fn load(path: impl AsRef<Path>) -> Result<Scenario, LoadError> {
         let path = path.as_ref();
@@ -139,22 +149,39 @@ impl Scenario {
     }
 }
 
+/// The scenario's ruleset: `given` (a saved game's own copy of a user ruleset), a built-in one,
+/// or a user ruleset file found from the scenario's file (`user_ruleset`).
+fn ruleset_of(src: &Source, raw: &RawScenario, given: Option<Arc<Ruleset>>) -> Result<Arc<Ruleset>, LoadError> {
+    if let Some(r) = given {
+        return Ok(r);
+    }
+    if let Some(r) = Ruleset::builtin(&raw.ruleset) {
+        return r.map(Arc::new);
+    }
+    if super::user_ruleset::names_a_file(&raw.ruleset) {
+        return match super::user_ruleset::load(&raw.ruleset, &src.file) {
+            Ok(loaded) => loaded.map(Arc::new),
+            Err(why) => Err(src.error("ruleset", why)),
+        };
+    }
+    let names: Vec<String> = super::ruleset::BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
+    Err(src.error(
+        "ruleset",
+        format!(
+            "there is no ruleset `{}`: the rulesets are {}, or a ruleset file of yours (`my-rules.ron`)",
+            raw.ruleset,
+            list(names.iter())
+        ),
+    ))
+}
+
 fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
+    validate_with(src, raw, None)
+}
+
+fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) -> Result<Scenario, LoadError> {
     super::limits::scenario(src, &raw)?;
-    let ruleset = match Ruleset::builtin(&raw.ruleset) {
-        Some(r) => Arc::new(r?),
-        None => {
-            let names: Vec<String> = super::ruleset::BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
-            return Err(src.error(
-                "ruleset",
-                format!(
-                    "there is no ruleset `{}`: the rulesets are {}",
-                    raw.ruleset,
-                    list(names.iter())
-                ),
-            ));
-        }
-    };
+    let ruleset = ruleset_of(src, &raw, given)?;
     let board = validate_map(src, &raw, &ruleset)?;
     let grid = board.grid;
     let cell_at = |field: String, label: &str| cell_on_map(src, &grid, field, label);
