@@ -9,6 +9,7 @@ mod limits;
 mod map;
 pub mod ruleset;
 pub mod user_ruleset;
+pub mod write;
 pub mod validate;
 
 pub use crate::source::{LoadError, Source, to_ron};
