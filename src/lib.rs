@@ -1,12 +1,13 @@
 //! Hexfront: a hex-and-square board-wargame engine. Layers, each importing only those below it:
 //! `gui` (feature `gui`) draws and takes input → `lab` (the balance lab) and `ai` (the computer
 //! player) give orders as a player would → `game` runs the rules as Bevy ECS systems and
-//! keeps the order log → `scenario` reads and checks scenario and ruleset files → `combat` and
+//! keeps the order log; `edit` (the designer's edits, pure, with undo) → `scenario` reads and checks scenario and ruleset files → `combat` and
 //! `rules`, pure → `source`, file text and located errors. `storage` keeps a player's files;
 //! `version` says which Hexfront wrote them.
 
 pub mod ai;
 pub mod combat;
+pub mod edit;
 pub mod game;
 pub mod lab;
 pub mod rules;

@@ -9,8 +9,8 @@ mod limits;
 mod map;
 pub mod ruleset;
 pub mod user_ruleset;
-pub mod write;
 pub mod validate;
+pub mod write;
 
 pub use crate::source::{LoadError, Source, to_ron};
 pub use bench::{benchmark_scenario, sized_benchmark_scenario};

@@ -225,10 +225,18 @@ mod tests {
             assert_eq!(scenario_text(&after.raw, &leading_comments(text)).unwrap(), written);
             // One unit per line, in the file's order.
             let ids: Vec<&str> = before.raw.units.iter().map(|u| u.id.as_str()).collect();
-            let lines: Vec<&str> = written.lines().filter(|l| l.trim_start().starts_with("(id: ")).collect();
+            let lines: Vec<&str> = written
+                .lines()
+                .filter(|l| l.trim_start().starts_with("(id: "))
+                .collect();
             let units_at: Vec<usize> = ids
                 .iter()
-                .map(|id| lines.iter().position(|l| l.contains(&format!("(id: \"{id}\""))).unwrap())
+                .map(|id| {
+                    lines
+                        .iter()
+                        .position(|l| l.contains(&format!("(id: \"{id}\"")))
+                        .unwrap()
+                })
                 .collect();
             assert!(units_at.windows(2).all(|w| w[0] < w[1]), "{path}: unit order");
         }
