@@ -99,6 +99,8 @@ enum Command {
         from: String,
         file: PathBuf,
     },
+    /// Open the editor (the designer's workbench) on FILE, or on a new map.
+    Edit { file: Option<PathBuf> },
     /// What-if queries for checking a ruleset on a map: `zoc`, `reach`, `retreats`, `advance`.
     #[command(subcommand)]
     Inspect(inspect_cli::InspectArgs),
@@ -126,6 +128,7 @@ fn main() -> ExitCode {
         Some(Command::Replay { file, verify, to, json }) => replay_cli::replay(&file, verify, to, json),
         Some(Command::NewRuleset { from, file }) => new_ruleset(&from, &file),
         Some(Command::Inspect(args)) => inspect_cli::inspect(&args),
+        Some(Command::Edit { .. }) => open_game(cli),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
         None => open_game(cli),
     }
@@ -316,6 +319,10 @@ fn open_game(cli: Cli) -> ExitCode {
         attack,
         bench_frames: cli.bench_frames,
         seats,
+        edit: match cli.command {
+            Some(Command::Edit { file }) => Some(file),
+            _ => None,
+        },
     };
     // Errors above print to the console; gui::run lets go of a console of its own (Windows).
     hexfront::gui::run(start, cli.seed, shot, options)

@@ -218,6 +218,9 @@ pub fn set_edge(edges: &mut Vec<RawEdges>, feature: EdgeFeature, between: &(Stri
 pub struct History {
     undo: Vec<Edit>,
     redo: Vec<Edit>,
+    /// What the last step was made by, when further changes of the same kind (one form field
+    /// typed into, one brush stroke) join it rather than making steps of their own.
+    joinable: Option<String>,
     /// The undo depth at which the scenario matches its file; `None` once no undo or redo can
     /// bring that state back.
     saved_at: Option<usize>,
@@ -228,6 +231,7 @@ impl Default for History {
         Self {
             undo: Vec::new(),
             redo: Vec::new(),
+            joinable: None,
             saved_at: Some(0),
         }
     }
@@ -243,6 +247,38 @@ impl History {
             return;
         }
         let inverse = edit.apply(s);
+        self.record(inverse);
+    }
+
+    /// Makes `edit` as part of the last step when that was made by the same `kind` of change
+    /// (its undo then goes back to before the first of them), else as a new step.
+    pub fn apply_joining(&mut self, s: &mut RawScenario, edit: Edit, kind: &str) {
+        if edit.is_empty() {
+            return;
+        }
+        if self.joinable.as_deref() == Some(kind) && self.redo.is_empty() && !self.undo.is_empty() {
+            let inverse = edit.apply(s);
+            // The step's undo is the first change's; this one's is its continuation.
+            if let Some(Edit::Batch(steps)) = self.undo.last_mut() {
+                steps.insert(0, inverse);
+            } else if let Some(top) = self.undo.pop() {
+                self.undo.push(Edit::Batch(vec![inverse, top]));
+            }
+            if self.saved_at == Some(self.undo.len()) {
+                self.saved_at = None;
+            }
+            return;
+        }
+        self.apply(s, edit);
+        self.joinable = Some(kind.to_string());
+    }
+
+    /// Records an edit already made, by its inverse, as one step.
+    pub fn record(&mut self, inverse: Edit) {
+        if inverse.is_empty() {
+            return;
+        }
+        self.joinable = None;
         if self.saved_at.is_some_and(|n| n > self.undo.len()) {
             // The saved state was on the redo side, which a new edit drops.
             self.saved_at = None;
@@ -264,6 +300,7 @@ impl History {
     /// Undoes the last step; false when there is none.
     pub fn undo(&mut self, s: &mut RawScenario) -> bool {
         let Some(edit) = self.undo.pop() else { return false };
+        self.joinable = None;
         self.redo.push(edit.apply(s));
         true
     }
@@ -271,6 +308,7 @@ impl History {
     /// Redoes the last undone step; false when there is none.
     pub fn redo(&mut self, s: &mut RawScenario) -> bool {
         let Some(edit) = self.redo.pop() else { return false };
+        self.joinable = None;
         self.undo.push(edit.apply(s));
         true
     }

@@ -218,8 +218,10 @@ pub fn fresh_id(s: &RawScenario, base: &str) -> String {
 pub fn new_unit(s: &RawScenario, side: &str, class: UnitClass, size: UnitSize, cell: Cell) -> RawUnit {
     let base = format!("{side}-{}", format!("{class:?}").to_lowercase());
     let id = fresh_id(s, &base);
+    // The n-th of its kind: `blue-infantry-3` is "Infantry Division 3".
+    let n = id.strip_prefix(&base).and_then(|r| r.strip_prefix('-')).unwrap_or("1");
     RawUnit {
-        name: format!("{class:?} {size:?} {}", id.rsplit('-').next().unwrap_or("")),
+        name: format!("{class:?} {size:?} {n}"),
         id,
         side: side.to_string(),
         class,

@@ -12,6 +12,7 @@ pub mod computer;
 pub mod counters;
 pub mod crt;
 pub mod detail;
+pub mod editor;
 pub mod end;
 mod focus;
 mod fonts;
@@ -61,6 +62,8 @@ pub struct RunOptions {
     pub bench_frames: Option<u32>,
     /// `--ai SIDE[:LEVEL]`: the computer's sides (index by side).
     pub seats: Vec<Option<crate::ai::Profile>>,
+    /// `hexfront edit [FILE]`: open the editor on the file, or on a new map.
+    pub edit: Option<Option<PathBuf>>,
 }
 
 /// All client plugins.
@@ -97,6 +100,7 @@ pub fn plugin(app: &mut App) {
             marks::plugin,
             stack_panel::plugin,
             guide::plugin,
+            editor::plugin,
         ));
 }
 
@@ -185,6 +189,21 @@ pub fn run(
     app.insert_resource(redraw::Continuous(counts_frames));
     if let Some(start) = start {
         app.insert_resource(start);
+    }
+    match options.edit {
+        Some(Some(path)) => match editor::Editor::load(path) {
+            Ok(e) => {
+                app.insert_resource(e);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        Some(None) => {
+            app.insert_resource(editor::default_new());
+        }
+        None => {}
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

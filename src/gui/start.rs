@@ -279,10 +279,18 @@ fn take_file_reads(
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (start_pending, start_on_enter, take_file_reads).run_if(in_state(GameState::NoGame)),
+        (
+            start_pending,
+            start_on_enter.run_if(super::editor::closed),
+            take_file_reads,
+        )
+            .run_if(in_state(GameState::NoGame)),
     )
     .add_systems(OnEnter(GameState::NoGame), clear_board_state)
-    .add_systems(EguiPrimaryContextPass, start_screen.run_if(in_state(GameState::NoGame)));
+    .add_systems(
+        EguiPrimaryContextPass,
+        start_screen.run_if(in_state(GameState::NoGame).and_then(super::editor::closed)),
+    );
 }
 
 /// Spawns the waiting game once the old one is gone and replays its log (to the end, or to the
@@ -385,6 +393,15 @@ fn start_screen(
             ui.heading("Hexfront");
             ui.label(egui::RichText::new("hex-and-square board wargames").weak());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui
+                    .button("New scenario…")
+                    .on_hover_text(
+                        "Open the editor on a new map: paint terrain, draw rivers and roads, place units, playtest",
+                    )
+                    .clicked()
+                {
+                    commands.insert_resource(super::editor::default_new());
+                }
                 if ui.button("Settings (F10)").clicked() {
                     settings_file.open = !settings_file.open;
                 }
@@ -520,6 +537,17 @@ fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Commands, pal
             ui.label(&s.raw.description);
             ui.label(egui::RichText::new(format!("Victory: {}", s.raw.victory)).strong());
         });
+    if ui
+        .button("Edit…")
+        .on_hover_text("Open it in the editor (a saved game: its scenario, to save as a new file)")
+        .clicked()
+    {
+        match super::editor::Editor::for_listed(entry.file.clone(), &game.scenario.raw) {
+            Ok(e) => commands.insert_resource(e),
+            Err(e) => menu.error = Some(e),
+        }
+        return;
+    }
     ui.separator();
     let mut start = None;
     ui.horizontal(|ui| {

@@ -24,6 +24,22 @@ pub enum UnitClass {
 }
 
 impl UnitClass {
+    pub const ALL: [UnitClass; 13] = [
+        UnitClass::Infantry,
+        UnitClass::LightInfantry,
+        UnitClass::Mechanized,
+        UnitClass::Motorized,
+        UnitClass::Armor,
+        UnitClass::Artillery,
+        UnitClass::Rocket,
+        UnitClass::AntiTank,
+        UnitClass::Recon,
+        UnitClass::Engineer,
+        UnitClass::Cavalry,
+        UnitClass::Airborne,
+        UnitClass::Headquarters,
+    ];
+
     /// The mobility a ruleset assumes when it says nothing else.
     pub const fn default_mobility(self) -> Mobility {
         match self {
@@ -74,6 +90,16 @@ pub enum UnitSize {
 }
 
 impl UnitSize {
+    pub const ALL: [UnitSize; 7] = [
+        UnitSize::Company,
+        UnitSize::Battalion,
+        UnitSize::Regiment,
+        UnitSize::Brigade,
+        UnitSize::Division,
+        UnitSize::Corps,
+        UnitSize::Army,
+    ];
+
     /// The NATO size mark drawn above a counter's symbol.
     pub const fn mark(self) -> &'static str {
         match self {

@@ -1,0 +1,594 @@
+//! The editor's docked panels: the menu bar, the tool palette (left), the inspector for the
+//! selected cell, unit and the scenario's properties (right), and the live validation (bottom).
+
+use super::dialogs::Dialog;
+use super::{Editor, Tool};
+use crate::edit::tools;
+use crate::edit::{Edit, Properties};
+use crate::rules::grid::{MapEdge, label};
+use crate::rules::terrain::{CellFeature, EdgeFeature};
+use crate::rules::units::{UnitClass, UnitSize};
+use crate::scenario::file::RawSide;
+use bevy::prelude::Commands;
+use bevy_egui::egui;
+
+pub fn top_bar(ui: &mut egui::Ui, editor: &mut Editor, commands: &mut Commands) {
+    egui::Panel::top("editor-top").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("New scenario…").clicked() {
+                    editor.dialog = Some(Dialog::new_map());
+                }
+                if ui.button("Open…").clicked() {
+                    editor.dialog = Some(Dialog::Open(String::from("scenarios/")));
+                }
+                if ui.button("Save (Ctrl+S)").clicked() {
+                    editor.save();
+                }
+                if ui.button("Save as… (Ctrl+Shift+S)").clicked() {
+                    editor.dialog = Some(Dialog::save_as(editor));
+                }
+                ui.separator();
+                if ui.button("Close the editor").clicked() {
+                    editor.dialog = Some(Dialog::Close);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                let (undo, redo) = (editor.history.can_undo(), editor.history.can_redo());
+                if ui
+                    .add_enabled(undo > 0, egui::Button::new(format!("Undo (Ctrl+Z) · {undo}")))
+                    .clicked()
+                {
+                    editor.undo();
+                }
+                if ui
+                    .add_enabled(redo > 0, egui::Button::new(format!("Redo (Ctrl+Y) · {redo}")))
+                    .clicked()
+                {
+                    editor.redo();
+                }
+                if ui.button("Resize the map…").clicked() {
+                    editor.dialog = Some(Dialog::resize());
+                }
+                if ui.button("Fit the map in view").clicked() {
+                    editor.view.fitted = false;
+                }
+            });
+            let valid = editor.check.is_ok();
+            if ui
+                .add_enabled(
+                    valid,
+                    egui::Button::new(egui::RichText::new("▶ Playtest (F5)").strong()),
+                )
+                .on_hover_text("Play it now with the real rules; F5 or F2 in the game comes back here")
+                .on_disabled_hover_text("Fix what the validation panel names first")
+                .clicked()
+            {
+                super::playtest(editor, commands);
+            }
+            ui.separator();
+            ui.strong(editor.title());
+            ui.label(egui::RichText::new(&editor.status).weak());
+        });
+    });
+}
+
+pub fn validation(ui: &mut egui::Ui, editor: &mut Editor) {
+    let mut jump = None;
+    egui::Panel::bottom("editor-validation").show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| match &editor.check {
+            Ok(s) => {
+                ui.colored_label(egui::Color32::from_rgb(110, 200, 120), "✔ Valid");
+                ui.label(format!(
+                    "`hexfront validate` accepts it: {}×{} map, {}, ruleset `{}`",
+                    s.board.grid.width,
+                    s.board.grid.height,
+                    crate::rules::units::counted(s.units.len() as u64, "unit", "units"),
+                    s.raw.ruleset
+                ));
+            }
+            Err(e) => {
+                ui.colored_label(egui::Color32::from_rgb(230, 110, 90), "✖ Not valid:");
+                let text = e.to_string();
+                let jump_link = ui.link(&text).on_hover_text(
+                    "Click to go to the cell or unit it names (invalid states are allowed while editing)",
+                );
+                if jump_link.clicked() {
+                    jump = Some((e.field.clone(), e.message.clone()));
+                }
+            }
+        });
+    });
+    if let Some((field, message)) = jump {
+        go_to_error(editor, &field, &message);
+    }
+}
+
+/// Selects what an error names: a unit (`units[3]`) or the first cell label in it.
+fn go_to_error(editor: &mut Editor, field: &str, message: &str) {
+    if let Some(i) = field
+        .strip_prefix("units[")
+        .and_then(|r| r.split(']').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        && let Some(u) = editor.raw.units.get(i)
+    {
+        editor.units = vec![u.id.clone()];
+        editor.cell = tools::cell_of(&editor.raw, &u.cell);
+        editor.tool = Tool::Select;
+        return;
+    }
+    let words = format!("{field} {message}");
+    let cell = words
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| w.len() == 4 || w.len() == 6)
+        .find_map(|w| tools::cell_of(&editor.raw, w));
+    if let Some(cell) = cell {
+        editor.cell = Some(cell);
+        editor.units = tools::units_in(&editor.raw, cell);
+    }
+}
+
+pub fn palette(ui: &mut egui::Ui, editor: &mut Editor) {
+    egui::Panel::left("editor-palette")
+        .resizable(false)
+        .exact_size(190.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("Tools");
+                for (tool, name, key, hint) in Tool::ALL {
+                    let key = format!("{key:?}").trim_start_matches("Key").to_string();
+                    if ui
+                        .selectable_label(editor.tool == tool, format!("{name}  ({key})"))
+                        .on_hover_text(hint)
+                        .clicked()
+                    {
+                        editor.tool = tool;
+                    }
+                }
+                ui.separator();
+                tool_settings(ui, editor);
+            });
+        });
+}
+
+fn tool_settings(ui: &mut egui::Ui, editor: &mut Editor) {
+    let s = &mut editor.settings;
+    match editor.tool {
+        Tool::Terrain => {
+            ui.strong("Terrain");
+            if let Some(r) = &editor.ruleset {
+                for look in &r.looks {
+                    let [cr, cg, cb] = look.color;
+                    ui.horizontal(|ui| {
+                        let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+                        ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgb(cr, cg, cb));
+                        ui.selectable_value(&mut s.terrain, look.id.clone(), &look.name);
+                    });
+                }
+            } else {
+                ui.label("The ruleset cannot be read: terrain by id");
+                ui.text_edit_singleline(&mut s.terrain);
+            }
+            ui.add(egui::Slider::new(&mut s.brush, 1..=3).text("brush ([ ])"));
+            ui.checkbox(&mut s.fill, "Fill an area")
+                .on_hover_text("A click fills the connected cells of the same terrain");
+        }
+        Tool::Edge => {
+            ui.strong("Edge feature");
+            for f in EdgeFeature::ALL.into_iter().filter(|f| *f != EdgeFeature::Road) {
+                ui.selectable_value(&mut s.edge, f, format!("{f:?}"));
+            }
+            ui.checkbox(&mut s.erase, "Erase (or hold Shift)");
+        }
+        Tool::Road => {
+            ui.label("Drag through the cells the road passes.");
+            ui.checkbox(&mut s.erase, "Erase a road step (or hold Shift)");
+        }
+        Tool::Feature => {
+            ui.strong("Cell feature");
+            for f in [
+                CellFeature::Town,
+                CellFeature::City,
+                CellFeature::MajorCity,
+                CellFeature::Fortification,
+                CellFeature::Airbase,
+                CellFeature::Port,
+            ] {
+                ui.selectable_value(&mut s.feature, f, format!("{f:?}"));
+            }
+        }
+        Tool::Objective => {
+            ui.add(egui::Slider::new(&mut s.objective_points, 0..=20).text("points"));
+            ui.label("Its name is the place's, if it has one.");
+        }
+        Tool::Unit => {
+            ui.strong("New unit");
+            let sides: Vec<String> = editor.raw.sides.iter().map(|x| x.name.clone()).collect();
+            egui::ComboBox::from_label("side (1 … 8)")
+                .selected_text(sides.get(s.side).cloned().unwrap_or_default())
+                .show_ui(ui, |ui| {
+                    for (i, name) in sides.iter().enumerate() {
+                        ui.selectable_value(&mut s.side, i, name);
+                    }
+                });
+            enum_combo(ui, "class", &mut s.class, &UnitClass::ALL);
+            enum_combo(ui, "size", &mut s.size, &UnitSize::ALL);
+        }
+        Tool::Select => {
+            ui.label("Click a cell; drag its units to move them, Ctrl+drag to copy; Shift+click adds; Delete removes.");
+        }
+        Tool::Place => {
+            ui.label("Click a cell, then type its name in the inspector.");
+        }
+    }
+}
+
+fn enum_combo<T: Copy + PartialEq + std::fmt::Debug>(ui: &mut egui::Ui, label: &str, value: &mut T, all: &[T]) -> bool {
+    let before = *value;
+    egui::ComboBox::from_label(label)
+        .selected_text(format!("{value:?}"))
+        .show_ui(ui, |ui| {
+            for v in all {
+                ui.selectable_value(value, *v, format!("{v:?}"));
+            }
+        });
+    *value != before
+}
+
+pub fn inspector(ui: &mut egui::Ui, editor: &mut Editor) {
+    egui::Panel::right("editor-inspector")
+        .resizable(false)
+        .exact_size(340.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                if let Some(cell) = editor.cell {
+                    cell_section(ui, editor, cell);
+                }
+                if let Some(id) = editor.units.first().cloned() {
+                    ui.separator();
+                    unit_form(ui, editor, &id);
+                }
+                ui.separator();
+                egui::CollapsingHeader::new("Scenario")
+                    .default_open(editor.cell.is_none())
+                    .show(ui, |ui| {
+                        properties(ui, editor);
+                    });
+                egui::CollapsingHeader::new("Sides").show(ui, |ui| sides(ui, editor));
+            });
+        });
+}
+
+fn cell_section(ui: &mut egui::Ui, editor: &mut Editor, cell: crate::rules::grid::Cell) {
+    let at = label(cell);
+    let terrain = tools::char_at(&editor.raw, cell)
+        .and_then(|c| editor.raw.map.legend.get(&c).cloned())
+        .unwrap_or_default();
+    ui.heading(format!("Cell {at}"));
+    ui.label(format!("Terrain: {terrain}"));
+    let mut name = editor.raw.map.places.get(&at).cloned().unwrap_or_default();
+    ui.horizontal(|ui| {
+        ui.label("Place name");
+        let r = ui.text_edit_singleline(&mut name);
+        if editor.tool == Tool::Place && !r.has_focus() && name.is_empty() {
+            r.request_focus();
+        }
+        if r.changed() {
+            let edit = tools::name_place(&editor.raw, cell, &name);
+            editor.apply_joining(edit, &format!("place {at}"));
+        }
+    });
+    if let Some(f) = editor.raw.map.features.get(&at) {
+        ui.label(format!("Features: {f:?}"));
+    }
+    if let Some(i) = editor.raw.objectives.iter().position(|o| o.cell == at) {
+        let mut o = editor.raw.objectives[i].clone();
+        ui.horizontal(|ui| {
+            ui.label("Objective");
+            let a = ui.text_edit_singleline(&mut o.name).changed();
+            let b = ui.add(egui::DragValue::new(&mut o.points).suffix(" pts")).changed();
+            if a || b {
+                let edit = tools::set_objective(&editor.raw, cell, Some(o.clone()));
+                editor.apply_joining(edit, &format!("objective {at}"));
+            }
+        });
+    }
+    let here = tools::units_in(&editor.raw, cell);
+    if !here.is_empty() {
+        ui.label("Units here (click to inspect):");
+        for id in here {
+            let name = editor
+                .raw
+                .units
+                .iter()
+                .find(|u| u.id == id)
+                .map(|u| u.name.clone())
+                .unwrap_or_default();
+            let selected = editor.units.contains(&id);
+            if ui.selectable_label(selected, format!("{name}  ({id})")).clicked() {
+                editor.units = vec![id];
+            }
+        }
+    }
+}
+
+/// Every field of one unit; each change is an undoable step (typing into one field is one).
+fn unit_form(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
+    let Some(before) = editor.raw.units.iter().find(|u| u.id == id).cloned() else {
+        return;
+    };
+    let mut u = before.clone();
+    ui.heading("Unit");
+    egui::Grid::new("unit-form").num_columns(2).show(ui, |ui| {
+        text_row(ui, "id", &mut u.id);
+        text_row(ui, "name", &mut u.name);
+        ui.label("side");
+        let sides: Vec<String> = editor.raw.sides.iter().map(|s| s.id.clone()).collect();
+        egui::ComboBox::from_id_salt("unit-side")
+            .selected_text(u.side.clone())
+            .show_ui(ui, |ui| {
+                for s in &sides {
+                    ui.selectable_value(&mut u.side, s.clone(), s);
+                }
+            });
+        ui.end_row();
+        ui.label("class");
+        enum_combo(ui, "", &mut u.class, &UnitClass::ALL);
+        ui.end_row();
+        ui.label("size");
+        enum_combo(ui, " ", &mut u.size, &UnitSize::ALL);
+        ui.end_row();
+        text_row(ui, "cell", &mut u.cell);
+        optional_number(ui, "strength", &mut u.strength);
+        optional_number(ui, "attack", &mut u.attack);
+        optional_number(ui, "defense", &mut u.defense);
+        ui.label("movement");
+        ui.add(egui::DragValue::new(&mut u.movement).speed(0.5).range(0.0..=99.0));
+        ui.end_row();
+        optional_number(ui, "ER", &mut u.er);
+        optional_number(ui, "armor", &mut u.armor);
+        optional_number(ui, "experience", &mut u.experience);
+        optional_number(ui, "stacking points", &mut u.stacking_points);
+        optional_number(ui, "arrives on turn", &mut u.arrives);
+        optional_number(ui, "withdraws on turn", &mut u.withdraws);
+        optional_text(ui, "element", &mut u.element);
+        optional_text(ui, "parent", &mut u.parent);
+        ron_row(ui, "steps", &mut u.steps);
+        ron_row(ui, "chit", &mut u.chit);
+        ron_row(ui, "status", &mut u.status);
+        ron_row(ui, "traits", &mut u.traits);
+    });
+    if u != before {
+        let edit = tools::update_unit(&editor.raw, id, u.clone());
+        editor.apply_joining(edit, &format!("unit {id}"));
+        if u.id != id {
+            editor.units = vec![u.id.clone()];
+        }
+        editor.cell = tools::cell_of(&editor.raw, &u.cell).or(editor.cell);
+    }
+    if ui.button("Delete this unit (Delete)").clicked() {
+        let edit = tools::delete_units(&editor.raw, &[id.to_string()]);
+        editor.apply(edit);
+    }
+}
+
+fn text_row(ui: &mut egui::Ui, name: &str, value: &mut String) {
+    ui.label(name);
+    ui.text_edit_singleline(value);
+    ui.end_row();
+}
+
+fn optional_number(ui: &mut egui::Ui, name: &str, value: &mut Option<u32>) {
+    ui.label(name);
+    ui.horizontal(|ui| {
+        let mut on = value.is_some();
+        if ui.checkbox(&mut on, "").changed() {
+            *value = on.then_some(value.unwrap_or(1));
+        }
+        if let Some(v) = value {
+            ui.add(egui::DragValue::new(v).range(0..=999));
+        }
+    });
+    ui.end_row();
+}
+
+fn optional_text(ui: &mut egui::Ui, name: &str, value: &mut Option<String>) {
+    ui.label(name);
+    let mut text = value.clone().unwrap_or_default();
+    if ui.text_edit_singleline(&mut text).changed() {
+        *value = (!text.is_empty()).then_some(text);
+    }
+    ui.end_row();
+}
+
+/// A field edited as RON text (a step track, a chit, lists); applied when it parses.
+fn ron_row<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq>(
+    ui: &mut egui::Ui,
+    name: &str,
+    value: &mut T,
+) {
+    ui.label(name);
+    let id = ui.id().with(("ron-row", name));
+    let shown = crate::scenario::write::inline(value).unwrap_or_default();
+    let mut text: String = ui
+        .data_mut(|d| d.get_temp::<(String, String)>(id))
+        .filter(|(s, _)| *s == shown)
+        .map_or(shown.clone(), |(_, t)| t);
+    let r = ui.text_edit_singleline(&mut text);
+    match crate::source::ron_options().from_str::<T>(&text) {
+        Ok(v) => {
+            if r.changed() && v != *value {
+                *value = v;
+            }
+        }
+        Err(e) => {
+            r.on_hover_text(format!("not applied: {e}"));
+        }
+    }
+    let now = crate::scenario::write::inline(value).unwrap_or_default();
+    ui.data_mut(|d| d.insert_temp(id, (now, text)));
+    ui.end_row();
+}
+
+fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
+    let before = Properties::of(&editor.raw);
+    let mut p = before.clone();
+    egui::Grid::new("properties").num_columns(2).show(ui, |ui| {
+        text_row(ui, "name", &mut p.name);
+        text_row(ui, "setting", &mut p.setting);
+        ui.label("ruleset");
+        egui::ComboBox::from_id_salt("ruleset")
+            .selected_text(p.ruleset.clone())
+            .show_ui(ui, |ui| {
+                for (name, _) in crate::scenario::ruleset::BUILTIN {
+                    ui.selectable_value(&mut p.ruleset, name.to_string(), name);
+                }
+            });
+        ui.end_row();
+        ui.label("");
+        ui.text_edit_singleline(&mut p.ruleset).on_hover_text(
+            "A built-in ruleset, or a ruleset file of yours (`my-rules.ron` beside the scenario or in rulesets/)",
+        );
+        ui.end_row();
+        ui.label("turns");
+        ui.add(egui::DragValue::new(&mut p.turns).range(1..=200));
+        ui.end_row();
+        ui.label("first side");
+        let sides: Vec<String> = editor.raw.sides.iter().map(|s| s.id.clone()).collect();
+        egui::ComboBox::from_id_salt("first-side")
+            .selected_text(p.first_side.clone())
+            .show_ui(ui, |ui| {
+                for s in &sides {
+                    ui.selectable_value(&mut p.first_side, s.clone(), s);
+                }
+            });
+        ui.end_row();
+        ui.label("weather");
+        enum_combo(ui, "  ", &mut p.weather, &WEATHER);
+        ui.end_row();
+        ui.label("otherwise wins");
+        egui::ComboBox::from_id_salt("otherwise")
+            .selected_text(p.otherwise.clone().unwrap_or_else(|| "a draw".into()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut p.otherwise, None, "a draw");
+                for s in &sides {
+                    ui.selectable_value(&mut p.otherwise, Some(s.clone()), s);
+                }
+            });
+        ui.end_row();
+    });
+    ui.label("Description");
+    ui.add(egui::TextEdit::multiline(&mut p.description).desired_rows(3));
+    ui.label("Victory (in words)");
+    ui.add(egui::TextEdit::multiline(&mut p.victory).desired_rows(2));
+    ui.label("Victory conditions (checked by the engine; the first met decides)");
+    let mut remove = None;
+    for (i, w) in p.win.iter_mut().enumerate() {
+        ui.group(|ui| {
+            ui.horizontal(|ui| {
+                egui::ComboBox::from_id_salt(("win-side", i))
+                    .selected_text(w.side.clone())
+                    .show_ui(ui, |ui| {
+                        for s in &sides_of(editor) {
+                            ui.selectable_value(&mut w.side, s.clone(), s);
+                        }
+                    });
+                let mut points = w.points.unwrap_or(0);
+                if ui.add(egui::DragValue::new(&mut points).prefix("points ≥ ")).changed() {
+                    w.points = (points > 0).then_some(points);
+                }
+                if ui.small_button("✖").on_hover_text("Remove this condition").clicked() {
+                    remove = Some(i);
+                }
+            });
+            let mut hold = w.hold.join(" ");
+            ui.horizontal(|ui| {
+                ui.label("hold cells");
+                if ui.text_edit_singleline(&mut hold).changed() {
+                    w.hold = hold.split_whitespace().map(str::to_string).collect();
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut w.more_points, "more points than any other side");
+                ui.checkbox(&mut w.sudden_death, "sudden death");
+            });
+        });
+    }
+    if let Some(i) = remove {
+        p.win.remove(i);
+    }
+    if ui.button("Add a victory condition").clicked() {
+        p.win.push(crate::scenario::file::RawWin {
+            side: editor.raw.first_side.clone(),
+            hold: Vec::new(),
+            points: Some(1),
+            more_points: false,
+            sudden_death: false,
+        });
+    }
+    if p != before {
+        editor.apply_joining(Edit::Properties(Box::new(p)), "properties");
+    }
+}
+
+fn sides_of(editor: &Editor) -> Vec<String> {
+    editor.raw.sides.iter().map(|s| s.id.clone()).collect()
+}
+
+const WEATHER: [crate::combat::Weather; 7] = [
+    crate::combat::Weather::Clear,
+    crate::combat::Weather::Overcast,
+    crate::combat::Weather::Rain,
+    crate::combat::Weather::Mud,
+    crate::combat::Weather::Snow,
+    crate::combat::Weather::Frost,
+    crate::combat::Weather::HardFrost,
+];
+
+fn sides(ui: &mut egui::Ui, editor: &mut Editor) {
+    let before = editor.raw.sides.clone();
+    let mut sides = before.clone();
+    let mut remove = None;
+    for (i, s) in sides.iter_mut().enumerate() {
+        ui.group(|ui| {
+            egui::Grid::new(("side", i)).num_columns(2).show(ui, |ui| {
+                text_row(ui, "id", &mut s.id);
+                text_row(ui, "name", &mut s.name);
+                ui.label("colour");
+                let mut rgb = crate::scenario::ruleset::parse_color(&s.color).unwrap_or([128, 128, 128]);
+                if ui.color_edit_button_srgb(&mut rgb).changed() {
+                    s.color = format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2]);
+                }
+                ui.end_row();
+                ui.label("home edge");
+                egui::ComboBox::from_id_salt(("home", i))
+                    .selected_text(s.home_edge.map_or("none".into(), |e| format!("{e:?}")))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut s.home_edge, None, "none");
+                        for e in [MapEdge::North, MapEdge::East, MapEdge::South, MapEdge::West] {
+                            ui.selectable_value(&mut s.home_edge, Some(e), format!("{e:?}"));
+                        }
+                    });
+                ui.end_row();
+            });
+            if ui.small_button("Remove this side").clicked() {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        sides.remove(i);
+    }
+    if ui.button("Add a side").clicked() {
+        let n = sides.len() + 1;
+        sides.push(RawSide {
+            id: format!("side{n}"),
+            name: format!("Side {n}"),
+            color: "#808080".into(),
+            home_edge: None,
+        });
+    }
+    if sides != before {
+        editor.apply_joining(Edit::Sides(sides), "sides");
+    }
+}
