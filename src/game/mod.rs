@@ -20,6 +20,7 @@ pub mod must_attack;
 pub mod order;
 pub mod phase;
 pub mod reinforce;
+pub mod reload;
 pub mod retreat;
 pub mod save;
 pub mod situation;

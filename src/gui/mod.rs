@@ -22,6 +22,7 @@ pub mod hud;
 pub mod lab_window;
 pub mod layout;
 pub mod leave;
+pub mod live_reload;
 pub mod log_panel;
 pub mod marks;
 pub mod orders;
@@ -101,6 +102,7 @@ pub fn plugin(app: &mut App) {
             stack_panel::plugin,
             guide::plugin,
             editor::plugin,
+            live_reload::plugin,
         ));
 }
 

@@ -299,6 +299,7 @@ fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
     let Some(pending) = pending else { return };
     let start = pending.clone();
     commands.remove_resource::<StartGame>();
+    commands.insert_resource(super::live_reload::OpenedFrom(start.from.clone()));
     commands.insert_resource(Autosave::new(storage::autosave_path(
         &storage::saves_dir(),
         start.from.as_deref(),

@@ -124,21 +124,24 @@ pub struct TerrainMeshes {
     chunks: HashMap<(i32, i32), Arc<Mesh>>,
     /// The rows the meshes were made from.
     rows: Vec<Vec<char>>,
-    made_for: Option<(crate::rules::grid::GridKind, u32, u32, Vec<(char, String)>)>,
+    made_for: Option<(
+        crate::rules::grid::GridKind,
+        u32,
+        u32,
+        std::collections::BTreeMap<char, String>,
+    )>,
 }
 
 impl TerrainMeshes {
     /// Remakes the chunks whose cells changed since the last call (all of them when the grid or
     /// legend changed). Returns how many were remade.
     pub fn sync(&mut self, raw: &RawScenario, ruleset: Option<&Ruleset>) -> usize {
-        let key = (
-            raw.map.grid,
-            raw.map.width,
-            raw.map.height,
-            raw.map.legend.iter().map(|(c, s)| (*c, s.clone())).collect(),
-        );
+        let key = (raw.map.grid, raw.map.width, raw.map.height, raw.map.legend.clone());
         let rows: Vec<Vec<char>> = raw.map.rows.iter().map(|r| r.chars().collect()).collect();
-        let all = self.made_for.as_ref() != Some(&key);
+        // A new legend entry changes no cell drawn so far; a changed or removed one may change any.
+        let all = self.made_for.as_ref().is_none_or(|(g, w, h, legend)| {
+            (*g, *w, *h) != (key.0, key.1, key.2) || legend.iter().any(|(c, id)| key.3.get(c) != Some(id))
+        });
         if all {
             self.chunks.clear();
         }

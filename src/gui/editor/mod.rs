@@ -235,6 +235,33 @@ impl Editor {
         Ok(Self::open(raw, text, None))
     }
 
+    /// The ruleset file changed on disk: looked up and checked again.
+    pub fn ruleset_changed(&mut self) {
+        self.ruleset_for.clear();
+        self.changed();
+    }
+
+    /// Takes the scenario as reloaded from disk, keeping the view, the tool and the selection.
+    pub fn take_reloaded(&mut self, fresh: Editor) {
+        let same_size = (fresh.raw.map.width, fresh.raw.map.height) == (self.raw.map.width, self.raw.map.height);
+        let (view, tool, settings, cell, units, seats) = (
+            self.view,
+            self.tool,
+            self.settings.clone(),
+            self.cell,
+            std::mem::take(&mut self.units),
+            std::mem::take(&mut self.seats),
+        );
+        *self = fresh;
+        self.view = View {
+            fitted: same_size,
+            ..view
+        };
+        (self.tool, self.settings, self.cell, self.units, self.seats) = (tool, settings, cell, units, seats);
+        self.changed();
+        self.refresh();
+    }
+
     /// Something changed: validation, meshes and the ruleset follow.
     pub fn changed(&mut self) {
         self.generation += 1;
