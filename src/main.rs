@@ -99,6 +99,16 @@ enum Command {
         from: String,
         file: PathBuf,
     },
+    /// Draw FILE's map as a PNG (terrain, rivers, roads, towns, objectives, units at the start),
+    /// without a window.
+    Render {
+        file: PathBuf,
+        #[arg(short, long, value_name = "PNG")]
+        out: PathBuf,
+        /// Width in pixels (the height follows the map).
+        #[arg(long, default_value_t = 1600)]
+        size: u32,
+    },
     /// Open the editor (the designer's workbench) on FILE, or on a new map.
     Edit { file: Option<PathBuf> },
     /// What-if queries for checking a ruleset on a map: `zoc`, `reach`, `retreats`, `advance`.
@@ -129,6 +139,7 @@ fn main() -> ExitCode {
         Some(Command::NewRuleset { from, file }) => new_ruleset(&from, &file),
         Some(Command::Inspect(args)) => inspect_cli::inspect(&args),
         Some(Command::Edit { .. }) => open_game(cli),
+        Some(Command::Render { file, out, size }) => render(&file, &out, size),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
         None => open_game(cli),
     }
@@ -145,6 +156,45 @@ fn validate(files: &[PathBuf]) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+fn render(file: &std::path::Path, out: &std::path::Path, size: u32) -> ExitCode {
+    if !(16..=16384).contains(&size) {
+        eprintln!("error: --size {size}: give a width from 16 to 16384 pixels");
+        return ExitCode::FAILURE;
+    }
+    let game = match hexfront::game::save::parse_game_str(file, &match hexfront::source::read_file(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }, 1)
+    {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let started = std::time::Instant::now();
+    let picture = hexfront::scenario::picture::render(&game.scenario, size);
+    match picture.save_with_format(out, image::ImageFormat::Png) {
+        Ok(()) => {
+            println!(
+                "wrote {} ({}×{}) in {} ms",
+                out.display(),
+                picture.width(),
+                picture.height(),
+                started.elapsed().as_millis()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", out.display());
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn new_ruleset(from: &str, file: &std::path::Path) -> ExitCode {

@@ -7,6 +7,7 @@ mod deployment;
 pub mod file;
 mod limits;
 mod map;
+pub mod picture;
 pub mod ruleset;
 pub mod user_ruleset;
 pub mod validate;

@@ -1,0 +1,214 @@
+//! The map as a picture, drawn on the CPU without a window (`hexfront render`): terrain colours
+//! with cell outlines, rivers and other edge features along cell sides, roads, towns, objectives
+//! and the units at the start in their sides' colours. For sharing a scenario and for thumbnails.
+
+use super::Scenario;
+use crate::rules::grid::{Cell, GridKind, HexTop};
+use crate::rules::terrain::{CellFeature, EdgeFeature};
+use image::{Rgb, RgbImage};
+use std::collections::HashMap;
+
+const SQRT3: f32 = 1.732_050_8;
+
+/// Cell geometry with sides (hex circumradius, square side) of 1.
+#[derive(Clone, Copy)]
+struct Geometry {
+    kind: GridKind,
+}
+
+impl Geometry {
+    fn center(self, c: Cell) -> (f32, f32) {
+        let (col, row) = (c.col as f32, c.row as f32);
+        let odd = |n: i32| (n & 1) as f32;
+        match self.kind {
+            GridKind::Hex { top: HexTop::Flat } => (1.5 * col, SQRT3 * (row + 0.5 * odd(c.col))),
+            GridKind::Hex { top: HexTop::Pointy } => (SQRT3 * (col + 0.5 * odd(c.row)), 1.5 * row),
+            GridKind::Square { .. } => (col, row),
+        }
+    }
+
+    /// The column and row near a point (the nearest centre is among their neighbours).
+    fn near(self, x: f32, y: f32) -> (i32, i32) {
+        match self.kind {
+            GridKind::Hex { top: HexTop::Flat } => {
+                let col = (x / 1.5).round() as i32;
+                (col, (y / SQRT3).round() as i32)
+            }
+            GridKind::Hex { top: HexTop::Pointy } => ((x / SQRT3).round() as i32, (y / 1.5).round() as i32),
+            GridKind::Square { .. } => (x.round() as i32, y.round() as i32),
+        }
+    }
+
+    /// The half-size of a cell across (hex apothem, half a square).
+    fn inner(self) -> f32 {
+        match self.kind {
+            GridKind::Hex { .. } => SQRT3 / 2.0,
+            GridKind::Square { .. } => 0.5,
+        }
+    }
+}
+
+fn rgb([r, g, b]: [u8; 3]) -> Rgb<u8> {
+    Rgb([r, g, b])
+}
+
+fn shade(Rgb([r, g, b]): Rgb<u8>, f: f32) -> Rgb<u8> {
+    Rgb([(r as f32 * f) as u8, (g as f32 * f) as u8, (b as f32 * f) as u8])
+}
+
+fn edge_color(f: EdgeFeature) -> Option<(f32, Rgb<u8>)> {
+    Some(match f {
+        EdgeFeature::River => (0.10, Rgb([60, 120, 210])),
+        EdgeFeature::MajorRiver => (0.17, Rgb([40, 95, 190])),
+        EdgeFeature::Lake | EdgeFeature::Strait => (0.22, Rgb([50, 90, 170])),
+        EdgeFeature::FortificationLine => (0.12, Rgb([190, 40, 40])),
+        EdgeFeature::Bridge | EdgeFeature::Road => return None,
+    })
+}
+
+/// Distance from point p to segment a-b.
+fn to_segment(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx * dx + dy * dy;
+    let t = if len == 0.0 {
+        0.0
+    } else {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len).clamp(0.0, 1.0)
+    };
+    let (x, y) = (a.0 + t * dx - p.0, a.1 + t * dy - p.1);
+    (x * x + y * y).sqrt()
+}
+
+/// The map of `s`, `width` pixels wide.
+pub fn render(s: &Scenario, width: u32) -> RgbImage {
+    let grid = s.board.grid;
+    let geo = Geometry { kind: grid.kind };
+    let margin = 1.0;
+    let (mut max_x, mut max_y) = (0.0f32, 0.0f32);
+    for c in [
+        Cell::new(grid.width as i32 - 1, grid.height as i32 - 1),
+        Cell::new(grid.width as i32 - 2, grid.height as i32 - 1),
+        Cell::new(grid.width as i32 - 1, grid.height as i32 - 2),
+    ] {
+        let (x, y) = geo.center(c);
+        max_x = max_x.max(x);
+        max_y = max_y.max(y);
+    }
+    let (world_w, world_h) = (max_x + 2.0 * margin, max_y + 2.0 * margin);
+    let scale = width.max(16) as f32 / world_w;
+    let height = ((world_h * scale).ceil() as u32).max(16);
+    let background = Rgb([40, 43, 48]);
+    let mut roads: HashMap<Cell, Vec<Cell>> = HashMap::new();
+    for (edge, features) in s.board.edges() {
+        if features.contains(EdgeFeature::Road) {
+            roads.entry(edge.a).or_default().push(edge.b);
+            roads.entry(edge.b).or_default().push(edge.a);
+        }
+    }
+    let units: HashMap<Cell, usize> = s
+        .units
+        .iter()
+        .filter(|u| u.arrives.is_none())
+        .map(|u| (u.cell, u.side))
+        .collect();
+    let objectives: Vec<Cell> = s.objectives.iter().map(|o| o.cell).collect();
+    let inner = geo.inner();
+    RgbImage::from_fn(width.max(16), height, |px, py| {
+        let p = (px as f32 / scale - margin, py as f32 / scale - margin);
+        let (col, row) = geo.near(p.0, p.1);
+        // The nearest and second-nearest centres: the cell, and the side the point is closest to.
+        let mut near: [(f32, Cell); 2] = [(f32::MAX, Cell::new(-1, -1)); 2];
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                let c = Cell::new(col + dc, row + dr);
+                let (x, y) = geo.center(c);
+                let d = ((x - p.0).powi(2) + (y - p.1).powi(2)).sqrt();
+                if d < near[0].0 {
+                    near = [(d, c), near[0]];
+                } else if d < near[1].0 {
+                    near[1] = (d, c);
+                }
+            }
+        }
+        let (d0, cell) = near[0];
+        let (d1, other) = near[1];
+        let Some(t) = grid.contains(cell).then(|| s.board.terrain(cell)).flatten() else {
+            return background;
+        };
+        let base = rgb(s.ruleset.terrain_look(t).color);
+        // How far inside its cell the point is, by the perpendicular bisector with the neighbour.
+        let to_side = (d1 - d0) / 2.0;
+        let centre = geo.center(cell);
+        if let Some(&side) = units.get(&cell) {
+            let half = inner * 0.55;
+            let (dx, dy) = ((p.0 - centre.0).abs(), (p.1 - centre.1).abs());
+            if dx < half && dy < half {
+                let color = rgb(s.sides[side].color);
+                return if half - dx.max(dy) < 0.06 { shade(color, 0.45) } else { color };
+            }
+        }
+        if objectives.contains(&cell) {
+            let mark = (centre.0 - inner * 0.62, centre.1 - inner * 0.5);
+            let d = ((p.0 - mark.0).powi(2) + (p.1 - mark.1).powi(2)).sqrt();
+            if d < inner * 0.3 {
+                return Rgb([240, 190, 30]);
+            } else if d < inner * 0.3 + 0.05 {
+                return Rgb([60, 45, 10]);
+            }
+        }
+        if grid.contains(other)
+            && let Some((w, color)) = s.board.edge(cell, other).iter().filter_map(edge_color).next()
+            && to_side < w
+        {
+            return color;
+        }
+        for to in roads.get(&cell).into_iter().flatten() {
+            if to_segment(p, centre, geo.center(*to)) < 0.07 {
+                return Rgb([150, 105, 60]);
+            }
+        }
+        if s.board.has_feature(cell, |f| matches!(f, CellFeature::Town | CellFeature::City | CellFeature::MajorCity | CellFeature::VictoryCity(_)))
+            && (p.0 - centre.0).abs() < inner * 0.25
+            && (p.1 - centre.1 - inner * 0.55).abs() < inner * 0.12
+        {
+            return Rgb([70, 60, 55]);
+        }
+        if to_side < 0.03 { shade(base, 0.72) } else { base }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_picture_shows_terrain_rivers_and_units_where_they_are() {
+        let s = crate::scenario::default_scenario().unwrap();
+        let img = render(&s, 800);
+        assert_eq!(img.width(), 800);
+        let geo = Geometry { kind: s.board.grid.kind };
+        let scale = 800.0 / {
+            let c = Cell::new(s.board.grid.width as i32 - 1, 0);
+            geo.center(c).0 + 2.0
+        };
+        let at = |x: f32, y: f32| *img.get_pixel(((x + 1.0) * scale) as u32, ((y + 1.0) * scale) as u32);
+        // A unit's counter at its cell's centre, in its side's colour.
+        let u = s.units.iter().find(|u| u.arrives.is_none()).unwrap();
+        let (x, y) = geo.center(u.cell);
+        assert_eq!(at(x, y), rgb(s.sides[u.side].color));
+        // An empty cell shows its terrain's colour.
+        let empty = s
+            .board
+            .grid
+            .cells()
+            .find(|c| s.units.iter().all(|u| u.cell != *c) && !s.objectives.iter().any(|o| o.cell == *c) && s.board.edges().iter().all(|(e, _)| e.a != *c && e.b != *c))
+            .unwrap();
+        let (x, y) = geo.center(empty);
+        assert_eq!(at(x, y), rgb(s.ruleset.terrain_look(s.board.terrain(empty).unwrap()).color));
+        // Many colours: a drawn map, not a blank.
+        let mut colours: Vec<[u8; 3]> = img.pixels().map(|p| p.0).collect();
+        colours.sort();
+        colours.dedup();
+        assert!(colours.len() > 8, "{}", colours.len());
+    }
+}
