@@ -494,3 +494,67 @@ proptest! {
         prop_assert_eq!(s, end);
     }
 }
+
+#[test]
+fn renaming_a_side_renames_it_wherever_it_is_named() {
+    let mut s = mortain();
+    let before = s.clone();
+    let mut h = History::default();
+    h.make(&mut s, |s| rename_side(s, "us", "usa"));
+    assert_eq!(s.sides[1].id, "usa");
+    assert!(s.units.iter().all(|u| u.side != "us"));
+    assert_eq!(
+        s.units.iter().filter(|u| u.side == "usa").count(),
+        before.units.iter().filter(|u| u.side == "us").count()
+    );
+    assert!(s.objectives.iter().all(|o| o.held_by.as_deref() == Some("usa")));
+    assert_eq!(s.otherwise.as_deref(), Some("usa"));
+    Scenario::from_ron_str("renamed.ron", &scenario_text(&s, "").unwrap()).unwrap();
+    h.undo(&mut s);
+    assert_eq!(s, before);
+}
+
+#[test]
+fn terrain_a_new_ruleset_lacks_is_replaced_and_a_terrain_painted_over_leaves_the_legend() {
+    // A Killing Ground map moved to Small General: `clear` is not a Small General terrain.
+    let mut s = new_scenario(GridKind::Hex { top: HexTop::Flat }, 4, 3, "small-general", "clear");
+    assert!(Scenario::from_ron_str("x.ron", &scenario_text(&s, "").unwrap()).is_err());
+    replace_terrain(&s, "clear", "grass").apply(&mut s);
+    assert_eq!(s.map.legend.values().collect::<Vec<_>>(), ["grass"]);
+    Scenario::from_ron_str("x.ron", &scenario_text(&s, "").unwrap()).unwrap();
+    // Painting every cell with another terrain drops the old one from the legend.
+    let mut t = new_scenario(GridKind::Hex { top: HexTop::Flat }, 4, 3, "small-general", "clear");
+    let all: Vec<Cell> = grid_of(&t).cells().collect();
+    paint(&t, &all, "grass").apply(&mut t);
+    assert_eq!(t.map.legend.values().collect::<Vec<_>>(), ["grass"]);
+    Scenario::from_ron_str("x.ron", &scenario_text(&t, "").unwrap()).unwrap();
+    // Merging into a terrain the legend has already.
+    let mut u = mortain();
+    let woods = u.map.rows.iter().map(|r| r.matches('f').count()).sum::<usize>();
+    let hills = u.map.rows.iter().map(|r| r.matches('h').count()).sum::<usize>();
+    replace_terrain(&u, "woods", "hills").apply(&mut u);
+    assert!(legend_char(&u, "woods").is_none());
+    assert_eq!(
+        u.map.rows.iter().map(|r| r.matches('h').count()).sum::<usize>(),
+        woods + hills
+    );
+}
+
+#[test]
+fn typing_into_one_field_is_one_undo_step() {
+    let mut s = mortain();
+    let before = s.clone();
+    let mut h = History::default();
+    for name in ["L", "Lo", "Los", "Lost"] {
+        let mut u = s.units[0].clone();
+        u.name = name.into();
+        let edit = update_unit(&s, "us-2-120", u);
+        h.apply_joining(&mut s, edit, "unit us-2-120");
+    }
+    assert_eq!(h.can_undo(), 1);
+    h.make(&mut s, |s| name_place(s, c("0101"), "Here"));
+    assert_eq!(h.can_undo(), 2);
+    h.undo(&mut s);
+    h.undo(&mut s);
+    assert_eq!(s, before);
+}

@@ -51,7 +51,24 @@ pub fn paint(s: &RawScenario, cells: &[Cell], id: &str) -> Edit {
     if changed.is_empty() {
         return Edit::Batch(Vec::new());
     }
-    Edit::Batch(legend.into_iter().chain([Edit::Terrain(changed)]).collect())
+    let mut edits: Vec<Edit> = legend.into_iter().chain([Edit::Terrain(changed.clone())]).collect();
+    // A terrain painted over everywhere leaves the legend (it may not even be in the ruleset).
+    let mut after = s.clone();
+    for e in edits.clone() {
+        e.apply(&mut after);
+    }
+    let newly: Vec<char> = unused_legend(&after)
+        .into_iter()
+        .filter(|c| s.map.rows.iter().any(|r| r.contains(*c)))
+        .collect();
+    if !newly.is_empty() {
+        let mut map = after.map.clone();
+        for c in newly {
+            map.legend.remove(&c);
+        }
+        edits.push(Edit::Map(Box::new(map)));
+    }
+    Edit::Batch(edits)
 }
 
 /// A legend character for a new terrain: its id's first letter if free, else another.
@@ -200,6 +217,76 @@ pub fn set_objective(s: &RawScenario, cell: Cell, objective: Option<RawObjective
         (None, None) => return Edit::Batch(Vec::new()),
     }
     Edit::Objectives(list)
+}
+
+/// Renames side `old` to `new` everywhere it is named: its units, objectives, the first side,
+/// who wins otherwise, and the victory conditions.
+pub fn rename_side(s: &RawScenario, old: &str, new: &str) -> Edit {
+    if old == new {
+        return Edit::Batch(Vec::new());
+    }
+    let mut sides = s.sides.clone();
+    for side in sides.iter_mut().filter(|x| x.id == old) {
+        side.id = new.to_string();
+    }
+    let rename = |id: &str| if id == old { new.to_string() } else { id.to_string() };
+    let units = s
+        .units
+        .iter()
+        .map(|u| RawUnit {
+            side: rename(&u.side),
+            ..u.clone()
+        })
+        .collect();
+    let objectives = s
+        .objectives
+        .iter()
+        .map(|o| RawObjective {
+            held_by: o.held_by.as_deref().map(rename),
+            ..o.clone()
+        })
+        .collect();
+    let mut p = super::Properties::of(s);
+    p.first_side = rename(&p.first_side);
+    p.otherwise = p.otherwise.as_deref().map(rename);
+    for w in &mut p.win {
+        w.side = rename(&w.side);
+    }
+    Edit::Batch(vec![
+        Edit::Sides(sides),
+        Edit::Units(units),
+        Edit::Objectives(objectives),
+        Edit::Properties(Box::new(p)),
+    ])
+}
+
+/// Legend characters no cell uses any more.
+pub fn unused_legend(s: &RawScenario) -> Vec<char> {
+    s.map
+        .legend
+        .keys()
+        .filter(|c| !s.map.rows.iter().any(|r| r.contains(**c)))
+        .copied()
+        .collect()
+}
+
+/// Makes every cell of terrain `from` terrain `to` (a ruleset changed under the map), merging
+/// legend entries.
+pub fn replace_terrain(s: &RawScenario, from: &str, to: &str) -> Edit {
+    let Some(old) = legend_char(s, from) else {
+        return Edit::Batch(Vec::new());
+    };
+    let mut map = s.map.clone();
+    match legend_char(s, to) {
+        Some(c) => {
+            map.legend.remove(&old);
+            map.rows = map.rows.iter().map(|r| r.replace(old, &c.to_string())).collect();
+        }
+        None => {
+            map.legend.insert(old, to.to_string());
+        }
+    }
+    Edit::Map(Box::new(map))
 }
 
 /// An id not yet used: `base`, else `base-2`, `base-3` …

@@ -401,7 +401,9 @@ fn start_screen(
                     )
                     .clicked()
                 {
-                    commands.insert_resource(super::editor::default_new());
+                    let mut editor = super::editor::default_new();
+                    editor.dialog = Some(super::editor::Dialog::new_map());
+                    commands.insert_resource(editor);
                 }
                 if ui.button("Settings (F10)").clicked() {
                     settings_file.open = !settings_file.open;

@@ -144,7 +144,11 @@ pub fn render(s: &Scenario, width: u32) -> RgbImage {
             let (dx, dy) = ((p.0 - centre.0).abs(), (p.1 - centre.1).abs());
             if dx < half && dy < half {
                 let color = rgb(s.sides[side].color);
-                return if half - dx.max(dy) < 0.06 { shade(color, 0.45) } else { color };
+                return if half - dx.max(dy) < 0.06 {
+                    shade(color, 0.45)
+                } else {
+                    color
+                };
             }
         }
         if objectives.contains(&cell) {
@@ -167,8 +171,12 @@ pub fn render(s: &Scenario, width: u32) -> RgbImage {
                 return Rgb([150, 105, 60]);
             }
         }
-        if s.board.has_feature(cell, |f| matches!(f, CellFeature::Town | CellFeature::City | CellFeature::MajorCity | CellFeature::VictoryCity(_)))
-            && (p.0 - centre.0).abs() < inner * 0.25
+        if s.board.has_feature(cell, |f| {
+            matches!(
+                f,
+                CellFeature::Town | CellFeature::City | CellFeature::MajorCity | CellFeature::VictoryCity(_)
+            )
+        }) && (p.0 - centre.0).abs() < inner * 0.25
             && (p.1 - centre.1 - inner * 0.55).abs() < inner * 0.12
         {
             return Rgb([70, 60, 55]);
@@ -186,7 +194,9 @@ mod tests {
         let s = crate::scenario::default_scenario().unwrap();
         let img = render(&s, 800);
         assert_eq!(img.width(), 800);
-        let geo = Geometry { kind: s.board.grid.kind };
+        let geo = Geometry {
+            kind: s.board.grid.kind,
+        };
         let scale = 800.0 / {
             let c = Cell::new(s.board.grid.width as i32 - 1, 0);
             geo.center(c).0 + 2.0
@@ -201,10 +211,17 @@ mod tests {
             .board
             .grid
             .cells()
-            .find(|c| s.units.iter().all(|u| u.cell != *c) && !s.objectives.iter().any(|o| o.cell == *c) && s.board.edges().iter().all(|(e, _)| e.a != *c && e.b != *c))
+            .find(|c| {
+                s.units.iter().all(|u| u.cell != *c)
+                    && !s.objectives.iter().any(|o| o.cell == *c)
+                    && s.board.edges().iter().all(|(e, _)| e.a != *c && e.b != *c)
+            })
             .unwrap();
         let (x, y) = geo.center(empty);
-        assert_eq!(at(x, y), rgb(s.ruleset.terrain_look(s.board.terrain(empty).unwrap()).color));
+        assert_eq!(
+            at(x, y),
+            rgb(s.ruleset.terrain_look(s.board.terrain(empty).unwrap()).color)
+        );
         // Many colours: a drawn map, not a blank.
         let mut colours: Vec<[u8; 3]> = img.pixels().map(|p| p.0).collect();
         colours.sort();

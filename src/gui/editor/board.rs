@@ -96,6 +96,19 @@ fn nearest_side(layout: &Layout, cell: Cell, world: Pos2) -> Option<Cell> {
     })
 }
 
+/// The side `world` is on when drawing along sides: near the middle part of one side, not at a
+/// corner where a drag turning from one side to the next would catch a third.
+fn side_under(layout: &Layout, cell: Cell, world: Pos2) -> Option<Cell> {
+    let other = nearest_side(layout, cell, world)?;
+    let (p, q) = layout.edge_segment(cell, other);
+    let (p, q) = (egui::pos2(p.x, -p.y), egui::pos2(q.x, -q.y));
+    let d = q - p;
+    let length = d.length().max(1e-3);
+    let along = (world - p).dot(d) / length;
+    let across = ((world - p).x * d.y - (world - p).y * d.x).abs() / length;
+    (across < layout.side() * 0.35 && along > length * 0.2 && along < length * 0.8).then_some(other)
+}
+
 fn rgb([r, g, b]: [u8; 3]) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
@@ -376,7 +389,7 @@ fn continue_stroke(editor: &mut Editor, layout: &Layout, cell: Cell, world: Pos2
             stroke_edit(editor, edit);
         }
         Tool::Edge => {
-            if let Some(other) = nearest_side(layout, cell, world) {
+            if let Some(other) = side_under(layout, cell, world) {
                 let edit = tools::set_edges(&editor.raw, &[(cell, other)], editor.settings.edge, !erase);
                 stroke_edit(editor, edit);
             }
@@ -491,6 +504,7 @@ fn draw(painter: &egui::Painter, rect: Rect, editor: &Editor, layout: &Layout) {
     }
     draw_marks(painter, editor, layout, &at, &on_screen, z);
     draw_units(painter, editor, layout, &at, &on_screen, z);
+    draw_names(painter, editor, layout, &at, &on_screen, z);
 }
 
 fn edge_look(feature: EdgeFeature, side: f32) -> (f32, Color32) {
@@ -555,21 +569,34 @@ fn draw_marks(
             Line::new(1.0, Color32::BLACK),
         ));
     }
-    if side * z > 14.0 {
-        for (cell, name) in &editor.raw.map.places {
-            let Some(cell) = parse(cell).filter(|c| on_screen(*c)) else {
-                continue;
-            };
-            let p = at(cell) + egui::vec2(0.0, side * 0.62 * z);
-            let font = egui::FontId::proportional((side * 0.26 * z).clamp(9.0, 18.0));
-            painter.text(
-                p,
-                egui::Align2::CENTER_CENTER,
-                name,
-                font,
-                Color32::from_rgb(20, 15, 10),
-            );
-        }
+}
+
+/// Place names, over the counters (a designer reads them while placing units).
+fn draw_names(
+    painter: &egui::Painter,
+    editor: &Editor,
+    layout: &Layout,
+    at: &dyn Fn(Cell) -> Pos2,
+    on_screen: &dyn Fn(Cell) -> bool,
+    z: f32,
+) {
+    let side = layout.side();
+    if side * z <= 14.0 {
+        return;
+    }
+    for (cell, name) in &editor.raw.map.places {
+        let Some(cell) = parse_label(cell)
+            .ok()
+            .filter(|c| layout.grid.contains(*c) && on_screen(*c))
+        else {
+            continue;
+        };
+        let p = at(cell) + egui::vec2(0.0, side * 0.68 * z);
+        let font = egui::FontId::proportional((side * 0.26 * z).clamp(9.0, 18.0));
+        let galley = painter.layout_no_wrap(name.clone(), font, Color32::from_rgb(20, 15, 10));
+        let r = Rect::from_center_size(p, galley.size());
+        painter.rect_filled(r.expand(1.0), 2.0, Color32::from_rgba_unmultiplied(245, 240, 225, 200));
+        painter.galley(r.min, galley, Color32::from_rgb(20, 15, 10));
     }
 }
 
@@ -612,7 +639,7 @@ fn draw_units(
             .find(|s| s.id == top.side)
             .and_then(|s| crate::scenario::ruleset::parse_color(&s.color).ok())
             .map_or(Color32::GRAY, rgb);
-        let size = side * 1.15 * z;
+        let size = side * if layout.grid.is_hex() { 1.15 } else { 0.78 } * z;
         let c = at(cell);
         for k in (0..units.len().min(3)).rev() {
             let off = egui::vec2(k as f32, -(k as f32)) * size * 0.06;
@@ -732,6 +759,12 @@ fn hover_text(ui: &egui::Ui, rect: Rect, editor: &Editor, cell: Cell) {
     let terrain = char_at(&editor.raw, cell)
         .and_then(|c| editor.raw.map.legend.get(&c).cloned())
         .unwrap_or_else(|| "?".into());
+    // The ruleset's name for it, as the palette shows it.
+    let terrain = editor
+        .ruleset
+        .as_ref()
+        .and_then(|r| r.terrain_ids.get(&terrain).map(|t| r.terrain_look(*t).name.clone()))
+        .unwrap_or(terrain);
     let mut words = vec![label(cell), terrain];
     if let Some(name) = editor.raw.map.places.get(&label(cell)) {
         words.push(name.clone());

@@ -193,10 +193,34 @@ fn contents(ui: &mut egui::Ui, dialog: &mut Dialog, editor: &mut Editor, command
                     ("bottom", &mut m.bottom),
                 ] {
                     ui.label(name);
-                    ui.add(egui::DragValue::new(v).range(-200..=200));
+                    if ui.add(egui::DragValue::new(v).range(-200..=200)).changed() {
+                        error.clear();
+                    }
                     ui.end_row();
                 }
             });
+            // What falls off the map, said before it goes.
+            if let Ok(edit) = resize(&editor.raw, *m, &editor.settings.terrain) {
+                let mut after = editor.raw.clone();
+                edit.apply(&mut after);
+                let lost = |a: usize, b: usize, what: &str| (a > b).then(|| format!("{} {what}", a - b));
+                let gone: Vec<String> = [
+                    lost(editor.raw.units.len(), after.units.len(), "units"),
+                    lost(editor.raw.objectives.len(), after.objectives.len(), "objectives"),
+                    lost(editor.raw.map.places.len(), after.map.places.len(), "place names"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                if !gone.is_empty() {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(230, 150, 90),
+                        format!("Off the map and removed: {} (Ctrl+Z brings them back)", gone.join(", ")),
+                    );
+                }
+            } else if let Err(e) = resize(&editor.raw, *m, &editor.settings.terrain) {
+                ui.colored_label(egui::Color32::from_rgb(230, 110, 90), e);
+            }
             ui.label(format!(
                 "Now {}×{}; then {}×{}. New cells take the brush's terrain ({}).",
                 editor.raw.map.width,
@@ -205,9 +229,6 @@ fn contents(ui: &mut egui::Ui, dialog: &mut Dialog, editor: &mut Editor, command
                 editor.raw.map.height as i32 + m.top + m.bottom,
                 editor.settings.terrain
             ));
-            if !error.is_empty() {
-                ui.colored_label(egui::Color32::from_rgb(230, 110, 90), error.as_str());
-            }
             if ui.button("Resize (Enter)").clicked() || enter {
                 match resize(&editor.raw, *m, &editor.settings.terrain) {
                     Ok(edit) => {

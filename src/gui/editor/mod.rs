@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use board::View;
+pub use dialogs::Dialog;
 
 /// What a click on the board does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +144,7 @@ pub struct Editor {
     pub cell: Option<Cell>,
     pub units: Vec<String>,
     pub view: View,
+    fitted_size: Option<(GridKind, u32, u32)>,
     meshes: board::TerrainMeshes,
     /// The ruleset the scenario names, for terrain colours and names; `None` when it cannot be
     /// loaded (the validation panel says why).
@@ -173,6 +175,7 @@ impl Editor {
             cell: None,
             units: Vec::new(),
             view: View::default(),
+            fitted_size: None,
             meshes: board::TerrainMeshes::default(),
             ruleset: None,
             ruleset_for: String::new(),
@@ -278,6 +281,12 @@ impl Editor {
             self.meshes = board::TerrainMeshes::default();
         }
         self.check = self.validate();
+        let size = (self.raw.map.grid, self.raw.map.width, self.raw.map.height);
+        if self.fitted_size != Some(size) {
+            // A new size (a resize, its undo, another file): the whole map in view again.
+            self.view.fitted = false;
+            self.fitted_size = Some(size);
+        }
         self.meshes.sync(&self.raw, self.ruleset.as_deref());
         self.checked = self.generation;
         // The selection follows units that still exist.
@@ -322,6 +331,7 @@ impl Editor {
     /// Makes an edit as one undoable step.
     pub fn apply(&mut self, edit: crate::edit::Edit) {
         if !edit.is_empty() {
+            self.status.clear();
             self.history.apply(&mut self.raw, edit);
             self.changed();
         }
@@ -330,6 +340,7 @@ impl Editor {
     /// Makes an edit joining the last step when it was of the same kind (one form field).
     pub fn apply_joining(&mut self, edit: crate::edit::Edit, kind: &str) {
         if !edit.is_empty() {
+            self.status.clear();
             self.history.apply_joining(&mut self.raw, edit, kind);
             self.changed();
         }

@@ -20,6 +20,7 @@ pub fn top_bar(ui: &mut egui::Ui, editor: &mut Editor, commands: &mut Commands) 
                     editor.dialog = Some(Dialog::new_map());
                 }
                 if ui.button("Open…").clicked() {
+                    editor.status.clear();
                     editor.dialog = Some(Dialog::Open(String::from("scenarios/")));
                 }
                 if ui.button("Save (Ctrl+S)").clicked() {
@@ -176,7 +177,7 @@ fn tool_settings(ui: &mut egui::Ui, editor: &mut Editor) {
         Tool::Edge => {
             ui.strong("Edge feature");
             for f in EdgeFeature::ALL.into_iter().filter(|f| *f != EdgeFeature::Road) {
-                ui.selectable_value(&mut s.edge, f, format!("{f:?}"));
+                ui.selectable_value(&mut s.edge, f, spaced(&format!("{f:?}")));
             }
             ui.checkbox(&mut s.erase, "Erase (or hold Shift)");
         }
@@ -194,7 +195,7 @@ fn tool_settings(ui: &mut egui::Ui, editor: &mut Editor) {
                 CellFeature::Airbase,
                 CellFeature::Port,
             ] {
-                ui.selectable_value(&mut s.feature, f, format!("{f:?}"));
+                ui.selectable_value(&mut s.feature, f, f.word());
             }
         }
         Tool::Objective => {
@@ -221,6 +222,20 @@ fn tool_settings(ui: &mut egui::Ui, editor: &mut Editor) {
             ui.label("Click a cell, then type its name in the inspector.");
         }
     }
+}
+
+/// `MajorRiver` as "Major river".
+pub fn spaced(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if i > 0 && c.is_uppercase() {
+            out.push(' ');
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn enum_combo<T: Copy + PartialEq + std::fmt::Debug>(ui: &mut egui::Ui, label: &str, value: &mut T, all: &[T]) -> bool {
@@ -282,16 +297,28 @@ fn cell_section(ui: &mut egui::Ui, editor: &mut Editor, cell: crate::rules::grid
         ui.label(format!("Features: {f:?}"));
     }
     if let Some(i) = editor.raw.objectives.iter().position(|o| o.cell == at) {
-        let mut o = editor.raw.objectives[i].clone();
+        let before = editor.raw.objectives[i].clone();
+        let mut o = before.clone();
         ui.horizontal(|ui| {
             ui.label("Objective");
-            let a = ui.text_edit_singleline(&mut o.name).changed();
-            let b = ui.add(egui::DragValue::new(&mut o.points).suffix(" pts")).changed();
-            if a || b {
-                let edit = tools::set_objective(&editor.raw, cell, Some(o.clone()));
-                editor.apply_joining(edit, &format!("objective {at}"));
-            }
+            ui.add(egui::TextEdit::singleline(&mut o.name).desired_width(150.0));
+            ui.add(egui::DragValue::new(&mut o.points).suffix(" pts").range(0..=99));
         });
+        ui.horizontal(|ui| {
+            ui.label("held at the start by");
+            egui::ComboBox::from_id_salt("held-by")
+                .selected_text(o.held_by.clone().unwrap_or_else(|| "nobody".into()))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut o.held_by, None, "nobody");
+                    for side in &editor.raw.sides {
+                        ui.selectable_value(&mut o.held_by, Some(side.id.clone()), &side.name);
+                    }
+                });
+        });
+        if o != before {
+            let edit = tools::set_objective(&editor.raw, cell, Some(o));
+            editor.apply_joining(edit, &format!("objective {at}"));
+        }
     }
     let here = tools::units_in(&editor.raw, cell);
     if !here.is_empty() {
@@ -320,7 +347,7 @@ fn unit_form(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
     let mut u = before.clone();
     ui.heading("Unit");
     egui::Grid::new("unit-form").num_columns(2).show(ui, |ui| {
-        text_row(ui, "id", &mut u.id);
+        committed_row(ui, "id", &mut u.id);
         text_row(ui, "name", &mut u.name);
         ui.label("side");
         let sides: Vec<String> = editor.raw.sides.iter().map(|s| s.id.clone()).collect();
@@ -338,7 +365,7 @@ fn unit_form(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
         ui.label("size");
         enum_combo(ui, " ", &mut u.size, &UnitSize::ALL);
         ui.end_row();
-        text_row(ui, "cell", &mut u.cell);
+        committed_row(ui, "cell", &mut u.cell);
         optional_number(ui, "strength", &mut u.strength);
         optional_number(ui, "attack", &mut u.attack);
         optional_number(ui, "defense", &mut u.defense);
@@ -375,6 +402,28 @@ fn unit_form(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
 fn text_row(ui: &mut egui::Ui, name: &str, value: &mut String) {
     ui.label(name);
     ui.text_edit_singleline(value);
+    ui.end_row();
+}
+
+/// A field applied when it is left (Enter, Tab or a click elsewhere): an id or a cell typed
+/// half-way would move the unit, change the panel under the pointer and lose the typing.
+fn committed_row(ui: &mut egui::Ui, name: &str, value: &mut String) {
+    ui.label(name);
+    let id = ui.id().with(("committed", name));
+    let mut text: String = ui
+        .data_mut(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| value.clone());
+    let r = ui
+        .text_edit_singleline(&mut text)
+        .on_hover_text("Applied when you press Enter or leave the field");
+    if r.has_focus() {
+        ui.data_mut(|d| d.insert_temp(id, text));
+    } else {
+        if r.lost_focus() && text.trim() != value.as_str() && !text.trim().is_empty() {
+            *value = text.trim().to_string();
+        }
+        ui.data_mut(|d| d.remove::<String>(id));
+    }
     ui.end_row();
 }
 
@@ -445,7 +494,7 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
                 }
             });
         ui.end_row();
-        ui.label("");
+        ui.label("or a file");
         ui.text_edit_singleline(&mut p.ruleset).on_hover_text(
             "A built-in ruleset, or a ruleset file of yours (`my-rules.ron` beside the scenario or in rulesets/)",
         );
@@ -477,6 +526,7 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
             });
         ui.end_row();
     });
+    remap_terrain(ui, editor);
     ui.label("Description");
     ui.add(egui::TextEdit::multiline(&mut p.description).desired_rows(3));
     ui.label("Victory (in words)");
@@ -528,6 +578,42 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
     }
     if p != before {
         editor.apply_joining(Edit::Properties(Box::new(p)), "properties");
+    }
+}
+
+/// Terrain on the map the ruleset does not have (the ruleset was changed): each may become one
+/// of the ruleset's.
+fn remap_terrain(ui: &mut egui::Ui, editor: &mut Editor) {
+    let Some(ruleset) = editor.ruleset.clone() else { return };
+    let strangers: Vec<String> = editor
+        .raw
+        .map
+        .legend
+        .values()
+        .filter(|id| !ruleset.terrain_ids.contains_key(*id))
+        .cloned()
+        .collect();
+    if strangers.is_empty() {
+        return;
+    }
+    ui.colored_label(
+        egui::Color32::from_rgb(230, 150, 90),
+        format!("Terrain not in `{}`: make it", ruleset.raw.id),
+    );
+    for id in strangers {
+        ui.horizontal(|ui| {
+            ui.label(format!("{id} →"));
+            egui::ComboBox::from_id_salt(("remap", &id))
+                .selected_text("choose…")
+                .show_ui(ui, |ui| {
+                    for look in &ruleset.looks {
+                        if ui.selectable_label(false, &look.name).clicked() {
+                            let edit = tools::replace_terrain(&editor.raw, &id, &look.id);
+                            editor.apply(edit);
+                        }
+                    }
+                });
+        });
     }
 }
 
@@ -589,6 +675,15 @@ fn sides(ui: &mut egui::Ui, editor: &mut Editor) {
         });
     }
     if sides != before {
-        editor.apply_joining(Edit::Sides(sides), "sides");
+        // A side whose id changed is renamed wherever it is named (units, objectives, victory).
+        let renamed = (sides.len() == before.len())
+            .then(|| before.iter().zip(&sides).find(|(a, b)| a.id != b.id))
+            .flatten()
+            .map(|(a, b)| (a.id.clone(), b.id.clone()));
+        let edit = match renamed {
+            Some((old, new)) => Edit::Batch(vec![tools::rename_side(&editor.raw, &old, &new), Edit::Sides(sides)]),
+            None => Edit::Sides(sides),
+        };
+        editor.apply_joining(edit, "sides");
     }
 }
