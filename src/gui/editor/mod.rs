@@ -3,7 +3,7 @@
 //! `hexfront validate`, saved laid out for diffs, and played at once (F5) with the real rules.
 //! Reached from the start screen (New scenario, Edit) and `hexfront edit [FILE]`.
 
-mod board;
+pub mod board;
 mod dialogs;
 mod panels;
 

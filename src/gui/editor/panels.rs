@@ -170,7 +170,9 @@ fn tool_settings(ui: &mut egui::Ui, editor: &mut Editor) {
                 ui.label("The ruleset cannot be read: terrain by id");
                 ui.text_edit_singleline(&mut s.terrain);
             }
-            ui.add(egui::Slider::new(&mut s.brush, 1..=3).text("brush ([ ])"));
+            ui.spacing_mut().slider_width = 90.0;
+            ui.add(egui::Slider::new(&mut s.brush, 1..=3).text("brush"))
+                .on_hover_text("Brush size: 1 cell, 7 cells, 19 cells ([ and ] change it)");
             ui.checkbox(&mut s.fill, "Fill an area")
                 .on_hover_text("A click fills the connected cells of the same terrain");
         }
@@ -528,9 +530,17 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
     });
     remap_terrain(ui, editor);
     ui.label("Description");
-    ui.add(egui::TextEdit::multiline(&mut p.description).desired_rows(3));
+    ui.add(
+        egui::TextEdit::multiline(&mut p.description)
+            .desired_rows(3)
+            .desired_width(f32::INFINITY),
+    );
     ui.label("Victory (in words)");
-    ui.add(egui::TextEdit::multiline(&mut p.victory).desired_rows(2));
+    ui.add(
+        egui::TextEdit::multiline(&mut p.victory)
+            .desired_rows(2)
+            .desired_width(f32::INFINITY),
+    );
     ui.label("Victory conditions (checked by the engine; the first met decides)");
     let mut remove = None;
     for (i, w) in p.win.iter_mut().enumerate() {
@@ -554,14 +564,15 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
             let mut hold = w.hold.join(" ");
             ui.horizontal(|ui| {
                 ui.label("hold cells");
-                if ui.text_edit_singleline(&mut hold).changed() {
+                if ui
+                    .add(egui::TextEdit::singleline(&mut hold).desired_width(150.0))
+                    .changed()
+                {
                     w.hold = hold.split_whitespace().map(str::to_string).collect();
                 }
             });
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut w.more_points, "more points than any other side");
-                ui.checkbox(&mut w.sudden_death, "sudden death");
-            });
+            ui.checkbox(&mut w.more_points, "more points than any other side");
+            ui.checkbox(&mut w.sudden_death, "sudden death (checked every turn)");
         });
     }
     if let Some(i) = remove {
