@@ -6,7 +6,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexfront::edit::tools::{brush, grid_of, new_scenario, paint};
-use hexfront::gui::editor::board::TerrainMeshes;
+use hexfront::gui::editor::paint::TerrainMeshes;
 use hexfront::rules::grid::{Cell, GridKind, HexTop};
 use hexfront::scenario::write::scenario_text;
 use hexfront::scenario::{Ruleset, Scenario};

@@ -6,7 +6,7 @@
 use super::Edit;
 use super::tools::legend_char;
 use crate::rules::grid::{Cell, GridKind, HexTop, label, parse_label};
-use crate::scenario::file::RawScenario;
+use crate::scenario::file::{RawMap, RawScenario};
 
 /// How many rows and columns to add (positive) or remove (negative) on each side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,11 +57,49 @@ pub fn resize(s: &RawScenario, m: Margins, fill: &str) -> Result<Edit, String> {
         let moved = Cell::new(cell.col + m.left, cell.row + m.top);
         (moved.col >= 0 && moved.row >= 0 && (moved.col as u32) < w && (moved.row as u32) < h).then(|| label(moved))
     };
-    map.rows = (0..height)
+    map.rows = moved_rows(&s.map.rows, m, width, height, c);
+    map.width = w;
+    map.height = h;
+    move_map_items(&mut map, &shift);
+    let objectives = s
+        .objectives
+        .iter()
+        .filter_map(|o| {
+            Some(crate::scenario::file::RawObjective {
+                cell: shift(&o.cell)?,
+                ..o.clone()
+            })
+        })
+        .collect();
+    let units = s
+        .units
+        .iter()
+        .filter_map(|u| {
+            Some(crate::scenario::file::RawUnit {
+                cell: shift(&u.cell)?,
+                ..u.clone()
+            })
+        })
+        .collect();
+    let mut properties = super::Properties::of(s);
+    for win in &mut properties.win {
+        win.hold = win.hold.iter().filter_map(|c| shift(c)).collect();
+    }
+    Ok(Edit::Batch(vec![
+        Edit::Map(Box::new(map)),
+        Edit::Objectives(objectives),
+        Edit::Units(units),
+        Edit::Properties(Box::new(properties)),
+    ]))
+}
+
+/// The map's rows with `m` added or cut on each side, new cells of terrain character `fill`.
+fn moved_rows(rows: &[String], m: Margins, width: i32, height: i32, fill: char) -> Vec<String> {
+    (0..height)
         .map(|row| {
             let old: Vec<char> = usize::try_from(row - m.top)
                 .ok()
-                .and_then(|r| s.map.rows.get(r))
+                .and_then(|r| rows.get(r))
                 .map(|r| r.chars().collect())
                 .unwrap_or_default();
             (0..width)
@@ -69,13 +107,16 @@ pub fn resize(s: &RawScenario, m: Margins, fill: &str) -> Result<Edit, String> {
                     usize::try_from(col - m.left)
                         .ok()
                         .and_then(|c| old.get(c).copied())
-                        .unwrap_or(c)
+                        .unwrap_or(fill)
                 })
                 .collect()
         })
-        .collect();
-    map.width = w;
-    map.height = h;
+        .collect()
+}
+
+/// Moves the map's edges, roads, places and features by `shift` (a cell label to its new label,
+/// `None` off the map): what falls off goes, a road is cut where it leaves the map.
+fn move_map_items(map: &mut RawMap, shift: &dyn Fn(&str) -> Option<String>) {
     for group in &mut map.edges {
         group.between = group
             .between
@@ -108,34 +149,4 @@ pub fn resize(s: &RawScenario, m: Margins, fill: &str) -> Result<Edit, String> {
         .iter()
         .filter_map(|(k, v)| Some((shift(k)?, v.clone())))
         .collect();
-    let objectives = s
-        .objectives
-        .iter()
-        .filter_map(|o| {
-            Some(crate::scenario::file::RawObjective {
-                cell: shift(&o.cell)?,
-                ..o.clone()
-            })
-        })
-        .collect();
-    let units = s
-        .units
-        .iter()
-        .filter_map(|u| {
-            Some(crate::scenario::file::RawUnit {
-                cell: shift(&u.cell)?,
-                ..u.clone()
-            })
-        })
-        .collect();
-    let mut properties = super::Properties::of(s);
-    for win in &mut properties.win {
-        win.hold = win.hold.iter().filter_map(|c| shift(c)).collect();
-    }
-    Ok(Edit::Batch(vec![
-        Edit::Map(Box::new(map)),
-        Edit::Objectives(objectives),
-        Edit::Units(units),
-        Edit::Properties(Box::new(properties)),
-    ]))
 }

@@ -97,24 +97,57 @@ pub fn render(s: &Scenario, width: u32) -> RgbImage {
     let (world_w, world_h) = (max_x + 2.0 * margin, max_y + 2.0 * margin);
     let scale = width.max(16) as f32 / world_w;
     let height = ((world_h * scale).ceil() as u32).max(16);
-    let background = Rgb([40, 43, 48]);
-    let mut roads: HashMap<Cell, Vec<Cell>> = HashMap::new();
-    for (edge, features) in s.board.edges() {
-        if features.contains(EdgeFeature::Road) {
-            roads.entry(edge.a).or_default().push(edge.b);
-            roads.entry(edge.b).or_default().push(edge.a);
+    let picture = Picture::new(s, geo);
+    RgbImage::from_fn(width.max(16), height, |px, py| {
+        picture.pixel((px as f32 / scale - margin, py as f32 / scale - margin))
+    })
+}
+
+/// What a pixel of the picture looks up: the scenario, and its roads and units by cell.
+struct Picture<'a> {
+    s: &'a Scenario,
+    geo: Geometry,
+    roads: HashMap<Cell, Vec<Cell>>,
+    units: HashMap<Cell, usize>,
+    objectives: Vec<Cell>,
+}
+
+impl<'a> Picture<'a> {
+    fn new(s: &'a Scenario, geo: Geometry) -> Self {
+        let mut roads: HashMap<Cell, Vec<Cell>> = HashMap::new();
+        for (edge, features) in s.board.edges() {
+            if features.contains(EdgeFeature::Road) {
+                roads.entry(edge.a).or_default().push(edge.b);
+                roads.entry(edge.b).or_default().push(edge.a);
+            }
+        }
+        let units: HashMap<Cell, usize> = s
+            .units
+            .iter()
+            .filter(|u| u.arrives.is_none())
+            .map(|u| (u.cell, u.side))
+            .collect();
+        let objectives: Vec<Cell> = s.objectives.iter().map(|o| o.cell).collect();
+        Self {
+            s,
+            geo,
+            roads,
+            units,
+            objectives,
         }
     }
-    let units: HashMap<Cell, usize> = s
-        .units
-        .iter()
-        .filter(|u| u.arrives.is_none())
-        .map(|u| (u.cell, u.side))
-        .collect();
-    let objectives: Vec<Cell> = s.objectives.iter().map(|o| o.cell).collect();
-    let inner = geo.inner();
-    RgbImage::from_fn(width.max(16), height, |px, py| {
-        let p = (px as f32 / scale - margin, py as f32 / scale - margin);
+
+    /// The colour at world point `p`.
+    fn pixel(&self, p: (f32, f32)) -> Rgb<u8> {
+        let Self {
+            s,
+            geo,
+            roads,
+            units,
+            objectives,
+        } = self;
+        let (geo, grid, background) = (*geo, s.board.grid, Rgb([40, 43, 48]));
+        let inner = geo.inner();
         let (col, row) = geo.near(p.0, p.1);
         // The nearest and second-nearest centres: the cell, and the side the point is closest to.
         let mut near: [(f32, Cell); 2] = [(f32::MAX, Cell::new(-1, -1)); 2];
@@ -182,7 +215,7 @@ pub fn render(s: &Scenario, width: u32) -> RgbImage {
             return Rgb([70, 60, 55]);
         }
         if to_side < 0.03 { shade(base, 0.72) } else { base }
-    })
+    }
 }
 
 #[cfg(test)]

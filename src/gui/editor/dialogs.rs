@@ -103,163 +103,187 @@ fn contents(ui: &mut egui::Ui, dialog: &mut Dialog, editor: &mut Editor, command
             height,
             ruleset,
             fill,
-        } => {
-            egui::Grid::new("new-map").num_columns(2).show(ui, |ui| {
-                ui.label("grid");
-                egui::ComboBox::from_id_salt("grid")
-                    .selected_text(GRIDS[*grid].0)
-                    .show_ui(ui, |ui| {
-                        for (i, (name, _)) in GRIDS.iter().enumerate() {
-                            ui.selectable_value(grid, i, *name);
-                        }
-                    });
-                ui.end_row();
-                ui.label("width");
-                ui.add(egui::DragValue::new(width).range(1..=200));
-                ui.end_row();
-                ui.label("height");
-                ui.add(egui::DragValue::new(height).range(1..=200));
-                ui.end_row();
-                ui.label("ruleset");
-                egui::ComboBox::from_id_salt("new-ruleset")
-                    .selected_text(ruleset.clone())
-                    .show_ui(ui, |ui| {
-                        for (name, _) in crate::scenario::ruleset::BUILTIN {
-                            ui.selectable_value(ruleset, name.to_string(), name);
-                        }
-                    });
-                ui.end_row();
-                ui.label("fill with");
-                let terrain: Vec<(String, String)> = crate::scenario::Ruleset::builtin(ruleset)
-                    .and_then(Result::ok)
-                    .map(|r| r.looks.iter().map(|l| (l.id.clone(), l.name.clone())).collect())
-                    .unwrap_or_default();
-                if !terrain.iter().any(|(id, _)| id == fill)
-                    && let Some((id, _)) = terrain.first()
-                {
-                    *fill = id.clone();
-                }
-                egui::ComboBox::from_id_salt("fill")
-                    .selected_text(fill.clone())
-                    .show_ui(ui, |ui| {
-                        for (id, name) in &terrain {
-                            ui.selectable_value(fill, id.clone(), name);
-                        }
-                    });
-                ui.end_row();
-            });
-            if ui.button(egui::RichText::new("Create (Enter)").strong()).clicked() || enter {
-                let unsaved = editor.history.is_dirty();
-                *editor = Editor::new_map(GRIDS[*grid].1, *width, *height, ruleset, fill);
-                editor.status = if unsaved {
-                    "New scenario (the previous one's unsaved edits were dropped)".into()
-                } else {
-                    "New scenario".into()
-                };
-                return false;
-            }
-        }
-        Dialog::Open(path) => {
-            ui.label("A scenario or saved game file (a saved game opens its scenario):");
-            ui.text_edit_singleline(path).request_focus();
-            if ui.button("Open (Enter)").clicked() || enter {
-                match Editor::load(PathBuf::from(path.trim())) {
-                    Ok(e) => {
-                        *editor = e;
-                        return false;
-                    }
-                    Err(e) => {
-                        editor.status = format!("Not opened: {e}");
-                    }
-                }
-            }
-            ui.colored_label(egui::Color32::from_rgb(230, 150, 120), &editor.status);
-        }
-        Dialog::SaveAs(path) => {
-            ui.label("Save to:");
-            ui.text_edit_singleline(path).request_focus();
-            if ui.button("Save (Enter)").clicked() || enter {
-                editor.save_to(PathBuf::from(path.trim()));
-                return false;
-            }
-        }
-        Dialog::Resize(m, error) => {
-            ui.label("Rows and columns to add (or, negative, remove) on each side:");
-            egui::Grid::new("resize").num_columns(2).show(ui, |ui| {
-                for (name, v) in [
-                    ("left", &mut m.left),
-                    ("right", &mut m.right),
-                    ("top", &mut m.top),
-                    ("bottom", &mut m.bottom),
-                ] {
-                    ui.label(name);
-                    if ui.add(egui::DragValue::new(v).range(-200..=200)).changed() {
-                        error.clear();
-                    }
-                    ui.end_row();
+        } => new_map(ui, editor, (grid, width, height), ruleset, fill, enter),
+        Dialog::Open(path) => open(ui, editor, path, enter),
+        Dialog::SaveAs(path) => save_as(ui, editor, path, enter),
+        Dialog::Resize(m, error) => resize_map(ui, editor, m, error, enter),
+        Dialog::Close => close(ui, editor, commands),
+    }
+}
+
+/// New scenario: grid, size, ruleset and fill; false once created.
+fn new_map(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    (grid, width, height): (&mut usize, &mut u32, &mut u32),
+    ruleset: &mut String,
+    fill: &mut String,
+    enter: bool,
+) -> bool {
+    egui::Grid::new("new-map").num_columns(2).show(ui, |ui| {
+        ui.label("grid");
+        egui::ComboBox::from_id_salt("grid")
+            .selected_text(GRIDS[*grid].0)
+            .show_ui(ui, |ui| {
+                for (i, (name, _)) in GRIDS.iter().enumerate() {
+                    ui.selectable_value(grid, i, *name);
                 }
             });
-            // What falls off the map, said before it goes.
-            if let Ok(edit) = resize(&editor.raw, *m, &editor.settings.terrain) {
-                let mut after = editor.raw.clone();
-                edit.apply(&mut after);
-                let lost = |a: usize, b: usize, what: &str| (a > b).then(|| format!("{} {what}", a - b));
-                let gone: Vec<String> = [
-                    lost(editor.raw.units.len(), after.units.len(), "units"),
-                    lost(editor.raw.objectives.len(), after.objectives.len(), "objectives"),
-                    lost(editor.raw.map.places.len(), after.map.places.len(), "place names"),
-                ]
-                .into_iter()
-                .flatten()
-                .collect();
-                if !gone.is_empty() {
-                    ui.colored_label(
-                        egui::Color32::from_rgb(230, 150, 90),
-                        format!("Off the map and removed: {} (Ctrl+Z brings them back)", gone.join(", ")),
-                    );
+        ui.end_row();
+        ui.label("width");
+        ui.add(egui::DragValue::new(width).range(1..=200));
+        ui.end_row();
+        ui.label("height");
+        ui.add(egui::DragValue::new(height).range(1..=200));
+        ui.end_row();
+        ui.label("ruleset");
+        egui::ComboBox::from_id_salt("new-ruleset")
+            .selected_text(ruleset.clone())
+            .show_ui(ui, |ui| {
+                for (name, _) in crate::scenario::ruleset::BUILTIN {
+                    ui.selectable_value(ruleset, name.to_string(), name);
                 }
-            } else if let Err(e) = resize(&editor.raw, *m, &editor.settings.terrain) {
-                ui.colored_label(egui::Color32::from_rgb(230, 110, 90), e);
+            });
+        ui.end_row();
+        ui.label("fill with");
+        let terrain: Vec<(String, String)> = crate::scenario::Ruleset::builtin(ruleset)
+            .and_then(Result::ok)
+            .map(|r| r.looks.iter().map(|l| (l.id.clone(), l.name.clone())).collect())
+            .unwrap_or_default();
+        if !terrain.iter().any(|(id, _)| id == fill)
+            && let Some((id, _)) = terrain.first()
+        {
+            *fill = id.clone();
+        }
+        egui::ComboBox::from_id_salt("fill")
+            .selected_text(fill.clone())
+            .show_ui(ui, |ui| {
+                for (id, name) in &terrain {
+                    ui.selectable_value(fill, id.clone(), name);
+                }
+            });
+        ui.end_row();
+    });
+    if ui.button(egui::RichText::new("Create (Enter)").strong()).clicked() || enter {
+        let unsaved = editor.history.is_dirty();
+        *editor = Editor::new_map(GRIDS[*grid].1, *width, *height, ruleset, fill);
+        editor.status = if unsaved {
+            "New scenario (the previous one's unsaved edits were dropped)".into()
+        } else {
+            "New scenario".into()
+        };
+        return false;
+    }
+    true
+}
+
+fn open(ui: &mut egui::Ui, editor: &mut Editor, path: &mut String, enter: bool) -> bool {
+    ui.label("A scenario or saved game file (a saved game opens its scenario):");
+    ui.text_edit_singleline(path).request_focus();
+    if ui.button("Open (Enter)").clicked() || enter {
+        match Editor::load(PathBuf::from(path.trim())) {
+            Ok(e) => {
+                *editor = e;
+                return false;
             }
-            ui.label(format!(
-                "Now {}×{}; then {}×{}. New cells take the brush's terrain ({}).",
-                editor.raw.map.width,
-                editor.raw.map.height,
-                editor.raw.map.width as i32 + m.left + m.right,
-                editor.raw.map.height as i32 + m.top + m.bottom,
-                editor.settings.terrain
-            ));
-            if ui.button("Resize (Enter)").clicked() || enter {
-                match resize(&editor.raw, *m, &editor.settings.terrain) {
-                    Ok(edit) => {
-                        editor.apply(edit);
-                        editor.view.fitted = false;
-                        editor.status = "Resized (Ctrl+Z undoes it)".into();
-                        return false;
-                    }
-                    Err(e) => *error = e,
-                }
+            Err(e) => {
+                editor.status = format!("Not opened: {e}");
             }
         }
-        Dialog::Close => {
-            if editor.history.is_dirty() {
-                ui.label("The scenario has edits not saved. Close the editor and lose them?");
-                ui.horizontal(|ui| {
-                    if ui.button("Save, then close").clicked() {
-                        editor.save();
-                        if !editor.history.is_dirty() {
-                            commands.remove_resource::<Editor>();
-                        }
-                    }
-                    if ui.button("Close without saving").clicked() {
-                        commands.remove_resource::<Editor>();
-                    }
-                });
-            } else {
+    }
+    ui.colored_label(egui::Color32::from_rgb(230, 150, 120), &editor.status);
+    true
+}
+
+fn save_as(ui: &mut egui::Ui, editor: &mut Editor, path: &mut String, enter: bool) -> bool {
+    ui.label("Save to:");
+    ui.text_edit_singleline(path).request_focus();
+    if ui.button("Save (Enter)").clicked() || enter {
+        editor.save_to(PathBuf::from(path.trim()));
+        return false;
+    }
+    true
+}
+
+/// Resize: margins on each side, what falls off said before it goes.
+fn resize_map(ui: &mut egui::Ui, editor: &mut Editor, m: &mut Margins, error: &mut String, enter: bool) -> bool {
+    ui.label("Rows and columns to add (or, negative, remove) on each side:");
+    egui::Grid::new("resize").num_columns(2).show(ui, |ui| {
+        for (name, v) in [
+            ("left", &mut m.left),
+            ("right", &mut m.right),
+            ("top", &mut m.top),
+            ("bottom", &mut m.bottom),
+        ] {
+            ui.label(name);
+            if ui.add(egui::DragValue::new(v).range(-200..=200)).changed() {
+                error.clear();
+            }
+            ui.end_row();
+        }
+    });
+    // What falls off the map, said before it goes.
+    if let Ok(edit) = resize(&editor.raw, *m, &editor.settings.terrain) {
+        let mut after = editor.raw.clone();
+        edit.apply(&mut after);
+        let lost = |a: usize, b: usize, what: &str| (a > b).then(|| format!("{} {what}", a - b));
+        let gone: Vec<String> = [
+            lost(editor.raw.units.len(), after.units.len(), "units"),
+            lost(editor.raw.objectives.len(), after.objectives.len(), "objectives"),
+            lost(editor.raw.map.places.len(), after.map.places.len(), "place names"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !gone.is_empty() {
+            ui.colored_label(
+                egui::Color32::from_rgb(230, 150, 90),
+                format!("Off the map and removed: {} (Ctrl+Z brings them back)", gone.join(", ")),
+            );
+        }
+    } else if let Err(e) = resize(&editor.raw, *m, &editor.settings.terrain) {
+        ui.colored_label(egui::Color32::from_rgb(230, 110, 90), e);
+    }
+    ui.label(format!(
+        "Now {}×{}; then {}×{}. New cells take the brush's terrain ({}).",
+        editor.raw.map.width,
+        editor.raw.map.height,
+        editor.raw.map.width as i32 + m.left + m.right,
+        editor.raw.map.height as i32 + m.top + m.bottom,
+        editor.settings.terrain
+    ));
+    if ui.button("Resize (Enter)").clicked() || enter {
+        match resize(&editor.raw, *m, &editor.settings.terrain) {
+            Ok(edit) => {
+                editor.apply(edit);
+                editor.view.fitted = false;
+                editor.status = "Resized (Ctrl+Z undoes it)".into();
+                return false;
+            }
+            Err(e) => *error = e,
+        }
+    }
+    true
+}
+
+/// Close: at once when everything is saved, else Save-then-close or Close without saving.
+fn close(ui: &mut egui::Ui, editor: &mut Editor, commands: &mut Commands) -> bool {
+    if editor.history.is_dirty() {
+        ui.label("The scenario has edits not saved. Close the editor and lose them?");
+        ui.horizontal(|ui| {
+            if ui.button("Save, then close").clicked() {
+                editor.save();
+                if !editor.history.is_dirty() {
+                    commands.remove_resource::<Editor>();
+                }
+            }
+            if ui.button("Close without saving").clicked() {
                 commands.remove_resource::<Editor>();
-                return false;
             }
-        }
+        });
+    } else {
+        commands.remove_resource::<Editor>();
+        return false;
     }
     true
 }

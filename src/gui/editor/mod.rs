@@ -5,6 +5,8 @@
 
 pub mod board;
 mod dialogs;
+mod inspector;
+pub mod paint;
 mod panels;
 
 use crate::edit::History;
@@ -145,7 +147,7 @@ pub struct Editor {
     pub units: Vec<String>,
     pub view: View,
     fitted_size: Option<(GridKind, u32, u32)>,
-    meshes: board::TerrainMeshes,
+    meshes: paint::TerrainMeshes,
     /// The ruleset the scenario names, for terrain colours and names; `None` when it cannot be
     /// loaded (the validation panel says why).
     pub ruleset: Option<Arc<Ruleset>>,
@@ -176,7 +178,7 @@ impl Editor {
             units: Vec::new(),
             view: View::default(),
             fitted_size: None,
-            meshes: board::TerrainMeshes::default(),
+            meshes: paint::TerrainMeshes::default(),
             ruleset: None,
             ruleset_for: String::new(),
             check: Err(LoadError {
@@ -278,7 +280,7 @@ impl Editor {
         if self.ruleset_for != self.raw.ruleset {
             self.ruleset = self.load_ruleset();
             self.ruleset_for = self.raw.ruleset.clone();
-            self.meshes = board::TerrainMeshes::default();
+            self.meshes = paint::TerrainMeshes::default();
         }
         self.check = self.validate();
         let size = (self.raw.map.grid, self.raw.map.width, self.raw.map.height);
@@ -530,7 +532,7 @@ fn editor_ui(mut contexts: EguiContexts, mut editor: ResMut<Editor>, mut command
     panels::top_bar(&mut root, &mut editor, &mut commands);
     panels::validation(&mut root, &mut editor);
     panels::palette(&mut root, &mut editor);
-    panels::inspector(&mut root, &mut editor);
+    inspector::inspector(&mut root, &mut editor);
     egui::CentralPanel::default()
         .frame(egui::Frame::NONE.fill(egui::Color32::from_rgb(40, 43, 48)))
         .show(&mut root, |ui| board::board(ui, &mut editor));
