@@ -352,6 +352,58 @@ fn overlay(mut contexts: EguiContexts, reload: Option<ResMut<LiveReload>>, mut c
 mod tests {
     use super::*;
 
+    /// The editor on a copy of Mortain in a temp folder, with the reload machinery.
+    fn editor_world(dir: &Path) -> (World, PathBuf) {
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).unwrap();
+        let file = dir.join("mortain.ron");
+        std::fs::write(&file, crate::scenario::DEFAULT_SCENARIO.1).unwrap();
+        let mut world = World::new();
+        world.insert_resource(Editor::load(file.clone()).unwrap());
+        world.insert_resource(LiveReload {
+            watch: FileWatch::new(|| {}),
+            pending: Vec::new(),
+            since: None,
+            broken: None,
+            cannot_apply: None,
+        });
+        (world, file.canonicalize().unwrap())
+    }
+
+    #[test]
+    fn a_broken_file_leaves_the_editor_on_the_last_good_version_until_it_is_fixed() {
+        let dir = std::env::temp_dir().join(format!("hexfront-reload-editor-{}", std::process::id()));
+        let (mut world, file) = editor_world(&dir);
+        let good = crate::scenario::DEFAULT_SCENARIO.1;
+        std::fs::write(&file, good.replace("turns: 6,", "turns: six,")).unwrap();
+        reload_editor(&mut world, std::slice::from_ref(&file));
+        let broken = world.resource::<LiveReload>().broken.clone().unwrap();
+        assert!(
+            broken.contains("mortain.ron:") && broken.contains("`turns`"),
+            "{broken}"
+        );
+        assert_eq!(world.resource::<Editor>().raw.turns, 6);
+        // Fixed, with a change: taken, the overlay gone.
+        std::fs::write(&file, good.replace("turns: 6,", "turns: 7,")).unwrap();
+        reload_editor(&mut world, std::slice::from_ref(&file));
+        assert!(world.resource::<LiveReload>().broken.is_none());
+        assert_eq!(world.resource::<Editor>().raw.turns, 7);
+        assert!(!world.resource::<Editor>().history.is_dirty());
+        // Unsaved edits are never thrown away by a change on disk.
+        let edit = crate::edit::tools::name_place(
+            &world.resource::<Editor>().raw,
+            crate::rules::grid::Cell::new(0, 0),
+            "Here",
+        );
+        world.resource_mut::<Editor>().apply(edit);
+        std::fs::write(&file, good.replace("turns: 6,", "turns: 8,")).unwrap();
+        reload_editor(&mut world, std::slice::from_ref(&file));
+        let editor = world.resource::<Editor>();
+        assert_eq!(editor.raw.turns, 7);
+        assert!(editor.status.contains("edits not saved"), "{}", editor.status);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_file_saved_by_replacing_it_is_seen_and_others_are_not() {
         let dir = std::env::temp_dir().join(format!("hexfront-watch-{}", std::process::id()));

@@ -64,11 +64,41 @@ pub fn top_bar(ui: &mut egui::Ui, editor: &mut Editor, commands: &mut Commands) 
             {
                 super::playtest(editor, commands);
             }
+            playtest_seats(ui, editor);
             ui.separator();
             ui.strong(editor.title());
             ui.label(egui::RichText::new(&editor.status).weak());
         });
     });
+}
+
+/// Who the computer plays in a playtest (none: hotseat).
+fn playtest_seats(ui: &mut egui::Ui, editor: &mut Editor) {
+    let sides: Vec<String> = editor.raw.sides.iter().map(|s| s.name.clone()).collect();
+    editor.seats.resize(sides.len(), None);
+    let computer = editor.seats.iter().position(Option::is_some);
+    let shown = computer.map_or("hotseat".to_string(), |i| format!("computer plays {}", sides[i]));
+    egui::ComboBox::from_id_salt("playtest-seats")
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            if ui
+                .selectable_label(computer.is_none(), "hotseat (you play every side)")
+                .clicked()
+            {
+                editor.seats.iter_mut().for_each(|s| *s = None);
+            }
+            for (i, name) in sides.iter().enumerate() {
+                if ui
+                    .selectable_label(computer == Some(i), format!("the computer plays {name}"))
+                    .clicked()
+                {
+                    editor.seats.iter_mut().for_each(|s| *s = None);
+                    editor.seats[i] = Some(crate::ai::Profile::standard());
+                }
+            }
+        })
+        .response
+        .on_hover_text("Who plays in the playtest: you at every side, or the computer (standard) at one");
 }
 
 pub fn validation(ui: &mut egui::Ui, editor: &mut Editor) {
