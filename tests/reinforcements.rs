@@ -23,7 +23,9 @@ fn scenario_text() -> String {
     let text = std::fs::read_to_string(MORTAIN)
         .unwrap()
         .replace(" arrives: 2,", "")
-        .replace(" arrives: 3,", "");
+        .replace(" arrives: 3,", "")
+        .replace(", arrives: 2)", ")")
+        .replace(", arrives: 3)", ")");
     let edit = |text: String, id: &str, from: &str, to: &str| {
         let line = text
             .lines()

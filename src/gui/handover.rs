@@ -45,6 +45,12 @@ fn notice_hand_over(
     replay: Option<Res<Replay>>,
     mut hand: ResMut<HandOver>,
 ) {
+    // Between games the last game's side stays in `TurnState`: not a side that played here, or
+    // the next game would open on a hand-over screen.
+    if *state.get() == GameState::NoGame {
+        hand.last = None;
+        return;
+    }
     let now = turn.active;
     if hand.last == Some(now) {
         return;
