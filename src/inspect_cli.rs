@@ -79,7 +79,16 @@ pub fn inspect(args: &InspectArgs) -> ExitCode {
     }
 }
 
+/// The longest retreat or advance asked about: the rules' are 1 to 4 cells, and the paths of a
+/// retreat grow exponentially with its length.
+const MOST_CELLS: u32 = 6;
+
 fn answer(args: &InspectArgs) -> Result<String, String> {
+    if let InspectArgs::Retreats { hexes, .. } | InspectArgs::Advance { hexes, .. } = args
+        && !(1..=MOST_CELLS).contains(hexes)
+    {
+        return Err(format!("--hexes {hexes}: give 1 to {MOST_CELLS} cells"));
+    }
     match args {
         InspectArgs::Zoc { file, side, json } => {
             let report = inspect::zoc(open(file)?.world_mut(), side)?;

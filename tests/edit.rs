@@ -170,7 +170,7 @@ fn places_features_and_objectives_are_set_and_cleared() {
     let mut s = mortain();
     let before = s.clone();
     let mut h = History::default();
-    h.make(&mut s, |s| name_place(s, c("0303"), "  Ger  "));
+    h.make(&mut s, |s| name_place(s, c("0303"), "Ger"));
     assert_eq!(s.map.places["0303"], "Ger");
     h.make(&mut s, |s| name_place(s, c("1012"), ""));
     assert!(!s.map.places.contains_key("1012"));
@@ -557,4 +557,69 @@ fn typing_into_one_field_is_one_undo_step() {
     h.undo(&mut s);
     h.undo(&mut s);
     assert_eq!(s, before);
+}
+
+#[test]
+fn after_a_save_typing_is_a_step_of_its_own_and_undo_comes_back_to_the_saved_state() {
+    let mut s = mortain();
+    let mut h = History::default();
+    let typed = |s: &RawScenario, name: &str| name_place(s, c("0101"), name);
+    let e = typed(&s, "Ab");
+    h.apply_joining(&mut s, e, "field");
+    h.saved();
+    let saved = s.clone();
+    let e = typed(&s, "Abc");
+    h.apply_joining(&mut s, e, "field");
+    assert!(h.is_dirty());
+    h.undo(&mut s);
+    assert_eq!(s, saved);
+    assert!(!h.is_dirty());
+}
+
+#[test]
+fn a_place_name_keeps_its_spaces_while_typed_and_a_blank_one_clears_it() {
+    let mut s = mortain();
+    name_place(&s, c("0101"), "Hill ").apply(&mut s);
+    assert_eq!(s.map.places["0101"], "Hill ");
+    name_place(&s, c("0101"), "   ").apply(&mut s);
+    assert!(!s.map.places.contains_key("0101"));
+}
+
+#[test]
+fn a_new_terrain_never_takes_a_legend_character_in_use() {
+    // Every letter of `water` and `~` already stand for other terrain.
+    let mut s = new_scenario(GridKind::Square { diagonals: false }, 3, 2, "rommel", "clear");
+    for (ch, id) in [
+        ('w', "a"),
+        ('W', "b"),
+        ('a', "c"),
+        ('A', "d"),
+        ('t', "e"),
+        ('T', "f"),
+        ('e', "g"),
+        ('E', "h"),
+        ('r', "i"),
+        ('R', "j"),
+        ('~', "k"),
+    ] {
+        s.map.legend.insert(ch, id.into());
+    }
+    let before = s.map.legend.clone();
+    let mut grown = s.clone();
+    resize(
+        &s,
+        Margins {
+            right: 1,
+            ..Margins::default()
+        },
+        "water",
+    )
+    .unwrap()
+    .apply(&mut grown);
+    for (ch, id) in &before {
+        assert_eq!(grown.map.legend.get(ch), Some(id), "{ch} was taken over");
+    }
+    let new = legend_char(&grown, "water").unwrap();
+    assert!(!before.contains_key(&new));
+    assert!(grown.map.rows.iter().all(|r| r.ends_with(new)));
 }

@@ -210,6 +210,12 @@ fn the_command_prints_text_and_json_and_names_what_is_wrong() {
         text.contains("refused  1412 1513  1513 is in the enemy zone of control"),
         "{text}"
     );
+    let out = run(&["inspect", "retreats", file, "--unit", "us-2-120", "--hexes", "40"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: --hexes 40: give 1 to 6 cells"
+    );
     let out = run(&["inspect", "reach", file, "--unit", "us-x"]);
     assert!(!out.status.success());
     assert_eq!(

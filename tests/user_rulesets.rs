@@ -127,6 +127,13 @@ fn a_saved_game_carries_its_user_ruleset_wherever_it_goes() {
         app.world().get::<MovePoints>(e).unwrap().spent
     };
     assert_eq!(spent(&mut replayed), spent(&mut app));
+    // The save's hash covers its rules: the same game under other rules is not taken for it.
+    let text = std::fs::read_to_string(&save).unwrap();
+    let tampered = text.replacen("id: \"slow-roads\"", "id: \"other-roads\"", 1);
+    assert!(tampered != text, "the save holds the ruleset's id");
+    std::fs::write(&save, tampered).unwrap();
+    let e = load_game(&save, 1).unwrap_err().to_string();
+    assert!(e.contains("does not match its hash"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

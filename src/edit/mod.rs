@@ -269,8 +269,11 @@ impl History {
             }
             return;
         }
+        let steps = self.undo.len();
         self.apply(s, edit);
-        self.joinable = Some(kind.to_string());
+        if self.undo.len() != steps || self.undo.len() == HISTORY_DEPTH {
+            self.joinable = Some(kind.to_string());
+        }
     }
 
     /// Records an edit already made, by its inverse, as one step.
@@ -324,6 +327,8 @@ impl History {
     /// The scenario was saved: it matches its file now.
     pub fn saved(&mut self) {
         self.saved_at = Some(self.undo.len());
+        // What comes after a save is a step of its own, so undo can come back to the saved state.
+        self.joinable = None;
     }
 
     /// Whether there are edits the file does not have.

@@ -43,10 +43,7 @@ pub fn resize(s: &RawScenario, m: Margins, fill: &str) -> Result<Edit, String> {
     let c = match legend_char(s, fill) {
         Some(c) => c,
         None => {
-            let c = fill
-                .chars()
-                .find(|c| c.is_ascii_alphanumeric() && !map.legend.contains_key(c));
-            let c = c.unwrap_or('~');
+            let c = super::tools::free_legend_char(&map, fill);
             map.legend.insert(c, fill.to_string());
             c
         }

@@ -71,16 +71,24 @@ pub fn paint(s: &RawScenario, cells: &[Cell], id: &str) -> Edit {
     Edit::Batch(edits)
 }
 
-/// A legend character for a new terrain: its id's first letter if free, else another.
-fn free_legend_char(map: &RawMap, id: &str) -> char {
+/// A legend character for a new terrain, never one in use: its id's first letter if free, else
+/// another letter, digit or sign.
+pub fn free_legend_char(map: &RawMap, id: &str) -> char {
     let candidates = id
         .chars()
         .flat_map(|c| [c.to_ascii_lowercase(), c.to_ascii_uppercase()])
-        .chain(('a'..='z').chain('A'..='Z').chain('0'..='9'));
+        .filter(char::is_ascii_alphanumeric)
+        .chain(('a'..='z').chain('A'..='Z').chain('0'..='9'))
+        .chain(
+            (b'!'..=b'~')
+                .map(char::from)
+                .filter(|c| !matches!(c, '"' | '\\' | '\'')),
+        )
+        .chain(('\u{100}'..).filter(|c| c.is_alphabetic()));
     candidates
-        .filter(|c| c.is_ascii_alphanumeric())
+        .into_iter()
         .find(|c| !map.legend.contains_key(c))
-        .unwrap_or('?')
+        .expect("a free character")
 }
 
 /// Fills the area of like terrain around `start` (cells connected to it with its character).
@@ -176,16 +184,15 @@ pub fn remove_road_step(s: &RawScenario, a: Cell, b: Cell) -> Edit {
     }
 }
 
-/// Names `cell` (an empty name clears it).
+/// Names `cell` as typed (a name of nothing but spaces clears it).
 pub fn name_place(s: &RawScenario, cell: Cell, name: &str) -> Edit {
-    let name = name.trim();
-    let now = s.map.places.get(&label(cell)).map(String::as_str);
-    if now == Some(name) || (now.is_none() && name.is_empty()) {
+    let name = (!name.trim().is_empty()).then(|| name.to_string());
+    if s.map.places.get(&label(cell)) == name.as_ref() {
         return Edit::Batch(Vec::new());
     }
     Edit::Place {
         cell: label(cell),
-        name: (!name.is_empty()).then(|| name.to_string()),
+        name,
     }
 }
 

@@ -96,6 +96,23 @@ pub fn scenario_hash(raw: &RawScenario) -> String {
     format!("{:016x}", h.finish())
 }
 
+/// `scenario_hash`, and with a user ruleset its rules too (so a turn file under changed rules is
+/// not taken for the same game). Built-in rulesets hash as before: older saves stay valid.
+pub fn game_hash(raw: &RawScenario, ruleset: Option<&crate::scenario::ruleset::RawRuleset>) -> String {
+    let Some(rules) = ruleset else {
+        return scenario_hash(raw);
+    };
+    let mut h = StableHasher::default();
+    h.str(&crate::scenario::to_ron(raw).unwrap_or_default());
+    h.str(&crate::scenario::to_ron(rules).unwrap_or_default());
+    format!("{:016x}", h.finish())
+}
+
+/// The rules a game's hash covers: a user ruleset's, none for a built-in one.
+fn user_rules(scenario: &Scenario) -> Option<&crate::scenario::ruleset::RawRuleset> {
+    scenario.has_user_ruleset().then_some(&scenario.ruleset.raw)
+}
+
 /// Where the game in `world` stands, in words: `Turn 3 of 8, German: Combat phase`.
 pub fn summary(world: &World) -> String {
     let turn = world.resource::<TurnState>();
@@ -130,7 +147,7 @@ pub fn saved_game(world: &World) -> SavedGame {
         turn_file: None,
         summary: summary(world),
         scenario_name: world.resource::<ScenarioSource>().0.name.clone(),
-        scenario_hash: scenario_hash(&raw),
+        scenario_hash: game_hash(&raw, user_rules(&origin.scenario)),
         seed,
         automatic_after_combat: world.get_resource::<AfterCombatMode>().is_some_and(|m| m.automatic),
         scenario: raw,
@@ -263,7 +280,7 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
             ),
         ));
     }
-    let hash = scenario_hash(&saved.scenario);
+    let hash = game_hash(&saved.scenario, saved.ruleset.as_ref());
     if hash != saved.scenario_hash {
         return Err(src.error(
             "scenario_hash",
@@ -346,7 +363,9 @@ pub fn continues_game(world: &World, game: &LoadedGame) -> Result<usize, String>
             game.scenario.raw.name, origin.scenario.raw.name
         ));
     }
-    if scenario_hash(&origin.scenario.raw) != scenario_hash(&game.scenario.raw) {
+    if game_hash(&origin.scenario.raw, user_rules(&origin.scenario))
+        != game_hash(&game.scenario.raw, user_rules(&game.scenario))
+    {
         return Err(format!(
             "it was made with another version of the scenario {}",
             game.scenario.raw.name

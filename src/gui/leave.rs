@@ -35,9 +35,17 @@ pub fn asks_first(world: &World) -> bool {
     let playing = world
         .get_resource::<State<GameState>>()
         .is_some_and(|s| *s.get() == GameState::Playing);
-    playing
+    let game_at_stake = playing
         && !world.contains_resource::<Replay>()
-        && world.get_resource::<OrderLog>().is_some_and(|l| !l.entries.is_empty())
+        && world.get_resource::<OrderLog>().is_some_and(|l| !l.entries.is_empty());
+    game_at_stake || unsaved_scenario(world)
+}
+
+/// The editor holds edits its file does not have.
+fn unsaved_scenario(world: &World) -> bool {
+    world
+        .get_resource::<super::editor::Editor>()
+        .is_some_and(|e| e.is_dirty())
 }
 
 /// Leaves at once when nothing is at stake, else asks.
@@ -97,9 +105,13 @@ fn confirm_leave(
     mut confirm: ResMut<ConfirmLeave>,
     keys: Res<ButtonInput<KeyCode>>,
     autosave: Option<Res<Autosave>>,
+    editor: Option<Res<super::editor::Editor>>,
+    state: Option<Res<State<GameState>>>,
     mut commands: Commands,
 ) -> Result {
     let Some(leave) = confirm.0 else { return Ok(()) };
+    let editing = state.is_some_and(|s| *s.get() == GameState::NoGame);
+    let unsaved = editor.as_ref().filter(|e| e.is_dirty()).map(|e| e.title());
     if keys.just_pressed(KeyCode::Escape) {
         confirm.0 = None;
         return Ok(());
@@ -117,6 +129,14 @@ fn confirm_leave(
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
+            if let Some(name) = &unsaved {
+                ui.colored_label(
+                    egui::Color32::from_rgb(230, 150, 90),
+                    format!("The editor's scenario ({name}) has edits not saved: leaving drops them (Stay, then Ctrl+S saves)."),
+                );
+            }
+            // In the editor only its scenario is at stake; in a game, the game goes to its autosave.
+            if !editing {
             ui.label("The game in progress is saved first, order by order, to its autosave:");
             if let Some(a) = &autosave {
                 let name = a
@@ -128,6 +148,7 @@ fn confirm_leave(
                     .on_hover_text(a.path.display().to_string());
             }
             ui.label("Continue it later from the start screen's Saved games.");
+            }
             ui.horizontal(|ui| {
                 if ui.button(egui::RichText::new(button).strong()).clicked() {
                     chosen = true;

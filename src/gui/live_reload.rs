@@ -227,7 +227,7 @@ fn reload_editor(world: &mut World, files: &[PathBuf]) {
         match std::fs::read_to_string(&path) {
             // Our own save, or a write of the same text: nothing to take.
             Ok(text) if editor.text().is_ok_and(|t| t == text) => None,
-            Ok(_) if editor.history.is_dirty() => {
+            Ok(_) if editor.is_dirty() => {
                 editor.status = format!(
                     "{} changed on disk, but you have edits not saved: File > Open takes the disk's version",
                     path.display()

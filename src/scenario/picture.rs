@@ -79,7 +79,10 @@ fn to_segment(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
     (x * x + y * y).sqrt()
 }
 
-/// The map of `s`, `width` pixels wide.
+/// The most pixels a picture may have (64 Mpx, 192 MiB): a tall map's height is capped by it.
+pub const MOST_PIXELS: u64 = 64 << 20;
+
+/// The map of `s`, `width` pixels wide (narrower when the picture would pass `MOST_PIXELS`).
 pub fn render(s: &Scenario, width: u32) -> RgbImage {
     let grid = s.board.grid;
     let geo = Geometry { kind: grid.kind };
@@ -95,10 +98,15 @@ pub fn render(s: &Scenario, width: u32) -> RgbImage {
         max_y = max_y.max(y);
     }
     let (world_w, world_h) = (max_x + 2.0 * margin, max_y + 2.0 * margin);
-    let scale = width.max(16) as f32 / world_w;
+    let mut width = width.max(16);
+    let aspect = world_h / world_w;
+    if (width as f64).powi(2) * aspect as f64 > MOST_PIXELS as f64 {
+        width = ((MOST_PIXELS as f64 / aspect as f64).sqrt() as u32).max(16);
+    }
+    let scale = width as f32 / world_w;
     let height = ((world_h * scale).ceil() as u32).max(16);
     let picture = Picture::new(s, geo);
-    RgbImage::from_fn(width.max(16), height, |px, py| {
+    RgbImage::from_fn(width, height, |px, py| {
         picture.pixel((px as f32 / scale - margin, py as f32 / scale - margin))
     })
 }

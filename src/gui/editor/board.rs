@@ -170,6 +170,10 @@ fn use_tool(
         )
     });
     if pressed && response.hovered() {
+        // A stroke whose release never came (the window lost the pointer) is recorded first.
+        if let Some(old) = editor.stroke.take() {
+            end(editor, old, None, false);
+        }
         editor.stroke = Some(Stroke::default());
         if let Some(cell) = hovered {
             begin(editor, layout, cell, pointer.unwrap_or_default(), shift);

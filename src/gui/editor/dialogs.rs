@@ -79,7 +79,8 @@ pub fn show(ctx: &egui::Context, editor: &mut Editor, commands: &mut Commands) {
                 keep = false;
             }
         });
-    if keep {
+    // A dialog may hand over to another (Close → Save as); that one stays.
+    if keep && editor.dialog.is_none() {
         editor.dialog = Some(dialog);
     }
 }
@@ -164,6 +165,12 @@ fn new_map(
             });
         ui.end_row();
     });
+    if editor.is_dirty() {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 150, 90),
+            "The scenario open now has edits not saved: they are dropped (save first with Ctrl+S).",
+        );
+    }
     if ui.button(egui::RichText::new("Create (Enter)").strong()).clicked() || enter {
         let unsaved = editor.history.is_dirty();
         *editor = Editor::new_map(GRIDS[*grid].1, *width, *height, ruleset, fill);
@@ -179,6 +186,12 @@ fn new_map(
 
 fn open(ui: &mut egui::Ui, editor: &mut Editor, path: &mut String, enter: bool) -> bool {
     ui.label("A scenario or saved game file (a saved game opens its scenario):");
+    if editor.is_dirty() {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 150, 90),
+            "The scenario open now has edits not saved: they are dropped (save first with Ctrl+S).",
+        );
+    }
     ui.text_edit_singleline(path).request_focus();
     if ui.button("Open (Enter)").clicked() || enter {
         match Editor::load(PathBuf::from(path.trim())) {
@@ -198,6 +211,13 @@ fn open(ui: &mut egui::Ui, editor: &mut Editor, path: &mut String, enter: bool) 
 fn save_as(ui: &mut egui::Ui, editor: &mut Editor, path: &mut String, enter: bool) -> bool {
     ui.label("Save to:");
     ui.text_edit_singleline(path).request_focus();
+    let target = PathBuf::from(path.trim());
+    if target.exists() && editor.path.as_ref() != Some(&target) {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 150, 90),
+            "That file exists: saving replaces it.",
+        );
+    }
     if ui.button("Save (Enter)").clicked() || enter {
         editor.save_to(PathBuf::from(path.trim()));
         return false;
@@ -272,9 +292,14 @@ fn close(ui: &mut egui::Ui, editor: &mut Editor, commands: &mut Commands) -> boo
         ui.label("The scenario has edits not saved. Close the editor and lose them?");
         ui.horizontal(|ui| {
             if ui.button("Save, then close").clicked() {
-                editor.save();
-                if !editor.history.is_dirty() {
-                    commands.remove_resource::<Editor>();
+                if editor.path.is_none() {
+                    // Never saved: where to, first (then Close again).
+                    editor.dialog = Some(Dialog::save_as(editor));
+                } else {
+                    editor.save();
+                    if !editor.history.is_dirty() {
+                        commands.remove_resource::<Editor>();
+                    }
                 }
             }
             if ui.button("Close without saving").clicked() {

@@ -2,8 +2,8 @@
 //! every field of the selected unit, the scenario's properties and victory conditions, and its
 //! sides. Each change is an undoable edit; typing into one field is one step.
 
+use super::Editor;
 use super::panels::enum_combo;
-use super::{Editor, Tool};
 use crate::edit::tools;
 use crate::edit::{Edit, Properties};
 use crate::rules::grid::{MapEdge, label};
@@ -46,12 +46,14 @@ fn cell_section(ui: &mut egui::Ui, editor: &mut Editor, cell: crate::rules::grid
     ui.horizontal(|ui| {
         ui.label("Place name");
         let r = ui.text_edit_singleline(&mut name);
-        if editor.tool == Tool::Place && !r.has_focus() && name.is_empty() {
-            r.request_focus();
-        }
         if r.changed() {
             let edit = tools::name_place(&editor.raw, cell, &name);
-            editor.apply_joining(edit, &format!("place {at}"));
+            editor.apply_typed(edit, ui);
+        }
+        // Spaces typed at its end are kept while typing, dropped when the field is left.
+        if r.lost_focus() && name.trim() != name {
+            let edit = tools::name_place(&editor.raw, cell, name.trim());
+            editor.apply(edit);
         }
     });
     if let Some(f) = editor.raw.map.features.get(&at) {
@@ -78,7 +80,7 @@ fn cell_section(ui: &mut egui::Ui, editor: &mut Editor, cell: crate::rules::grid
         });
         if o != before {
             let edit = tools::set_objective(&editor.raw, cell, Some(o));
-            editor.apply_joining(edit, &format!("objective {at}"));
+            editor.apply_typed(edit, ui);
         }
     }
     let here = tools::units_in(&editor.raw, cell);
@@ -108,7 +110,7 @@ fn unit_form(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
     let mut u = before.clone();
     ui.heading("Unit");
     egui::Grid::new("unit-form").num_columns(2).show(ui, |ui| {
-        committed_row(ui, "id", &mut u.id);
+        committed_row(ui, "id", id, &mut u.id);
         text_row(ui, "name", &mut u.name);
         ui.label("side");
         let sides: Vec<String> = editor.raw.sides.iter().map(|s| s.id.clone()).collect();
@@ -126,7 +128,7 @@ fn unit_form(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
         ui.label("size");
         enum_combo(ui, " ", &mut u.size, &UnitSize::ALL);
         ui.end_row();
-        committed_row(ui, "cell", &mut u.cell);
+        committed_row(ui, "cell", id, &mut u.cell);
         optional_number(ui, "strength", &mut u.strength);
         optional_number(ui, "attack", &mut u.attack);
         optional_number(ui, "defense", &mut u.defense);
@@ -148,7 +150,7 @@ fn unit_form(ui: &mut egui::Ui, editor: &mut Editor, id: &str) {
     });
     if u != before {
         let edit = tools::update_unit(&editor.raw, id, u.clone());
-        editor.apply_joining(edit, &format!("unit {id}"));
+        editor.apply_typed(edit, ui);
         if u.id != id {
             editor.units = vec![u.id.clone()];
         }
@@ -168,9 +170,10 @@ fn text_row(ui: &mut egui::Ui, name: &str, value: &mut String) {
 
 /// A field applied when it is left (Enter, Tab or a click elsewhere): an id or a cell typed
 /// half-way would move the unit, change the panel under the pointer and lose the typing.
-fn committed_row(ui: &mut egui::Ui, name: &str, value: &mut String) {
+fn committed_row(ui: &mut egui::Ui, name: &str, unit: &str, value: &mut String) {
     ui.label(name);
-    let id = ui.id().with(("committed", name));
+    // Kept per unit: text typed for one unit never lands on another selected meanwhile.
+    let id = ui.id().with(("committed", name, unit));
     let mut text: String = ui
         .data_mut(|d| d.get_temp::<String>(id))
         .unwrap_or_else(|| value.clone());
@@ -300,15 +303,24 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
             .desired_rows(2)
             .desired_width(f32::INFINITY),
     );
+    win_conditions(ui, &sides_of(editor), &editor.raw.first_side, &mut p.win);
+    if p != before {
+        editor.apply_typed(Edit::Properties(Box::new(p)), ui);
+    }
+}
+
+/// The victory conditions as the engine checks them: side, points, cells to hold, more points
+/// than the others, sudden death.
+fn win_conditions(ui: &mut egui::Ui, sides: &[String], first_side: &str, win: &mut Vec<crate::scenario::file::RawWin>) {
     ui.label("Victory conditions (checked by the engine; the first met decides)");
     let mut remove = None;
-    for (i, w) in p.win.iter_mut().enumerate() {
+    for (i, w) in win.iter_mut().enumerate() {
         ui.group(|ui| {
             ui.horizontal(|ui| {
                 egui::ComboBox::from_id_salt(("win-side", i))
                     .selected_text(w.side.clone())
                     .show_ui(ui, |ui| {
-                        for s in &sides_of(editor) {
+                        for s in sides {
                             ui.selectable_value(&mut w.side, s.clone(), s);
                         }
                     });
@@ -320,14 +332,21 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
                     remove = Some(i);
                 }
             });
-            let mut hold = w.hold.join(" ");
             ui.horizontal(|ui| {
                 ui.label("hold cells");
-                if ui
-                    .add(egui::TextEdit::singleline(&mut hold).desired_width(150.0))
-                    .changed()
-                {
+                // Split into cells as typed, the text itself kept while typing (a space ends a cell).
+                let key = ui.id().with(("hold", i));
+                let mut hold = ui
+                    .data_mut(|d| d.get_temp::<String>(key))
+                    .unwrap_or_else(|| w.hold.join(" "));
+                let r = ui.add(egui::TextEdit::singleline(&mut hold).desired_width(150.0));
+                if r.changed() {
                     w.hold = hold.split_whitespace().map(str::to_string).collect();
+                }
+                if r.has_focus() {
+                    ui.data_mut(|d| d.insert_temp(key, hold));
+                } else {
+                    ui.data_mut(|d| d.remove::<String>(key));
                 }
             });
             ui.checkbox(&mut w.more_points, "more points than any other side");
@@ -335,19 +354,16 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
         });
     }
     if let Some(i) = remove {
-        p.win.remove(i);
+        win.remove(i);
     }
     if ui.button("Add a victory condition").clicked() {
-        p.win.push(crate::scenario::file::RawWin {
-            side: editor.raw.first_side.clone(),
+        win.push(crate::scenario::file::RawWin {
+            side: first_side.to_string(),
             hold: Vec::new(),
             points: Some(1),
             more_points: false,
             sudden_death: false,
         });
-    }
-    if p != before {
-        editor.apply_joining(Edit::Properties(Box::new(p)), "properties");
     }
 }
 
@@ -450,10 +466,15 @@ fn sides(ui: &mut egui::Ui, editor: &mut Editor) {
             .then(|| before.iter().zip(&sides).find(|(a, b)| a.id != b.id))
             .flatten()
             .map(|(a, b)| (a.id.clone(), b.id.clone()));
+        // Typing a new id passes through others ("u", "us" …): never through another side's id,
+        // which would merge the two sides' units.
+        let taken = |id: &str| before.iter().any(|s| s.id == id);
         let edit = match renamed {
-            Some((old, new)) => Edit::Batch(vec![tools::rename_side(&editor.raw, &old, &new), Edit::Sides(sides)]),
-            None => Edit::Sides(sides),
+            Some((old, new)) if !taken(&new) => {
+                Edit::Batch(vec![tools::rename_side(&editor.raw, &old, &new), Edit::Sides(sides)])
+            }
+            _ => Edit::Sides(sides),
         };
-        editor.apply_joining(edit, "sides");
+        editor.apply_typed(edit, ui);
     }
 }

@@ -208,10 +208,19 @@ impl Editor {
     /// Reads a scenario or saved game file (a saved game's starting scenario) to edit.
     pub fn load(path: PathBuf) -> Result<Self, String> {
         let text = crate::source::read_file(&path).map_err(|e| e.to_string())?;
-        let game = crate::game::save::parse_game_str(&path, &text, 1).map_err(|e| e.to_string())?;
-        let mut raw = game.scenario.raw.clone();
+        // A scenario opens as written, valid or not (the validation panel says what is wrong);
+        // a saved game opens its scenario.
+        let mut raw = if crate::scenario::top_level_name(&text) == "SavedGame" {
+            let game = crate::game::save::parse_game_str(&path, &text, 1).map_err(|e| e.to_string())?;
+            game.scenario.raw.clone()
+        } else {
+            crate::source::Source::new(&path, &text)
+                .parse::<RawScenario>()
+                .map_err(|e| e.to_string())?
+        };
+        // A first-format save is a scenario with `progress`: a save all the same.
+        let is_save = crate::scenario::top_level_name(&text) == "SavedGame" || raw.progress.is_some();
         raw.progress = None;
-        let is_save = crate::scenario::top_level_name(&text) == "SavedGame";
         // A saved game's scenario is saved as a scenario of its own, never over the save.
         let (text, path) = if is_save {
             (String::new(), None)
@@ -311,7 +320,9 @@ impl Editor {
 
     /// The file name errors name: the file, or `unsaved.ron`.
     pub fn file_name(&self) -> PathBuf {
-        self.path.clone().unwrap_or_else(|| PathBuf::from("unsaved.ron"))
+        self.path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("scenarios/unsaved.ron"))
     }
 
     /// The scenario as it would be saved, checked as `hexfront validate` checks the file.
@@ -346,6 +357,20 @@ impl Editor {
             self.history.apply_joining(&mut self.raw, edit, kind);
             self.changed();
         }
+    }
+
+    /// Makes an edit from a form: while one text field is being typed in, its changes are one
+    /// step; a click (a checkbox, a list) is a step of its own.
+    pub fn apply_typed(&mut self, edit: crate::edit::Edit, ui: &egui::Ui) {
+        match ui.ctx().memory(|m| m.focused()) {
+            Some(field) => self.apply_joining(edit, &format!("{field:?}")),
+            None => self.apply(edit),
+        }
+    }
+
+    /// Whether there is work the file does not have (edits, or a stroke being drawn).
+    pub fn is_dirty(&self) -> bool {
+        self.history.is_dirty() || self.stroke.is_some()
     }
 
     pub fn undo(&mut self) {
@@ -439,9 +464,11 @@ fn shortcuts(
     let typing = contexts.ctx_mut()?.egui_wants_keyboard_input();
     let ctrl = super::ctrl_held(&keys);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+    // While a field is being typed in, Ctrl+Z/Y are the field's own; mid-drag, nothing to undo yet.
+    let busy = typing || editor.stroke.is_some();
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) && !busy {
         if shift { editor.redo() } else { editor.undo() }
-    } else if ctrl && keys.just_pressed(KeyCode::KeyY) {
+    } else if ctrl && keys.just_pressed(KeyCode::KeyY) && !busy {
         editor.redo();
     } else if ctrl && keys.just_pressed(KeyCode::KeyS) {
         if shift {
