@@ -191,21 +191,7 @@ fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) ->
         places.insert(cell_at(format!("map.places.{label}"), label)?, name.clone());
     }
 
-    if raw.sides.len() < 2 {
-        return Err(src.error("sides", "a scenario needs at least two sides"));
-    }
-    let mut sides = Vec::new();
-    for (i, s) in raw.sides.iter().enumerate() {
-        if sides.iter().any(|o: &SideInfo| o.id == s.id) {
-            return Err(src.error(format!("sides[{i}].id"), format!("side id `{}` is used twice", s.id)));
-        }
-        sides.push(SideInfo {
-            id: s.id.clone(),
-            name: s.name.clone(),
-            color: parse_color(&s.color).map_err(|m| src.error(format!("sides[{i}].color"), m))?,
-            home_edge: s.home_edge,
-        });
-    }
+    let sides = validate_sides(src, &raw)?;
     let side_ids: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
     let side_of = |field: String, id: &str| -> Result<usize, LoadError> {
         side_ids.iter().position(|s| s == id).ok_or_else(|| {
@@ -245,51 +231,7 @@ fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) ->
         if !seen.insert(u.id.as_str()) {
             return Err(src.error(f("id"), format!("unit id `{}` is used by an earlier unit", u.id)));
         }
-        let cell = cell_at(f("cell"), &u.cell)?;
-        let terrain = board.terrain(cell).expect("cell checked on map");
-        let mobility = u.mobility.unwrap_or(ruleset.mobility_of(u.class));
-        if ruleset.movement.terrain[terrain.0 as usize].1[mobility as usize].is_none() {
-            return Err(src.error(
-                f("cell"),
-                format!(
-                    "{} starts in {} at {}, which is prohibited terrain for {mobility:?} units",
-                    u.id,
-                    ruleset.movement.terrain_name(terrain),
-                    u.cell
-                ),
-            ));
-        }
-        let steps = step_track(src, i, u)?;
-        let movement = Mp::from_f32(u.movement).ok_or_else(|| {
-            src.error(
-                f("movement"),
-                format!(
-                    "{} is not a movement allowance: use a non-negative multiple of 1/6",
-                    u.movement
-                ),
-            )
-        })?;
-        units.push(UnitSetup {
-            id: u.id.clone(),
-            name: u.name.clone(),
-            side: side_of(f("side"), &u.side)?,
-            class: u.class,
-            size: u.size,
-            cell,
-            steps,
-            armor: u.armor,
-            movement,
-            mobility,
-            er: u.er,
-            element: u.element.clone(),
-            parent: u.parent.clone(),
-            status: u.status.clone(),
-            traits: u.traits.clone(),
-            experience: u.experience,
-            stacking_points: u.stacking_points.unwrap_or(ruleset.size_points(u.size)),
-            arrives: u.arrives,
-            withdraws: u.withdraws,
-        });
+        units.push(unit_setup(src, i, u, &ruleset, &board, &cell_at, &side_of)?);
         arrival_turns(src, i, u, raw.turns)?;
         // A reinforcement is not on the map at the start: its cell is checked when it enters.
         if u.arrives.is_none() {
@@ -297,43 +239,7 @@ fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) ->
         }
     }
     if let Some(p) = &raw.progress {
-        side_of("progress.side".into(), &p.side)?;
-        if p.phase >= ruleset.raw.player_turn.len() {
-            return Err(src.error(
-                "progress.phase",
-                format!(
-                    "phase {} does not exist: the player turn has {} phases",
-                    p.phase,
-                    ruleset.raw.player_turn.len()
-                ),
-            ));
-        }
-        if p.turn == 0 || p.turn > raw.turns {
-            return Err(src.error("progress.turn", format!("turn {} is outside 1..={}", p.turn, raw.turns)));
-        }
-        let known = |field: String, id: &str| {
-            if seen.contains(id) {
-                Ok(())
-            } else {
-                Err(src.error(field, format!("no unit has the id `{id}`")))
-            }
-        };
-        for (id, mp) in &p.spent {
-            known(format!("progress.spent.{id}"), id)?;
-            if Mp::from_f32(*mp).is_none() {
-                return Err(src.error(
-                    format!("progress.spent.{id}"),
-                    format!("{mp} is not a movement point count: use a non-negative multiple of 1/6"),
-                ));
-            }
-        }
-        for (i, id) in p.attacked.iter().enumerate() {
-            known(format!("progress.attacked[{i}]"), id)?;
-        }
-        for (id, label) in &p.came_from {
-            known(format!("progress.came_from.{id}"), id)?;
-            cell_at(format!("progress.came_from.{id}"), label)?;
-        }
+        validate_progress(src, p, &raw, &ruleset, &seen, &side_of, &cell_at)?;
     }
     Ok(Scenario {
         ruleset,
@@ -346,6 +252,135 @@ fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) ->
         otherwise,
         units,
         raw,
+    })
+}
+
+/// The sides: at least two, each id once, colours that parse.
+fn validate_sides(src: &Source, raw: &RawScenario) -> Result<Vec<SideInfo>, LoadError> {
+    if raw.sides.len() < 2 {
+        return Err(src.error("sides", "a scenario needs at least two sides"));
+    }
+    let mut sides: Vec<SideInfo> = Vec::new();
+    for (i, s) in raw.sides.iter().enumerate() {
+        if sides.iter().any(|o: &SideInfo| o.id == s.id) {
+            return Err(src.error(format!("sides[{i}].id"), format!("side id `{}` is used twice", s.id)));
+        }
+        sides.push(SideInfo {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            color: parse_color(&s.color).map_err(|m| src.error(format!("sides[{i}].color"), m))?,
+            home_edge: s.home_edge,
+        });
+    }
+    Ok(sides)
+}
+
+/// Where a first-format save stands: its side, phase and turn, and the units it names.
+fn validate_progress(
+    src: &Source,
+    p: &super::file::RawProgress,
+    raw: &RawScenario,
+    ruleset: &Ruleset,
+    seen: &HashSet<&str>,
+    side_of: &dyn Fn(String, &str) -> Result<usize, LoadError>,
+    cell_at: &dyn Fn(String, &str) -> Result<Cell, LoadError>,
+) -> Result<(), LoadError> {
+    side_of("progress.side".into(), &p.side)?;
+    if p.phase >= ruleset.raw.player_turn.len() {
+        return Err(src.error(
+            "progress.phase",
+            format!(
+                "phase {} does not exist: the player turn has {} phases",
+                p.phase,
+                ruleset.raw.player_turn.len()
+            ),
+        ));
+    }
+    if p.turn == 0 || p.turn > raw.turns {
+        return Err(src.error("progress.turn", format!("turn {} is outside 1..={}", p.turn, raw.turns)));
+    }
+    let known = |field: String, id: &str| {
+        if seen.contains(id) {
+            Ok(())
+        } else {
+            Err(src.error(field, format!("no unit has the id `{id}`")))
+        }
+    };
+    for (id, mp) in &p.spent {
+        known(format!("progress.spent.{id}"), id)?;
+        if Mp::from_f32(*mp).is_none() {
+            return Err(src.error(
+                format!("progress.spent.{id}"),
+                format!("{mp} is not a movement point count: use a non-negative multiple of 1/6"),
+            ));
+        }
+    }
+    for (i, id) in p.attacked.iter().enumerate() {
+        known(format!("progress.attacked[{i}]"), id)?;
+    }
+    for (id, label) in &p.came_from {
+        known(format!("progress.came_from.{id}"), id)?;
+        cell_at(format!("progress.came_from.{id}"), label)?;
+    }
+    Ok(())
+}
+
+/// One unit as the game spawns it: on the map, on terrain it may stand in, with values and a
+/// movement allowance that make sense, of a known side.
+fn unit_setup(
+    src: &Source,
+    i: usize,
+    u: &super::file::RawUnit,
+    ruleset: &Ruleset,
+    board: &crate::rules::terrain::Board,
+    cell_at: &dyn Fn(String, &str) -> Result<Cell, LoadError>,
+    side_of: &dyn Fn(String, &str) -> Result<usize, LoadError>,
+) -> Result<UnitSetup, LoadError> {
+    let f = |name: &str| format!("units[{i}].{name}");
+    let cell = cell_at(f("cell"), &u.cell)?;
+    let terrain = board.terrain(cell).expect("cell checked on map");
+    let mobility = u.mobility.unwrap_or(ruleset.mobility_of(u.class));
+    if ruleset.movement.terrain[terrain.0 as usize].1[mobility as usize].is_none() {
+        return Err(src.error(
+            f("cell"),
+            format!(
+                "{} starts in {} at {}, which is prohibited terrain for {mobility:?} units",
+                u.id,
+                ruleset.movement.terrain_name(terrain),
+                u.cell
+            ),
+        ));
+    }
+    let steps = step_track(src, i, u)?;
+    let movement = Mp::from_f32(u.movement).ok_or_else(|| {
+        src.error(
+            f("movement"),
+            format!(
+                "{} is not a movement allowance: use a non-negative multiple of 1/6",
+                u.movement
+            ),
+        )
+    })?;
+    Ok(UnitSetup {
+        id: u.id.clone(),
+        name: u.name.clone(),
+        side: side_of(f("side"), &u.side)?,
+        class: u.class,
+        size: u.size,
+        cell,
+        steps,
+        armor: u.armor,
+        movement,
+        mobility,
+        er: u.er,
+        element: u.element.clone(),
+        parent: u.parent.clone(),
+        status: u.status.clone(),
+        traits: u.traits.clone(),
+        experience: u.experience,
+        stacking_points: u.stacking_points.unwrap_or(ruleset.size_points(u.size)),
+        arrives: u.arrives,
+        withdraws: u.withdraws,
     })
 }
 
