@@ -163,17 +163,9 @@ fn render(file: &std::path::Path, out: &std::path::Path, size: u32) -> ExitCode 
         eprintln!("error: --size {size}: give a width from 16 to 16384 pixels");
         return ExitCode::FAILURE;
     }
-    let game = match hexfront::game::save::parse_game_str(
-        file,
-        &match hexfront::source::read_file(file) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        1,
-    ) {
+    // The scenario as it starts (a saved game's too), without replaying a log.
+    let game = hexfront::source::read_file(file).and_then(|text| hexfront::game::save::parse_game_str(file, &text, 1));
+    let game = match game {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {e}");

@@ -148,6 +148,11 @@ pub fn add_road(s: &RawScenario, path: &[Cell]) -> Edit {
     if current.len() >= 2 {
         roads.push(current);
     }
+    roads_edit(s, roads)
+}
+
+/// The edit giving the map `roads` (none when they are its roads already).
+fn roads_edit(s: &RawScenario, roads: Vec<Vec<String>>) -> Edit {
     if roads == s.map.roads {
         Edit::Batch(Vec::new())
     } else {
@@ -177,11 +182,7 @@ pub fn remove_road_step(s: &RawScenario, a: Cell, b: Cell) -> Edit {
             roads.push(piece);
         }
     }
-    if roads == s.map.roads {
-        Edit::Batch(Vec::new())
-    } else {
-        Edit::Roads(roads)
-    }
+    roads_edit(s, roads)
 }
 
 /// Names `cell` as typed (a name of nothing but spaces clears it).

@@ -138,6 +138,20 @@ impl GameMap {
 #[derive(Resource, Clone, Debug)]
 pub struct Sides(pub Vec<SideInfo>);
 
+/// The side `text` names among sides given as (id, name): by id or name in any case, else by
+/// number (1 = the first side). What `--ai` and `hexfront inspect` accept.
+pub fn side_named(sides: &[(&str, &str)], text: &str) -> Option<usize> {
+    sides
+        .iter()
+        .position(|(id, name)| id.eq_ignore_ascii_case(text) || name.eq_ignore_ascii_case(text))
+        .or_else(|| {
+            text.parse::<usize>()
+                .ok()
+                .filter(|n| (1..=sides.len()).contains(n))
+                .map(|n| n - 1)
+        })
+}
+
 /// The scenario as loaded, kept so a save writes back everything the world does not hold.
 #[derive(Resource, Clone, Debug)]
 pub struct ScenarioSource(pub RawScenario);

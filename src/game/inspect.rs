@@ -271,22 +271,11 @@ pub fn advance(world: &mut World, id: &str, into: &str, cells: u32) -> Result<Ve
 /// The index of the side named by id, name or number (1 first).
 fn side_index(world: &World, side: &str) -> Result<usize, String> {
     let sides = world.resource::<Sides>();
-    let by_number = side
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=sides.0.len()).contains(n))
-        .map(|n| n - 1);
-    by_number
-        .or_else(|| {
-            sides
-                .0
-                .iter()
-                .position(|s| s.id.eq_ignore_ascii_case(side) || s.name.eq_ignore_ascii_case(side))
-        })
-        .ok_or_else(|| {
-            let ids: Vec<&str> = sides.0.iter().map(|s| s.id.as_str()).collect();
-            format!("there is no side `{side}`: the sides are {}", ids.join(", "))
-        })
+    let named: Vec<(&str, &str)> = sides.0.iter().map(|s| (s.id.as_str(), s.name.as_str())).collect();
+    super::components::side_named(&named, side).ok_or_else(|| {
+        let ids: Vec<&str> = named.iter().map(|(id, _)| *id).collect();
+        format!("there is no side `{side}`: the sides are {}", ids.join(", "))
+    })
 }
 
 fn entities(world: &World, ids: &[String]) -> Result<Vec<Entity>, String> {

@@ -24,24 +24,16 @@ impl Seats {
     /// first side), against the sides of the scenario to be played.
     pub fn parse(args: &[String], sides: &[(String, String)]) -> Result<Seats, String> {
         let mut seats = vec![None; sides.len()];
+        let named: Vec<(&str, &str)> = sides.iter().map(|(id, name)| (id.as_str(), name.as_str())).collect();
         for arg in args {
             let (side, profile) = arg.split_once(':').unwrap_or((arg, "standard"));
-            let index = sides
-                .iter()
-                .position(|(id, name)| id.eq_ignore_ascii_case(side) || name.eq_ignore_ascii_case(side))
-                .or_else(|| {
-                    side.parse::<usize>()
-                        .ok()
-                        .filter(|n| (1..=sides.len()).contains(n))
-                        .map(|n| n - 1)
-                })
-                .ok_or_else(|| {
-                    let known: Vec<String> = sides.iter().map(|(id, _)| id.clone()).collect();
-                    format!(
-                        "--ai {arg}: no side `{side}` in this scenario (its sides: {})",
-                        known.join(", ")
-                    )
-                })?;
+            let index = crate::game::components::side_named(&named, side).ok_or_else(|| {
+                let known: Vec<String> = sides.iter().map(|(id, _)| id.clone()).collect();
+                format!(
+                    "--ai {arg}: no side `{side}` in this scenario (its sides: {})",
+                    known.join(", ")
+                )
+            })?;
             if seats[index].is_some() {
                 return Err(format!("--ai {arg}: side `{side}` is given twice"));
             }

@@ -1,7 +1,7 @@
 //! Where cells sit on screen: centres, corners, edge segments and picking, for hexes and squares,
 //! and a builder for flat-coloured meshes (polygons and thick lines) drawn in world units.
 
-use crate::rules::grid::{Cell, Grid, GridKind, HexTop};
+use crate::rules::grid::{Cell, Grid, GridKind, HexTop, near_unit, unit_center};
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
@@ -9,7 +9,6 @@ use bevy::prelude::*;
 /// Hex circumradius in world units; squares get a side of `SQUARE_SIDE`.
 pub const HEX_SIZE: f32 = 40.0;
 pub const SQUARE_SIDE: f32 = 64.0;
-const SQRT3: f32 = 1.732_050_8;
 
 /// Screen geometry of one grid. World y grows upward, so row 0 is at the top (largest y).
 #[derive(Resource, Clone, Copy, Debug)]
@@ -19,17 +18,8 @@ pub struct Layout {
 
 impl Layout {
     pub fn center(&self, cell: Cell) -> Vec2 {
-        let (c, r) = (cell.col as f32, cell.row as f32);
-        let odd = |n: i32| (n & 1) as f32;
-        match self.grid.kind {
-            GridKind::Hex { top: HexTop::Flat } => {
-                Vec2::new(1.5 * HEX_SIZE * c, -SQRT3 * HEX_SIZE * (r + 0.5 * odd(cell.col)))
-            }
-            GridKind::Hex { top: HexTop::Pointy } => {
-                Vec2::new(SQRT3 * HEX_SIZE * (c + 0.5 * odd(cell.row)), -1.5 * HEX_SIZE * r)
-            }
-            GridKind::Square { .. } => Vec2::new(SQUARE_SIDE * c, -SQUARE_SIDE * r),
-        }
+        let (x, y) = unit_center(self.grid.kind, cell);
+        Vec2::new(x, -y) * self.side()
     }
 
     /// Corners of a cell, counter-clockwise.
@@ -75,20 +65,7 @@ impl Layout {
 
     /// The cell under a world position (nearest centre), if on the map.
     pub fn pick(&self, world: Vec2) -> Option<Cell> {
-        let (col, row) = match self.grid.kind {
-            GridKind::Hex { top: HexTop::Flat } => {
-                let col = (world.x / (1.5 * HEX_SIZE)).round() as i32;
-                (col, (-world.y / (SQRT3 * HEX_SIZE)).round() as i32)
-            }
-            GridKind::Hex { top: HexTop::Pointy } => {
-                let row = (-world.y / (1.5 * HEX_SIZE)).round() as i32;
-                ((world.x / (SQRT3 * HEX_SIZE)).round() as i32, row)
-            }
-            GridKind::Square { .. } => (
-                (world.x / SQUARE_SIDE).round() as i32,
-                (-world.y / SQUARE_SIDE).round() as i32,
-            ),
-        };
+        let (col, row) = near_unit(self.grid.kind, world.x / self.side(), -world.y / self.side());
         let mut best: Option<(f32, Cell)> = None;
         for dr in -1..=1 {
             for dc in -1..=1 {

@@ -68,7 +68,9 @@ impl FileWatch {
             }
             for new in folders.iter().filter(|f| !self.folders.contains(f)) {
                 if let Err(e) = w.watch(new, notify::RecursiveMode::NonRecursive) {
-                    self.problem = Some(format!("{} cannot be watched: {e}", new.display()));
+                    let problem = format!("{} cannot be watched: {e}; live reload is off for it", new.display());
+                    warn!("{problem}");
+                    self.problem = Some(problem);
                 }
             }
         }
@@ -93,10 +95,6 @@ impl FileWatch {
             }
         }
         out
-    }
-
-    pub fn watching(&self) -> &[PathBuf] {
-        &self.files
     }
 }
 
@@ -133,6 +131,9 @@ fn start_watching(world: &mut World) {
             let _ = p.send_event(bevy::winit::WinitUserEvent::WakeUp);
         }
     });
+    if let Some(problem) = &watch.problem {
+        warn!("{problem}; live reload is off");
+    }
     world.insert_resource(LiveReload {
         watch,
         pending: Vec::new(),

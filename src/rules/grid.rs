@@ -291,6 +291,31 @@ impl fmt::Display for Edge {
     }
 }
 
+const SQRT3: f32 = 1.732_050_8;
+
+/// Where a cell's centre lies in a drawing of the grid with sides of 1 (a hex's circumradius, a
+/// square's side), x to the right and y down. The board, the editor and `hexfront render` all
+/// place cells by it (scaled to their own size).
+pub fn unit_center(kind: GridKind, cell: Cell) -> (f32, f32) {
+    let (c, r) = (cell.col as f32, cell.row as f32);
+    let odd = |n: i32| (n & 1) as f32;
+    match kind {
+        GridKind::Hex { top: HexTop::Flat } => (1.5 * c, SQRT3 * (r + 0.5 * odd(cell.col))),
+        GridKind::Hex { top: HexTop::Pointy } => (SQRT3 * (c + 0.5 * odd(cell.row)), 1.5 * r),
+        GridKind::Square { .. } => (c, r),
+    }
+}
+
+/// The column and row near (x, y) in that drawing: the nearest centre is this cell's or one of
+/// its eight offset neighbours'.
+pub fn near_unit(kind: GridKind, x: f32, y: f32) -> (i32, i32) {
+    match kind {
+        GridKind::Hex { top: HexTop::Flat } => ((x / 1.5).round() as i32, (y / SQRT3).round() as i32),
+        GridKind::Hex { top: HexTop::Pointy } => ((x / SQRT3).round() as i32, (y / 1.5).round() as i32),
+        GridKind::Square { .. } => (x.round() as i32, y.round() as i32),
+    }
+}
+
 /// The board-game label of a cell: 1-based column then row, at least two digits each (`0412`).
 pub fn label(cell: Cell) -> String {
     let width = if cell.col + 1 >= 100 || cell.row + 1 >= 100 {

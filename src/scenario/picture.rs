@@ -3,7 +3,7 @@
 //! and the units at the start in their sides' colours. For sharing a scenario and for thumbnails.
 
 use super::Scenario;
-use crate::rules::grid::{Cell, GridKind, HexTop};
+use crate::rules::grid::{Cell, GridKind, near_unit, unit_center};
 use crate::rules::terrain::{CellFeature, EdgeFeature};
 use image::{Rgb, RgbImage};
 use std::collections::HashMap;
@@ -18,25 +18,12 @@ struct Geometry {
 
 impl Geometry {
     fn center(self, c: Cell) -> (f32, f32) {
-        let (col, row) = (c.col as f32, c.row as f32);
-        let odd = |n: i32| (n & 1) as f32;
-        match self.kind {
-            GridKind::Hex { top: HexTop::Flat } => (1.5 * col, SQRT3 * (row + 0.5 * odd(c.col))),
-            GridKind::Hex { top: HexTop::Pointy } => (SQRT3 * (col + 0.5 * odd(c.row)), 1.5 * row),
-            GridKind::Square { .. } => (col, row),
-        }
+        unit_center(self.kind, c)
     }
 
     /// The column and row near a point (the nearest centre is among their neighbours).
     fn near(self, x: f32, y: f32) -> (i32, i32) {
-        match self.kind {
-            GridKind::Hex { top: HexTop::Flat } => {
-                let col = (x / 1.5).round() as i32;
-                (col, (y / SQRT3).round() as i32)
-            }
-            GridKind::Hex { top: HexTop::Pointy } => ((x / SQRT3).round() as i32, (y / 1.5).round() as i32),
-            GridKind::Square { .. } => (x.round() as i32, y.round() as i32),
-        }
+        near_unit(self.kind, x, y)
     }
 
     /// The half-size of a cell across (hex apothem, half a square).
@@ -56,14 +43,32 @@ fn shade(Rgb([r, g, b]): Rgb<u8>, f: f32) -> Rgb<u8> {
     Rgb([(r as f32 * f) as u8, (g as f32 * f) as u8, (b as f32 * f) as u8])
 }
 
+/// The colour an edge feature is drawn in, in pictures and in the editor.
+pub fn edge_rgb(f: EdgeFeature) -> [u8; 3] {
+    match f {
+        EdgeFeature::River => [60, 120, 210],
+        EdgeFeature::MajorRiver => [40, 95, 190],
+        EdgeFeature::Lake | EdgeFeature::Strait => [50, 90, 170],
+        EdgeFeature::Bridge => [120, 80, 40],
+        EdgeFeature::Road => ROAD_RGB,
+        EdgeFeature::FortificationLine => [190, 40, 40],
+    }
+}
+
+/// Roads, in pictures and in the editor.
+pub const ROAD_RGB: [u8; 3] = [150, 105, 60];
+
+/// How far from its side an edge feature reaches into a cell, as a share of the side (bridges
+/// and roads are not drawn along sides).
 fn edge_color(f: EdgeFeature) -> Option<(f32, Rgb<u8>)> {
-    Some(match f {
-        EdgeFeature::River => (0.10, Rgb([60, 120, 210])),
-        EdgeFeature::MajorRiver => (0.17, Rgb([40, 95, 190])),
-        EdgeFeature::Lake | EdgeFeature::Strait => (0.22, Rgb([50, 90, 170])),
-        EdgeFeature::FortificationLine => (0.12, Rgb([190, 40, 40])),
+    let reach = match f {
+        EdgeFeature::River => 0.10,
+        EdgeFeature::MajorRiver => 0.17,
+        EdgeFeature::Lake | EdgeFeature::Strait => 0.22,
+        EdgeFeature::FortificationLine => 0.12,
         EdgeFeature::Bridge | EdgeFeature::Road => return None,
-    })
+    };
+    Some((reach, rgb(edge_rgb(f))))
 }
 
 /// Distance from point p to segment a-b.
@@ -209,7 +214,7 @@ impl<'a> Picture<'a> {
         }
         for to in roads.get(&cell).into_iter().flatten() {
             if to_segment(p, centre, geo.center(*to)) < 0.07 {
-                return Rgb([150, 105, 60]);
+                return rgb(ROAD_RGB);
             }
         }
         if s.board.has_feature(cell, |f| {

@@ -165,12 +165,7 @@ fn new_map(
             });
         ui.end_row();
     });
-    if editor.is_dirty() {
-        ui.colored_label(
-            egui::Color32::from_rgb(230, 150, 90),
-            "The scenario open now has edits not saved: they are dropped (save first with Ctrl+S).",
-        );
-    }
+    unsaved_warning(ui, editor);
     if ui.button(egui::RichText::new("Create (Enter)").strong()).clicked() || enter {
         let unsaved = editor.history.is_dirty();
         *editor = Editor::new_map(GRIDS[*grid].1, *width, *height, ruleset, fill);
@@ -186,12 +181,7 @@ fn new_map(
 
 fn open(ui: &mut egui::Ui, editor: &mut Editor, path: &mut String, enter: bool) -> bool {
     ui.label("A scenario or saved game file (a saved game opens its scenario):");
-    if editor.is_dirty() {
-        ui.colored_label(
-            egui::Color32::from_rgb(230, 150, 90),
-            "The scenario open now has edits not saved: they are dropped (save first with Ctrl+S).",
-        );
-    }
+    unsaved_warning(ui, editor);
     ui.text_edit_singleline(path).request_focus();
     if ui.button("Open (Enter)").clicked() || enter {
         match Editor::load(PathBuf::from(path.trim())) {
@@ -311,4 +301,14 @@ fn close(ui: &mut egui::Ui, editor: &mut Editor, commands: &mut Commands) -> boo
         return false;
     }
     true
+}
+
+/// Said before New or Open replaces a scenario with edits not saved.
+fn unsaved_warning(ui: &mut egui::Ui, editor: &Editor) {
+    if editor.is_dirty() {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 150, 90),
+            "The scenario open now has edits not saved: they are dropped (save first with Ctrl+S).",
+        );
+    }
 }

@@ -173,7 +173,7 @@ fn draw_lines(canvas: &Canvas) {
         let points: Vec<Pos2> = road.iter().filter_map(|l| on_map(l)).map(|c| canvas.at(c)).collect();
         painter.add(Shape::line(
             points,
-            Line::new((side * 0.1 * z).max(1.5), Color32::from_rgb(150, 105, 60)),
+            Line::new((side * 0.1 * z).max(1.5), rgb(crate::scenario::picture::ROAD_RGB)),
         ));
     }
     for group in &editor.raw.map.edges {
@@ -223,15 +223,17 @@ impl Canvas<'_> {
     }
 }
 
+/// An edge feature's line width and colour (the colours `hexfront render` uses).
 fn edge_look(feature: EdgeFeature, side: f32) -> (f32, Color32) {
-    match feature {
-        EdgeFeature::River => (side * 0.12, Color32::from_rgb(60, 120, 210)),
-        EdgeFeature::MajorRiver => (side * 0.22, Color32::from_rgb(40, 95, 190)),
-        EdgeFeature::Lake | EdgeFeature::Strait => (side * 0.3, Color32::from_rgb(50, 90, 170)),
-        EdgeFeature::Bridge => (side * 0.1, Color32::from_rgb(120, 80, 40)),
-        EdgeFeature::Road => (side * 0.08, Color32::from_rgb(150, 105, 60)),
-        EdgeFeature::FortificationLine => (side * 0.14, Color32::from_rgb(190, 40, 40)),
-    }
+    let width = match feature {
+        EdgeFeature::River => 0.12,
+        EdgeFeature::MajorRiver => 0.22,
+        EdgeFeature::Lake | EdgeFeature::Strait => 0.3,
+        EdgeFeature::Bridge => 0.1,
+        EdgeFeature::Road => 0.08,
+        EdgeFeature::FortificationLine => 0.14,
+    };
+    (side * width, rgb(crate::scenario::picture::edge_rgb(feature)))
 }
 
 /// Features, objectives and place names.
