@@ -3,7 +3,8 @@
 //! player) give orders as a player would → `game` runs the rules as Bevy ECS systems and
 //! keeps the order log; `edit` (the designer's edits, pure, with undo) → `scenario` reads and checks scenario and ruleset files → `combat` and
 //! `rules`, pure → `source`, file text and located errors. `storage` keeps a player's files;
-//! `version` says which Hexfront wrote them.
+//! `version` says which Hexfront wrote them. `show` (streamer mode's headless core: a log's
+//! moments and highlight pictures) reads `game` and `scenario`.
 
 pub mod ai;
 pub mod combat;
@@ -12,6 +13,7 @@ pub mod game;
 pub mod lab;
 pub mod rules;
 pub mod scenario;
+pub mod show;
 pub mod source;
 pub mod storage;
 pub mod version;

@@ -2,6 +2,7 @@
 
 mod balance_cli;
 mod combat_lab;
+mod highlights_cli;
 mod inspect_cli;
 mod replay_cli;
 
@@ -109,6 +110,10 @@ enum Command {
         #[arg(long, default_value_t = 1600)]
         size: u32,
     },
+    /// The pictures to post from a saved game, turn file or balance-lab log: the board at each
+    /// turn's end with the score, and the biggest upsets (the combats whose result the odds gave
+    /// the least chance) with their odds chart, dice and modifiers.
+    Highlights(highlights_cli::HighlightsArgs),
     /// Open the editor (the designer's workbench) on FILE, or on a new map.
     Edit { file: Option<PathBuf> },
     /// What-if queries for checking a ruleset on a map: `zoc`, `reach`, `retreats`, `advance`.
@@ -140,6 +145,7 @@ fn main() -> ExitCode {
         Some(Command::Inspect(args)) => inspect_cli::inspect(&args),
         Some(Command::Edit { .. }) => open_game(cli),
         Some(Command::Render { file, out, size }) => render(&file, &out, size),
+        Some(Command::Highlights(args)) => highlights_cli::run(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
         None => open_game(cli),
     }

@@ -449,6 +449,35 @@ pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<Defen
     Ok(())
 }
 
+/// The combat an order would fight now, planned and with its exact odds, without rolling: an
+/// attack (outside Rommel, where an attack only declares) or Rommel's defender's answer. `None`
+/// for every other order. The replay theatre and `hexfront highlights` show a logged combat's
+/// odds with it, through the same planning and `combat::odds` the attack panel uses.
+pub fn odds_before(
+    world: &mut World,
+    order: &super::order::Order,
+) -> Option<Result<(PlannedCombat, combat::Odds), String>> {
+    use super::order::Order;
+    let (attack, defense) = match order {
+        Order::Attack(a) if !world.resource::<GameMap>().ruleset.secret_tactics() => (a.clone(), None),
+        Order::Defend(d) => (
+            world.resource::<PendingCombat>().0.as_ref()?.order.clone(),
+            Some(d.clone()),
+        ),
+        _ => return None,
+    };
+    let planned = match run(world, plan_attack, (attack, defense)) {
+        Ok(Ok(p)) => p,
+        Ok(Err(e)) | Err(e) => return Some(Err(e)),
+    };
+    let rules = &world.resource::<GameMap>().ruleset.combat;
+    Some(
+        combat::odds(rules, &planned.situation)
+            .map(|o| (planned, o))
+            .map_err(|r| r.0),
+    )
+}
+
 /// Logs the odds, modifiers, narrative and result (the result last: the status bar shows the
 /// newest line); returns the result in words.
 fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outcome) -> String {

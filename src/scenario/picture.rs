@@ -87,8 +87,36 @@ fn to_segment(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
 /// The most pixels a picture may have (64 Mpx, 192 MiB): a tall map's height is capped by it.
 pub const MOST_PIXELS: u64 = 64 << 20;
 
-/// The map of `s`, `width` pixels wide (narrower when the picture would pass `MOST_PIXELS`).
+/// The map of `s`, `width` pixels wide (narrower when the picture would pass `MOST_PIXELS`), with
+/// the units at the start.
 pub fn render(s: &Scenario, width: u32) -> RgbImage {
+    render_position(s, width, None).0
+}
+
+/// Where the picture put the map: a cell's centre and size in pixels.
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    kind: GridKind,
+    scale: f32,
+    margin: f32,
+}
+
+impl Placement {
+    /// The pixel at a cell's centre.
+    pub fn center(&self, c: Cell) -> (f32, f32) {
+        let (x, y) = unit_center(self.kind, c);
+        ((x + self.margin) * self.scale, (y + self.margin) * self.scale)
+    }
+
+    /// Half a cell across, in pixels.
+    pub fn inner(&self) -> f32 {
+        Geometry { kind: self.kind }.inner() * self.scale
+    }
+}
+
+/// The map of `s` with `units` (cell and side index) where they stand, or the scenario's units at
+/// the start when `None`; and where the cells landed.
+pub fn render_position(s: &Scenario, width: u32, units: Option<&[(Cell, usize)]>) -> (RgbImage, Placement) {
     let grid = s.board.grid;
     let geo = Geometry { kind: grid.kind };
     let margin = 1.0;
@@ -110,10 +138,21 @@ pub fn render(s: &Scenario, width: u32) -> RgbImage {
     }
     let scale = width as f32 / world_w;
     let height = ((world_h * scale).ceil() as u32).max(16);
-    let picture = Picture::new(s, geo);
-    RgbImage::from_fn(width, height, |px, py| {
+    let mut picture = Picture::new(s, geo);
+    if let Some(units) = units {
+        picture.units = units.iter().copied().collect();
+    }
+    let image = RgbImage::from_fn(width, height, |px, py| {
         picture.pixel((px as f32 / scale - margin, py as f32 / scale - margin))
-    })
+    });
+    (
+        image,
+        Placement {
+            kind: grid.kind,
+            scale,
+            margin,
+        },
+    )
 }
 
 /// What a pixel of the picture looks up: the scenario, and its roads and units by cell.

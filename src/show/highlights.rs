@@ -1,0 +1,269 @@
+//! `hexfront highlights`: the pictures a streamer or designer posts from a logged game, drawn
+//! without a window: the board at each turn's end with the score, and each upset combat (the
+//! results the odds gave the least chance) with its odds chart, dice, result and modifiers.
+
+use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, chance_words};
+use super::text::{Pen, fill, ring};
+use crate::combat::odds::Fraction;
+use crate::scenario::Scenario;
+use crate::scenario::picture::render_position;
+use image::RgbImage;
+use std::path::{Path, PathBuf};
+
+/// Colours a colour-blind viewer tells apart (Okabe and Ito): the bars, the result that happened.
+const BAR: [u8; 3] = [86, 180, 233];
+const HAPPENED: [u8; 3] = [230, 159, 0];
+const INK: [u8; 3] = [236, 236, 236];
+const DIM: [u8; 3] = [170, 174, 182];
+const PANEL: [u8; 3] = [24, 26, 30];
+
+/// A combat counts as an upset when a result as good for the side that got it had at most this
+/// chance.
+pub const UPSET_AT_MOST: Fraction = Fraction { num: 1, den: 4 };
+
+/// What to draw.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub dir: PathBuf,
+    /// Picture width in pixels.
+    pub width: u32,
+    /// The most upset combats to draw.
+    pub upsets: usize,
+}
+
+/// The upsets worth a picture: at most `n`, biggest first, each with at most `UPSET_AT_MOST`.
+pub fn upsets_to_show(moments: &Moments, n: usize) -> Vec<&CombatMoment> {
+    moments
+        .biggest_upsets()
+        .into_iter()
+        .filter(|c| c.upset.num * UPSET_AT_MOST.den <= UPSET_AT_MOST.num * c.upset.den)
+        .take(n)
+        .collect()
+}
+
+/// Writes every picture into `req.dir` (made if missing), calling `done` with each file as it is
+/// written; returns the files.
+pub fn write_all(
+    s: &Scenario,
+    moments: &Moments,
+    req: &Request,
+    mut done: impl FnMut(&Path),
+) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(&req.dir).map_err(|e| format!("{}: cannot make the folder: {e}", req.dir.display()))?;
+    let pen = Pen::new();
+    let mut files = Vec::new();
+    let mut save = |img: RgbImage, name: String| -> Result<(), String> {
+        let path = req.dir.join(name);
+        img.save(&path)
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        done(&path);
+        files.push(path);
+        Ok(())
+    };
+    for end in &moments.turn_ends {
+        let name = if end.over {
+            format!("turn-{:02}-game-over.png", end.turn)
+        } else {
+            format!("turn-{:02}.png", end.turn)
+        };
+        save(turn_picture(s, end, req.width, &pen), name)?;
+    }
+    for (rank, c) in upsets_to_show(moments, req.upsets).into_iter().enumerate() {
+        let name = format!("upset-{}-turn-{:02}-{}.png", rank + 1, c.turn, c.target);
+        save(upset_picture(s, c, rank + 1, req.width, &pen), name)?;
+    }
+    Ok(files)
+}
+
+/// The board with these units, and where cells landed.
+fn board(s: &Scenario, units: &[UnitAt], width: u32) -> (RgbImage, crate::scenario::picture::Placement) {
+    let units: Vec<_> = units.iter().map(|u| (u.cell, u.side)).collect();
+    render_position(s, width, Some(&units))
+}
+
+/// `German 12 · Soviet 8` with each side's colour swatch; returns the width used.
+fn score_line(img: &mut RgbImage, pen: &Pen, s: &Scenario, points: &[u32], (x, y): (f32, f32), size: f32) -> f32 {
+    let mut at = x;
+    for (i, side) in s.sides.iter().enumerate() {
+        fill(
+            img,
+            (at as i64, (y + size * 0.15) as i64, size as i64, size as i64),
+            side.color,
+            1.0,
+        );
+        at += size * 1.3;
+        let words = format!("{} {}", side.name, points.get(i).copied().unwrap_or(0));
+        at += pen.write(img, (at, y), size, INK, &words, true) + size;
+    }
+    at - x
+}
+
+/// The board at a turn's end under a band with the scenario, the turn and the score.
+pub fn turn_picture(s: &Scenario, end: &TurnEnd, width: u32, pen: &Pen) -> RgbImage {
+    let (map, _) = board(s, &end.units, width);
+    let band = (width as f32 / 1600.0 * 84.0).max(56.0) as u32;
+    let mut img = RgbImage::from_pixel(map.width(), map.height() + band, image::Rgb(PANEL));
+    image::imageops::replace(&mut img, &map, 0, i64::from(band));
+    let size = band as f32 * 0.36;
+    let title = if end.over {
+        format!("{} — game over on turn {}", s.raw.name, end.turn)
+    } else {
+        format!("{} — end of turn {} of {}", s.raw.name, end.turn, s.raw.turns)
+    };
+    pen.write(&mut img, (size * 0.7, size * 0.25), size, INK, &title, true);
+    pen.write(
+        &mut img,
+        (size * 0.7, size * 1.55),
+        size * 0.7,
+        DIM,
+        "objective points:",
+        false,
+    );
+    let label = pen.width("objective points:", size * 0.7) + size;
+    score_line(
+        &mut img,
+        pen,
+        s,
+        &end.points,
+        (size * 0.7 + label, size * 1.45),
+        size * 0.8,
+    );
+    img
+}
+
+/// The board before the combat with its cell ringed, beside the overlay: the odds as bars, the
+/// result that happened lit, the dice, the losses and every modifier in words.
+pub fn upset_picture(s: &Scenario, c: &CombatMoment, rank: usize, width: u32, pen: &Pen) -> RgbImage {
+    let panel_w = (width as f32 * 0.36).max(420.0) as u32;
+    let map_w = width.saturating_sub(panel_w).max(200);
+    // The board just before the dice: the attackers ringed in blue, their target in orange.
+    let (mut map, at) = board(s, &c.board, map_w);
+    let width_of_ring = (at.inner() * 0.16).max(2.0);
+    for from in &c.attacker_cells {
+        ring(&mut map, at.center(*from), at.inner() * 0.95, width_of_ring, BAR);
+    }
+    ring(
+        &mut map,
+        at.center(c.target),
+        at.inner() * 1.05,
+        width_of_ring * 1.4,
+        HAPPENED,
+    );
+    let height = map.height().max((panel_w as f32 * 1.9) as u32);
+    let mut img = RgbImage::from_pixel(map_w + panel_w, height, image::Rgb(PANEL));
+    image::imageops::replace(&mut img, &map, 0, i64::from((height - map.height()) / 2));
+    overlay(&mut img, pen, c, rank, (map_w as f32, panel_w as f32));
+    img
+}
+
+/// The overlay in the panel from `x`, `w` wide.
+fn overlay(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, rank: usize, (x, w): (f32, f32)) {
+    let pad = w * 0.06;
+    let (left, inner) = (x + pad, w - 2.0 * pad);
+    let big = w / 16.0;
+    let mut y = pad;
+    pen.write(img, (left, y), big, HAPPENED, &format!("UPSET #{rank}"), true);
+    y += big * 1.4;
+    let small = big * 0.55;
+    let line = format!("Turn {} · {} attack on {}", c.turn, c.attacker_side, c.target);
+    pen.write(img, (left, y), small * 1.2, INK, &line, true);
+    y += small * 1.8;
+    y += pen.write_wrapped(img, (left, y), small, DIM, &c.attackers.join(", "), inner);
+    pen.write(img, (left, y), small, INK, "against", false);
+    y += small * 1.3;
+    y += pen.write_wrapped(img, (left, y), small, DIM, &c.defenders.join(", "), inner) + small * 0.6;
+    let odds = match &c.column {
+        Some(col) => format!("Odds {} · column {col}", c.ratio),
+        None => format!("Odds {}", c.ratio),
+    };
+    pen.write(img, (left, y), small * 1.1, INK, &odds, true);
+    y += small * 1.8;
+    y = bars(img, pen, c, (left, y), inner, small) + small * 0.6;
+    let e = &c.expected;
+    let expected = format!(
+        "Expected: attacker −{:.1} steps, defender −{:.1}; cell taken {:.0}%",
+        e.expected_attacker_steps,
+        e.expected_defender_steps,
+        e.p_cell_taken * 100.0
+    );
+    y += pen.write_wrapped(img, (left, y), small, DIM, &expected, inner);
+    let dice: Vec<String> = c.dice.iter().map(u8::to_string).collect();
+    let rolled = format!("The dice: {} → {}", dice.join(", "), c.result);
+    pen.write(img, (left, y), small * 1.2, HAPPENED, &rolled, true);
+    y += small * 1.7;
+    y += pen.write_wrapped(img, (left, y), small, INK, &c.result_words, inner) + small * 0.4;
+    let chance = format!(
+        "A result this good for the {} had {} ({:.1}%).",
+        c.beat_the_odds,
+        chance_words(c.upset),
+        c.upset.as_f64() * 100.0
+    );
+    y += pen.write_wrapped(img, (left, y), small * 1.15, HAPPENED, &chance, inner) + small * 0.5;
+    if c.modifiers.is_empty() {
+        pen.write(img, (left, y), small, DIM, "No modifiers.", false);
+    } else {
+        pen.write(img, (left, y), small, INK, "Modifiers:", true);
+        y += small * 1.3;
+        for m in &c.modifiers {
+            y += pen.write_wrapped(img, (left, y), small * 0.9, DIM, &format!("• {m}"), inner);
+        }
+    }
+}
+
+/// The odds chart: a bar per result, the one that happened lit; returns the y below it.
+fn bars(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, (x, mut y): (f32, f32), w: f32, size: f32) -> f32 {
+    let label_w = c
+        .bars
+        .iter()
+        .map(|b| pen.width(&b.label, size))
+        .fold(0.0, f32::max)
+        .min(w * 0.4)
+        + size * 0.6;
+    let bar_w = w - label_w - size * 4.0;
+    let most = c.bars.iter().map(|b| b.exact.as_f64()).fold(0.0, f64::max).max(1e-9);
+    // The result that happened always has its bar.
+    let mut shown: Vec<_> = c.bars.iter().take(12).collect();
+    if let Some(h) = c.bars.iter().skip(12).find(|b| b.happened) {
+        shown.pop();
+        shown.push(h);
+    }
+    for b in shown {
+        let p = b.exact.as_f64();
+        let color = if b.happened { HAPPENED } else { BAR };
+        pen.write(
+            img,
+            (x, y),
+            size,
+            if b.happened { HAPPENED } else { INK },
+            &b.label,
+            b.happened,
+        );
+        let len = ((p / most) as f32 * bar_w).max(2.0);
+        fill(
+            img,
+            (
+                (x + label_w) as i64,
+                (y + size * 0.15) as i64,
+                len as i64,
+                (size * 0.95) as i64,
+            ),
+            color,
+            1.0,
+        );
+        pen.write(
+            img,
+            (x + label_w + len + size * 0.3, y),
+            size * 0.9,
+            if b.happened { HAPPENED } else { DIM },
+            &format!("{:.1}%", p * 100.0),
+            b.happened,
+        );
+        y += size * 1.35;
+    }
+    if c.bars.len() > 12 {
+        let rest = format!("… {} results more", c.bars.len() - 12);
+        pen.write(img, (x, y), size * 0.85, DIM, &rest, false);
+        y += size * 1.3;
+    }
+    y
+}

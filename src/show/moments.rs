@@ -1,0 +1,323 @@
+//! The moments of a logged game a streamer shows: every combat with its exact odds and how
+//! unlikely its result was (the "biggest upset" ordering), and the board at each turn's end.
+//! Found by replaying the log headless through the game's own orders.
+
+use crate::combat::odds::{Fraction, Summary};
+use crate::combat::{CombatResult, Odds, Role, Situation};
+use crate::game::combat::{CombatResolved, odds_before};
+use crate::game::components::{Position, Side, Sides, Steps, Unit};
+use crate::game::execute::replay_entry;
+use crate::game::log::LogEntry;
+use crate::game::phase::{GameState, TurnState};
+use crate::game::save::{LoadedGame, replay_app};
+use crate::rules::grid::Cell;
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+
+/// One bar of the odds chart: a result (by its table code) and its exact probability.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub label: String,
+    pub exact: Fraction,
+    /// The result the dice gave.
+    pub happened: bool,
+}
+
+/// A combat of the log, with what the odds said before the dice and what the dice did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CombatMoment {
+    /// The log entry that rolled it (0-based).
+    pub entry: usize,
+    pub turn: u32,
+    /// The attacking side's name.
+    pub attacker_side: String,
+    pub defender_side: String,
+    pub target: Cell,
+    pub attackers: Vec<String>,
+    pub defenders: Vec<String>,
+    /// `13:5 = 2:1` and the column read, if the rules use a table.
+    pub ratio: String,
+    pub column: Option<String>,
+    /// Every modifier in plain words, `+1 column: attacker's armour (combined arms)`.
+    pub modifiers: Vec<String>,
+    /// The results by code, most likely first.
+    pub bars: Vec<Bar>,
+    /// What the odds led the viewers to expect.
+    pub expected: Summary,
+    /// The result's code and both sides' losses in words, as the game logged them.
+    pub result: String,
+    pub result_words: String,
+    pub dice: Vec<u8>,
+    /// The exact probability of this very result.
+    pub p_result: Fraction,
+    /// The chance of a result at least this far from the expected, in the direction it went: the
+    /// "upset" measure (lowest first is the biggest upset).
+    pub upset: Fraction,
+    /// Who did better than the odds said.
+    pub beat_the_odds: Role,
+    /// The board just before the dice, and the attackers' cells.
+    pub board: Vec<UnitAt>,
+    pub attacker_cells: Vec<Cell>,
+}
+
+impl CombatMoment {
+    /// A line for lists: `Turn 3, 2431: German 3:1 (+1 column) → AE, 1 in 36`.
+    pub fn headline(&self) -> String {
+        format!(
+            "Turn {}, {}: {} attack at {}{} → {} ({:.1}%; a result this good for the {} had {})",
+            self.turn,
+            self.target,
+            self.attacker_side,
+            self.ratio,
+            self.column
+                .as_ref()
+                .map(|c| format!(", column {c}"))
+                .unwrap_or_default(),
+            self.result,
+            self.p_result.as_f64() * 100.0,
+            match self.beat_the_odds {
+                Role::Attacker => "attacker",
+                Role::Defender => "defender",
+            },
+            chance_words(self.upset),
+        )
+    }
+}
+
+/// `1 in 36`, `12.5%`: a small chance as a streamer says it.
+pub fn chance_words(p: Fraction) -> String {
+    let f = p.as_f64();
+    if f > 0.0 && f < 0.2 {
+        format!("1 in {:.0}", 1.0 / f)
+    } else {
+        format!("{:.0}%", f * 100.0)
+    }
+}
+
+/// Where a unit stood at a turn's end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitAt {
+    pub id: String,
+    pub cell: Cell,
+    pub side: usize,
+    /// Steps left of its track, for the picture's pips.
+    pub steps: u32,
+}
+
+/// The board when a turn ended (or the log did).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnEnd {
+    pub turn: u32,
+    /// Log entries carried out by then.
+    pub entries: usize,
+    pub units: Vec<UnitAt>,
+    /// Objective points by side.
+    pub points: Vec<u32>,
+    /// The game was over here.
+    pub over: bool,
+}
+
+/// What a log holds for a show.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Moments {
+    pub combats: Vec<CombatMoment>,
+    pub turn_ends: Vec<TurnEnd>,
+    /// The entry that did not replay as recorded, if one did not (the moments stop there).
+    pub problem: Option<String>,
+}
+
+impl Moments {
+    /// The combats from the biggest upset down: the lowest `upset` chance first, then the least
+    /// likely result, then the earliest.
+    pub fn biggest_upsets(&self) -> Vec<&CombatMoment> {
+        let mut list: Vec<&CombatMoment> = self.combats.iter().collect();
+        list.sort_by(|a, b| {
+            less_likely(a.upset, b.upset)
+                .then(less_likely(a.p_result, b.p_result))
+                .then(a.entry.cmp(&b.entry))
+        });
+        list
+    }
+}
+
+/// Orders exact probabilities (cross-multiplied; no rounding ties).
+fn less_likely(a: Fraction, b: Fraction) -> std::cmp::Ordering {
+    (a.num * b.den).cmp(&(b.num * a.den))
+}
+
+/// The game `game` replayed from its start: every combat's moment and every turn's end.
+pub fn find(game: &LoadedGame) -> Result<Moments, String> {
+    let mut app = replay_app(game, Some(0)).map_err(|e| e.to_string())?;
+    Ok(find_in(app.world_mut(), &game.log))
+}
+
+/// Replays `log` on `world` (a game at its start) and collects its moments.
+pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
+    let mut moments = Moments::default();
+    for (i, entry) in log.iter().enumerate() {
+        let turn = world.resource::<TurnState>().turn;
+        let before = odds_before(world, &entry.order);
+        let sides = side_names(world);
+        let board = if matches!(before, Some(Ok(_))) {
+            units_now(world)
+        } else {
+            Vec::new()
+        };
+        world.resource_mut::<Messages<CombatResolved>>().clear();
+        if let Err(e) = replay_entry(world, i, entry) {
+            moments.problem = Some(e.to_string());
+            break;
+        }
+        let fought = world.resource_mut::<Messages<CombatResolved>>().drain().last();
+        if let (Some(Ok((planned, odds))), Some(fought)) = (before, fought) {
+            let mut m = moment(i, turn, sides, &planned.situation, &odds, &fought);
+            m.board = board;
+            m.attacker_cells = planned.attacker_cells;
+            moments.combats.push(m);
+        }
+        let over = world
+            .get_resource::<State<GameState>>()
+            .is_some_and(|s| *s.get() == GameState::Over);
+        if world.resource::<TurnState>().turn != turn || over || i + 1 == log.len() {
+            moments.turn_ends.push(turn_end(world, turn, i + 1, over));
+        }
+        if over {
+            break;
+        }
+    }
+    moments
+}
+
+/// The board now, as a turn's end.
+fn turn_end(world: &mut World, turn: u32, entries: usize, over: bool) -> TurnEnd {
+    TurnEnd {
+        turn,
+        entries,
+        units: units_now(world),
+        points: crate::game::victory::points_now(world),
+        over,
+    }
+}
+
+/// Every unit on the map, by id.
+fn units_now(world: &mut World) -> Vec<UnitAt> {
+    let mut units: Vec<UnitAt> = world
+        .query::<(&Unit, &Position, &Side, &Steps)>()
+        .iter(world)
+        .map(|(u, p, s, steps)| UnitAt {
+            id: u.id.clone(),
+            cell: p.0,
+            side: s.0,
+            steps: steps.0.remaining() as u32,
+        })
+        .collect();
+    units.sort_by(|a, b| a.id.cmp(&b.id));
+    units
+}
+
+/// For the attacker, how good a result is: the defender's steps lost less its own, and half a
+/// step for taking the cell.
+fn attacker_gain(r: &CombatResult) -> i64 {
+    2 * (i64::from(r.defender.steps_lost) - i64::from(r.attacker.steps_lost)) + i64::from(r.cell_taken)
+}
+
+/// The upset measure of `happened` among `odds`' outcomes: the chance of a result at least as
+/// good for the side it favoured, and that side.
+pub fn upset_of(odds: &Odds, happened: &CombatResult) -> (Fraction, Role) {
+    let gain = attacker_gain(happened);
+    let (mut at_least, mut at_most) = (Fraction::ZERO, Fraction::ZERO);
+    for o in &odds.outcomes {
+        let g = attacker_gain(&o.result);
+        if g >= gain {
+            at_least = at_least.plus(o.exact);
+        }
+        if g <= gain {
+            at_most = at_most.plus(o.exact);
+        }
+    }
+    if less_likely(at_least, at_most).is_lt() {
+        (at_least, Role::Attacker)
+    } else {
+        (at_most, Role::Defender)
+    }
+}
+
+/// The odds as bars by result code, most likely first, with the one that happened marked.
+pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
+    let mut bars: Vec<Bar> = Vec::new();
+    for o in &odds.outcomes {
+        let label = o.result.code.to_string();
+        let hit = happened.is_some_and(|h| *h == o.result);
+        match bars.iter_mut().find(|b| b.label == label) {
+            Some(b) => {
+                b.exact = b.exact.plus(o.exact);
+                b.happened |= hit;
+            }
+            None => bars.push(Bar {
+                label,
+                exact: o.exact,
+                happened: hit,
+            }),
+        }
+    }
+    bars.sort_by(|a, b| less_likely(b.exact, a.exact));
+    bars
+}
+
+/// Every modifier in plain words: `+1 column: across no river (attacker)`.
+pub fn modifier_words(odds: &Odds) -> Vec<String> {
+    odds.assessment
+        .modifiers
+        .iter()
+        .map(|m| format!("{}: {} ({})", m.effect, m.source, m.side))
+        .collect()
+}
+
+/// The side to play and the first other side, by name (attacker and defender of a combat now).
+fn side_names(world: &World) -> (String, String) {
+    let active = world.resource::<TurnState>().active.0;
+    let sides = &world.resource::<Sides>().0;
+    let name = |i: Option<usize>| {
+        i.and_then(|i| sides.get(i))
+            .map_or_else(|| "?".to_string(), |s| s.name.clone())
+    };
+    (name(Some(active)), name((0..sides.len()).find(|i| *i != active)))
+}
+
+fn moment(
+    entry: usize,
+    turn: u32,
+    (attacker_side, defender_side): (String, String),
+    s: &Situation,
+    odds: &Odds,
+    fought: &CombatResolved,
+) -> CombatMoment {
+    let p_result = odds
+        .outcomes
+        .iter()
+        .find(|o| o.result == fought.result)
+        .map_or(Fraction::ZERO, |o| o.exact);
+    let (upset, beat_the_odds) = upset_of(odds, &fought.result);
+    CombatMoment {
+        entry,
+        turn,
+        attacker_side,
+        defender_side,
+        target: fought.target,
+        attackers: s.attackers.iter().map(|c| c.name.clone()).collect(),
+        defenders: s.defenders.iter().map(|c| c.name.clone()).collect(),
+        ratio: odds.assessment.ratio.clone(),
+        column: odds.assessment.cell.as_ref().map(|c| c.column.clone()),
+        modifiers: modifier_words(odds),
+        bars: bars(odds, Some(&fought.result)),
+        expected: odds.summary,
+        result: fought.result.code.to_string(),
+        result_words: fought.summary.clone(),
+        dice: fought.rolls.iter().map(|r| r.face).collect(),
+        p_result,
+        upset,
+        beat_the_odds,
+        board: Vec::new(),
+        attacker_cells: Vec::new(),
+    }
+}

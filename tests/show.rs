@@ -1,0 +1,150 @@
+//! Streamer mode's headless core on the committed game: every combat found with its exact odds,
+//! the "biggest upset" ordering, and the highlight pictures.
+
+use hexfront::combat::Role;
+use hexfront::combat::odds::Fraction;
+use hexfront::game::order::Order;
+use hexfront::game::save::{LoadedGame, parse_game_str};
+use hexfront::show::highlights::{Request, upsets_to_show, write_all};
+use hexfront::show::moments::{self, Moments};
+use std::path::Path;
+
+const COMMITTED_GAME: &str = "tests/fixtures/smolensk-game.ron";
+
+fn committed() -> (LoadedGame, Moments) {
+    let path = Path::new(COMMITTED_GAME);
+    let text = std::fs::read_to_string(path).unwrap();
+    let game = parse_game_str(path, &text, 1).unwrap();
+    let found = moments::find(&game).unwrap();
+    (game, found)
+}
+
+fn frac(num: u128, den: u128) -> Fraction {
+    Fraction::new(num, den)
+}
+
+#[test]
+fn every_combat_of_the_log_is_found_with_odds_that_add_up() {
+    let (game, found) = committed();
+    assert_eq!(found.problem, None);
+    let attacks: Vec<usize> = game
+        .log
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.order, Order::Attack(_)))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(attacks.len(), 20);
+    assert_eq!(found.combats.iter().map(|c| c.entry).collect::<Vec<_>>(), attacks);
+    for c in &found.combats {
+        let total = c.bars.iter().fold(Fraction::ZERO, |t, b| t.plus(b.exact));
+        assert_eq!(total, Fraction::ONE, "entry {}: the bars add up to 1", c.entry);
+        let lit: Vec<_> = c.bars.iter().filter(|b| b.happened).collect();
+        assert_eq!(lit.len(), 1, "entry {}: one bar is the result", c.entry);
+        assert_eq!(lit[0].label, c.result);
+        assert!(c.p_result.num > 0 && c.p_result.as_f64() <= lit[0].exact.as_f64());
+        // The upset chance counts the result itself and every result more lopsided.
+        assert!(c.upset.as_f64() >= c.p_result.as_f64() && c.upset.as_f64() <= 1.0);
+        assert_eq!(c.dice.len(), game.log[c.entry].dice.len());
+        assert!(!c.board.is_empty() && !c.attacker_cells.is_empty());
+    }
+    // Six turns, the last one the game's end.
+    assert_eq!(
+        found.turn_ends.iter().map(|t| t.turn).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6]
+    );
+    assert!(found.turn_ends.last().unwrap().over);
+}
+
+#[test]
+fn the_biggest_upset_is_the_result_the_odds_gave_the_least_chance() {
+    let (_, found) = committed();
+    let ranked = found.biggest_upsets();
+    assert_eq!(ranked.len(), found.combats.len());
+    for pair in ranked.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let key = |c: &moments::CombatMoment| (c.upset.as_f64(), c.p_result.as_f64(), c.entry);
+        assert!(key(a) <= key(b), "{} before {}", a.headline(), b.headline());
+    }
+    // The committed game's biggest upset: turn 3, two German corps at 15:8 (the 2:1 column after
+    // the shift for dispersed defenders) roll a 2 and only disperse the 20th Army: of the six
+    // faces, none is worse for the attacker.
+    let top = ranked[0];
+    assert_eq!(
+        (top.turn, top.target.to_string(), top.result.as_str()),
+        (3, "0613".into(), "D")
+    );
+    assert_eq!(top.column.as_deref(), Some("2:1"));
+    assert_eq!(top.dice, [2]);
+    assert_eq!(
+        (top.p_result, top.upset, top.beat_the_odds),
+        (frac(1, 6), frac(1, 6), Role::Defender)
+    );
+    let bars: Vec<(&str, Fraction)> = top.bars.iter().map(|b| (b.label.as_str(), b.exact)).collect();
+    assert_eq!(
+        bars,
+        [
+            ("DR -> DE", frac(1, 3)),
+            ("X", frac(1, 6)),
+            ("D", frac(1, 6)),
+            ("dw", frac(1, 6)),
+            ("DW", frac(1, 6))
+        ]
+    );
+    assert!(top.modifiers.iter().any(|m| m.contains("dispersed defenders")));
+    // The least surprising combat is last: a result the odds made at least even money.
+    assert!(ranked.last().unwrap().upset.as_f64() >= 0.5);
+    // Upsets worth a picture: at most a 1 in 4 chance.
+    let shown = upsets_to_show(&found, 10);
+    assert!(!shown.is_empty() && shown.iter().all(|c| c.upset.as_f64() <= 0.25));
+    assert_eq!(shown[0].entry, top.entry);
+}
+
+/// How many different colours a picture has (a blank one has one or two).
+fn colours(path: &Path) -> usize {
+    let img = image::open(path).unwrap().to_rgb8();
+    let mut seen: Vec<[u8; 3]> = img.pixels().map(|p| p.0).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
+}
+
+#[test]
+fn highlights_draw_each_turn_end_and_the_upsets() {
+    let (game, found) = committed();
+    let dir = std::env::temp_dir().join(format!("hexfront-highlights-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let req = Request {
+        dir: dir.clone(),
+        width: 480,
+        upsets: 2,
+    };
+    let mut said = Vec::new();
+    let files = write_all(&game.scenario, &found, &req, |p| said.push(p.to_path_buf())).unwrap();
+    assert_eq!(files, said);
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "turn-01.png",
+            "turn-02.png",
+            "turn-03.png",
+            "turn-04.png",
+            "turn-05.png",
+            "turn-06-game-over.png",
+            "upset-1-turn-03-0613.png",
+            "upset-2-turn-04-1005.png"
+        ]
+    );
+    for f in &files {
+        assert!(colours(f) > 40, "{} is not blank", f.display());
+    }
+    // The upset's result is lit in orange, on its bar and its ring.
+    let upset = image::open(&files[6]).unwrap().to_rgb8();
+    let orange = upset.pixels().filter(|p| p.0 == [230, 159, 0]).count();
+    assert!(orange > 200, "{orange} orange pixels");
+    let _ = std::fs::remove_dir_all(&dir);
+}
