@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Fails unless the PNG exists, is a real window capture and is not blank: it must hold many
-distinct colours (a drawn board), not one flat fill. Standard library only."""
+distinct colours (a drawn board), not one flat fill. With a second argument `WxH`, it must be
+exactly that size (presentation mode's capture sizes). Standard library only."""
 import struct, sys, zlib
 
 def read_png(path):
@@ -48,7 +49,11 @@ for y in range(0, h, 7):
     for x in range(0, w, 7):
         colours.add(bytes(r[x * bpp:x * bpp + 3]))
 print(f"{path}: {w}x{h}, {len(colours)} distinct colours in a 1/49 sample")
-if w < 800 or h < 600:
+if len(sys.argv) > 2:
+    want = tuple(int(n) for n in sys.argv[2].split("x"))
+    if (w, h) != want:
+        sys.exit(f"error: the capture is {w}x{h}, not {want[0]}x{want[1]}")
+elif w < 800 or h < 600:
     sys.exit("error: the window is smaller than expected")
 if len(colours) < 50:
     sys.exit("error: the screenshot is blank or nearly so")

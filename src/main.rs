@@ -43,10 +43,16 @@ struct Cli {
     /// by id or number, e.g. `--ai soviet:expert`. Repeat for both sides to watch it play itself.
     #[arg(long, value_name = "SIDE[:LEVEL]")]
     ai: Vec<String>,
-    /// Play N frames on a generated 100×100 map with 1,000 units with the whole map in view, then N
-    /// zoomed in, print the mean, p50, p90, p99 and max frame time of each, and exit.
+    /// Play N frames on a generated 100×100 map with 1,000 units (or on the --scenario given) with
+    /// the whole map in view, then N zoomed in, print the mean, p50, p90, p99 and max frame time of
+    /// each, and exit.
     #[arg(long, value_name = "N")]
     bench_frames: Option<u32>,
+    /// Presentation mode for streaming, in a window of exactly 1920×1080 (`1080`) or 1280×720
+    /// (`720`): the board fills the frame, large type, a lower third, the odds overlay. F11
+    /// toggles it in any window.
+    #[arg(long, value_name = "1080|720", global = true)]
+    present: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -114,6 +120,10 @@ enum Command {
     /// turn's end with the score, and the biggest upsets (the combats whose result the odds gave
     /// the least chance) with their odds chart, dice and modifiers.
     Highlights(highlights_cli::HighlightsArgs),
+    /// The computer plays itself for viewers, in presentation mode: the SCENARIOS in turn (every
+    /// shipped one but the grand scenario when none is named), round and round, with who wins from
+    /// each turn's position by a quick lab run.
+    Showcase { scenarios: Vec<PathBuf> },
     /// Open the editor (the designer's workbench) on FILE, or on a new map.
     Edit { file: Option<PathBuf> },
     /// What-if queries for checking a ruleset on a map: `zoc`, `reach`, `retreats`, `advance`.
@@ -143,7 +153,7 @@ fn main() -> ExitCode {
         Some(Command::Replay { file, verify, to, json }) => replay_cli::replay(&file, verify, to, json),
         Some(Command::NewRuleset { from, file }) => new_ruleset(&from, &file),
         Some(Command::Inspect(args)) => inspect_cli::inspect(&args),
-        Some(Command::Edit { .. }) => open_game(cli),
+        Some(Command::Edit { .. } | Command::Showcase { .. }) => open_game(cli),
         Some(Command::Render { file, out, size }) => render(&file, &out, size),
         Some(Command::Highlights(args)) => highlights_cli::run(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
@@ -290,7 +300,6 @@ fn validate_file(file: &std::path::Path) -> Result<String, hexfront::scenario::L
     hexfront::scenario::validate_file(file)
 }
 
-#[cfg(not(feature = "gui"))]
 fn load_scenario(path: Option<&PathBuf>) -> Result<hexfront::scenario::Scenario, hexfront::scenario::LoadError> {
     match path {
         Some(p) => hexfront::game::save::load_game(p, 1).map(|g| g.scenario),
@@ -315,14 +324,14 @@ fn open_game(cli: Cli) -> ExitCode {
         }
     };
     let start = match (cli.bench_frames, game) {
-        (Some(_), _) => match hexfront::scenario::benchmark_scenario() {
+        (Some(_), None) => match hexfront::scenario::benchmark_scenario() {
             Ok(s) => Some(hexfront::gui::start::StartGame::new(s, cli.seed)),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
         },
-        (None, g) => g.map(|game| hexfront::gui::start::StartGame {
+        (_, g) => g.map(|game| hexfront::gui::start::StartGame {
             game,
             watch: cli.watch,
             from: cli.scenario.clone(),
@@ -366,9 +375,29 @@ fn open_game(cli: Cli) -> ExitCode {
         path,
         after_frames: cli.frames,
     });
+    let present = match cli.present.as_deref().map(hexfront::gui::present::FrameSize::parse) {
+        None => None,
+        Some(Ok(size)) => Some(size),
+        Some(Err(e)) => {
+            eprintln!("error: --present {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let showcase = match &cli.command {
+        Some(Command::Showcase { scenarios }) => match showcase_scenarios(scenarios) {
+            Ok(list) => Some(list),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        _ => None,
+    };
     let options = hexfront::gui::RunOptions {
         attack,
         bench_frames: cli.bench_frames,
+        present: present.or(showcase.as_ref().map(|_| hexfront::gui::present::FrameSize::Full)),
+        showcase,
         seats,
         edit: match cli.command {
             Some(Command::Edit { file }) => Some(file),
@@ -377,6 +406,22 @@ fn open_game(cli: Cli) -> ExitCode {
     };
     // Errors above print to the console; gui::run lets go of a console of its own (Windows).
     hexfront::gui::run(start, cli.seed, shot, options)
+}
+
+/// The showcase's scenarios: the files named, or every shipped one but the grand scenario (the
+/// first named error stops it).
+#[cfg(feature = "gui")]
+fn showcase_scenarios(files: &[PathBuf]) -> Result<Vec<hexfront::scenario::Scenario>, String> {
+    if files.is_empty() {
+        // The grand scenario takes the computer minutes a turn: not for an attract loop.
+        return (0..hexfront::scenario::SHIPPED.len() - 1)
+            .map(|i| hexfront::scenario::shipped_scenario(i).map_err(|e| e.to_string()))
+            .collect();
+    }
+    files
+        .iter()
+        .map(|f| load_scenario(Some(f)).map_err(|e| e.to_string()))
+        .collect()
 }
 
 #[cfg(not(feature = "gui"))]

@@ -449,6 +449,11 @@ pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<Defen
     Ok(())
 }
 
+/// Where a watcher (presentation mode's odds overlay) asks for it, `execute` puts here the odds of
+/// every combat just before its dice are rolled, whoever gave the order.
+#[derive(Resource, Default)]
+pub struct OddsBeforeRoll(pub Option<(PlannedCombat, combat::Odds)>);
+
 /// The combat an order would fight now, planned and with its exact odds, without rolling: an
 /// attack (outside Rommel, where an attack only declares) or Rommel's defender's answer. `None`
 /// for every other order. The replay theatre and `hexfront highlights` show a logged combat's

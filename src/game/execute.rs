@@ -113,6 +113,12 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
     let first_line = world.resource::<GameLog>().0.len();
     let public = public_words(world, &issued.order);
     let named = issued.order.words_with(&|id| unit_label(world, id));
+    if world.contains_resource::<game_combat::OddsBeforeRoll>() {
+        let odds = game_combat::odds_before(world, &issued.order).and_then(Result::ok);
+        if odds.is_some() {
+            world.resource_mut::<game_combat::OddsBeforeRoll>().0 = odds;
+        }
+    }
     if let Err(reason) = carry_out(world, side, issued.order.clone()) {
         return Err(OrderRefused {
             order: public.clone(),

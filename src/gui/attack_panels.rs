@@ -15,7 +15,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, draw_panels.run_if(in_state(Phase::Combat)));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_panels.run_if(in_state(Phase::Combat).and_then(super::present::off)),
+    );
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -16,7 +16,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        (top_bar, status_bar, cell_info, help_window)
+        (
+            (top_bar, status_bar, cell_info).run_if(super::present::off),
+            help_window,
+        )
             .chain()
             .run_if(resource_exists::<TurnState>.and_then(resource_exists::<State<Phase>>)),
     )
@@ -361,6 +364,9 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>, mut guide: ResMu
                     ("F", "fit the map to the window"),
                     ("C", "show or hide cell labels"),
                     ("Z", "show or hide the enemy zones of control (hover a cell: arrows from who projects it)"),
+                    ("F11", "presentation mode for streaming: the board fills the frame, large type, a lower third, the odds overlay"),
+                    ("G", "presentation mode: the camera follows the action, or stays put"),
+                    ("U", "watching a game: jump to just before the next upset (the biggest first)"),
                     ("F1, H", "this help"),
                 ] {
                     ui.strong(k);

@@ -95,7 +95,7 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(
             EguiPrimaryContextPass,
-            computer_panel.run_if(in_state(GameState::Playing)),
+            computer_panel.run_if(in_state(GameState::Playing).and_then(super::present::off)),
         );
 }
 
@@ -133,6 +133,16 @@ fn computer_orders(world: &mut World) {
     computers.waited += dt;
     if !look_ahead_done(&mut computers) {
         // Looks again next frame whether the look-ahead is done.
+        world.write_message(bevy::window::RequestRedraw);
+        *world.resource_mut::<Computers>() = computers;
+        return;
+    }
+    // In presentation mode a combat's roll and result are shown in full before the next order.
+    let now = world.resource::<Time>().elapsed_secs_f64();
+    if world
+        .resource::<super::present::overlay::Overlay>()
+        .busy(now, world.resource::<super::settings::Settings>())
+    {
         world.write_message(bevy::window::RequestRedraw);
         *world.resource_mut::<Computers>() = computers;
         return;

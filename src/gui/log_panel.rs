@@ -38,7 +38,8 @@ pub(super) fn plugin(app: &mut App) {
         log_panel.run_if(
             resource_exists::<OrderLog>
                 .and_then(resource_exists::<TurnState>)
-                .and_then(super::board_shown),
+                .and_then(super::board_shown)
+                .and_then(super::present::off),
         ),
     );
 }

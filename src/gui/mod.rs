@@ -26,6 +26,7 @@ pub mod live_reload;
 pub mod log_panel;
 pub mod marks;
 pub mod orders;
+pub mod present;
 pub mod redraw;
 pub mod replay;
 pub mod saves;
@@ -65,6 +66,10 @@ pub struct RunOptions {
     pub seats: Vec<Option<crate::ai::Profile>>,
     /// `hexfront edit [FILE]`: open the editor on the file, or on a new map.
     pub edit: Option<Option<PathBuf>>,
+    /// `--present 1080|720`: presentation mode in a window of exactly that size.
+    pub present: Option<present::FrameSize>,
+    /// `hexfront showcase`: the scenarios the computer plays against itself, round and round.
+    pub showcase: Option<Vec<crate::scenario::Scenario>>,
 }
 
 /// All client plugins.
@@ -103,6 +108,7 @@ pub fn plugin(app: &mut App) {
             guide::plugin,
             editor::plugin,
             live_reload::plugin,
+            present::plugin,
         ));
 }
 
@@ -143,10 +149,20 @@ pub fn run(
         Some(s) => format!("Hexfront — {}", s.game.scenario.raw.name),
         None => "Hexfront".to_string(),
     };
+    let (width, height) = options.present.map_or((1600, 1000), present::FrameSize::pixels);
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title,
-            resolution: WindowResolution::new(1600, 1000),
+            // A capture's size exactly, whatever the desktop's scaling.
+            resolution: if options.present.is_some() {
+                WindowResolution::new(width, height).with_scale_factor_override(1.0)
+            } else {
+                WindowResolution::new(width, height)
+            },
+            // A presentation window with the transparent background can be composited. Only then:
+            // a transparent window shows nothing where nothing composites it (Xvfb, some drivers).
+            transparent: options.present.is_some()
+                && settings::saved().streaming.background == settings::Background::Transparent,
             // A benchmark counts frames as fast as they come, not as the display shows them.
             present_mode: if options.bench_frames.is_some() {
                 bevy::window::PresentMode::AutoNoVsync
@@ -160,7 +176,7 @@ pub fn run(
         ..default()
     }))
     .add_plugins(bevy_egui::EguiPlugin::default())
-    .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
+    .insert_resource(ClearColor(present::DARK))
     .add_plugins((crate::game::plugin, plugin));
     let (screenshot_wanted, attack_scripted) = (screenshot.is_some(), options.attack.is_some());
     if let Some(shot) = screenshot {
@@ -172,6 +188,12 @@ pub fn run(
             .with_seats(options.seats.clone()),
     );
     app.insert_resource(computer::Seats(options.seats.clone()));
+    if options.present.is_some() || options.showcase.is_some() {
+        app.insert_resource(present::Presenting(true));
+    }
+    if let Some(scenarios) = options.showcase {
+        app.insert_resource(present::showcase::Showcase::new(scenarios, seed));
+    }
     app.insert_resource(crate::game::emergency::EmergencySave);
     if let Some(notice) = crate::game::emergency::crash_notice() {
         app.insert_resource(saves::CrashNotice(notice));

@@ -1,13 +1,21 @@
 //! The replay view: a saved game, turn file or finished game played back order by order on the
 //! board, with a timeline (step one order, one phase or one turn back and forth; play and pause
 //! at a speed; a scrubber with a mark at each turn), the combat panels with the dice as they fell,
-//! and "Branch here" to play on from any point (the log is cut; the file is never touched).
+//! and "Branch here" to play on from any point (the log is cut; the file is never touched). As the
+//! replay theatre (presentation mode, F11) it is a show: moves glide, combats roll with the odds
+//! overlay and the play waits for them, and the log's upsets (found on another thread) are marked
+//! on the timeline, the biggest a key away (U).
 
+use super::present::overlay::{Overlay, TheatreMoments};
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::phase::GameState;
-use crate::game::undo::rebuild;
+use crate::game::retreat::AfterCombatMode;
+use crate::game::save::LoadedGame;
+use crate::game::undo::{GameOrigin, rebuild};
+use crate::show::highlights::upsets_to_show;
+use crate::show::moments::Moments;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -103,9 +111,16 @@ pub enum Seek {
     Close,
 }
 
+/// The theatre's moments being found on another thread.
+#[derive(Resource)]
+struct FindingMoments(std::sync::Mutex<std::sync::mpsc::Receiver<Moments>>);
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Seek>()
-        .add_systems(Update, (replay_keys, play_on).run_if(resource_exists::<Replay>))
+        .add_systems(
+            Update,
+            (find_moments, replay_keys, play_on).run_if(resource_exists::<Replay>),
+        )
         .add_systems(PostUpdate, seek.run_if(resource_exists::<Replay>))
         .add_systems(EguiPrimaryContextPass, timeline.run_if(resource_exists::<Replay>))
         .add_systems(OnEnter(GameState::NoGame), |mut commands: Commands| {
@@ -113,8 +128,76 @@ pub(super) fn plugin(app: &mut App) {
         });
 }
 
-fn replay_keys(keys: Res<ButtonInput<KeyCode>>, mut replay: ResMut<Replay>, mut seek: MessageWriter<Seek>) {
+/// When a replay opens, its log's moments (every combat's odds and upset) are found off the frame;
+/// when they are in, the theatre has them.
+fn find_moments(
+    mut commands: Commands,
+    replay: Res<Replay>,
+    origin: Option<Res<GameOrigin>>,
+    after_combat: Option<Res<AfterCombatMode>>,
+    finding: Option<Res<FindingMoments>>,
+    mut theatre: ResMut<TheatreMoments>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    if replay.is_added() {
+        theatre.0 = None;
+        let Some(origin) = origin else { return };
+        let game = LoadedGame {
+            log: replay.log.clone(),
+            automatic_after_combat: after_combat.is_some_and(|a| a.automatic),
+            ..LoadedGame::new(origin.scenario.clone(), origin.seed)
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            if let Ok(m) = super::present::showcase::quietly(|| crate::show::moments::find(&game)) {
+                let _ = tx.send(m);
+            }
+        });
+        commands.insert_resource(FindingMoments(std::sync::Mutex::new(rx)));
+        return;
+    }
+    let Some(finding) = finding else { return };
+    match finding.0.lock().map(|rx| rx.try_recv()) {
+        Ok(Ok(m)) => {
+            theatre.0 = Some(m);
+            commands.remove_resource::<FindingMoments>();
+        }
+        Ok(Err(std::sync::mpsc::TryRecvError::Empty)) => {
+            // Frames keep coming until the answer is in (a second or two on a long log).
+            redraw.write(bevy::window::RequestRedraw);
+        }
+        _ => commands.remove_resource::<FindingMoments>(),
+    }
+}
+
+/// The entry to jump to for the upset after the one at `at` (the biggest first, round again).
+fn next_upset(theatre: &TheatreMoments, at: usize) -> Option<usize> {
+    let m = theatre.0.as_ref()?;
+    let ranked: Vec<usize> = upsets_to_show(m, UPSETS_MARKED).iter().map(|c| c.entry).collect();
+    let now = ranked.iter().position(|e| *e == at);
+    match now {
+        Some(i) => ranked.get((i + 1) % ranked.len()).copied(),
+        None => ranked.first().copied(),
+    }
+}
+
+/// Upsets marked on the timeline.
+const UPSETS_MARKED: usize = 5;
+
+fn replay_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut replay: ResMut<Replay>,
+    mut seek: MessageWriter<Seek>,
+    theatre: Res<TheatreMoments>,
+) {
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if keys.just_pressed(KeyCode::KeyU)
+        && let Some(entry) = next_upset(&theatre, replay.at)
+    {
+        // Just before the combat, paused: its odds show; Space rolls it.
+        replay.playing = false;
+        seek.write(Seek::To(entry));
+    }
     if keys.just_pressed(KeyCode::Space) {
         replay.playing = !replay.playing;
     }
@@ -147,11 +230,17 @@ fn play_on(
     mut replay: ResMut<Replay>,
     mut seek: MessageWriter<Seek>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+    overlay: Res<Overlay>,
+    settings: Res<super::settings::Settings>,
 ) {
     if !replay.playing {
         return;
     }
     redraw.write(bevy::window::RequestRedraw);
+    // A combat on show holds the play until its result has been seen.
+    if overlay.busy(time.elapsed_secs_f64(), &settings) {
+        return;
+    }
     if replay.at >= replay.log.len() {
         replay.playing = false;
         return;
@@ -230,9 +319,15 @@ fn timeline(
     mut seek: MessageWriter<Seek>,
     log: Res<OrderLog>,
     sides: Res<crate::game::components::Sides>,
+    theatre: Res<TheatreMoments>,
+    presenting: Res<super::present::Presenting>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let n = replay.log.len();
+    if presenting.0 {
+        compact_timeline(ctx, &mut replay, &mut seek, &theatre);
+        return Ok(());
+    }
     egui::Window::new("Replay")
         .id(egui::Id::new("replay-timeline"))
         .title_bar(false)
@@ -282,7 +377,8 @@ fn timeline(
                     }
                 }
             });
-            scrubber(ui, &mut replay, &mut seek);
+            scrubber(ui, &mut replay, &mut seek, &theatre, 520.0);
+            upset_row(ui, &mut replay, &mut seek, &theatre);
             ui.add(
                 egui::Slider::new(&mut replay.speed, 0.5..=20.0)
                     .logarithmic(true)
@@ -311,10 +407,96 @@ fn timeline(
     Ok(())
 }
 
-/// A slider over the whole log with a tick and label at the start of each turn.
-fn scrubber(ui: &mut egui::Ui, replay: &mut Replay, seek: &mut MessageWriter<Seek>) {
+/// The theatre's timeline height at a UI scale of 1 (presentation mode keeps the map clear of it).
+pub const COMPACT_HEIGHT: f32 = 62.0;
+
+/// The theatre's timeline (presentation mode): one row of play controls, the scrubber with its
+/// chapters (turns) and upsets, and the upset button, over the lower third's left end.
+fn compact_timeline(
+    ctx: &egui::Context,
+    replay: &mut Replay,
+    seek: &mut MessageWriter<Seek>,
+    theatre: &TheatreMoments,
+) {
     let n = replay.log.len();
-    let width = 520.0;
+    // The lower third's height in points (a tenth of the frame).
+    let above = ctx.content_rect().height() * 0.1 + 4.0;
+    egui::Area::new(egui::Id::new("theatre-timeline"))
+        .anchor(egui::Align2::LEFT_BOTTOM, [10.0, -above])
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(egui::Color32::from_rgba_unmultiplied(14, 16, 20, 225))
+                .corner_radius(6.0)
+                .inner_margin(egui::Margin::symmetric(8, 4))
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        let to_start = replay.previous_mark(false);
+                        if ui.button("⏪").on_hover_text("Back one turn").clicked() {
+                            seek.write(Seek::To(to_start));
+                        }
+                        let play = if replay.playing { "⏸" } else { "▶" };
+                        if ui
+                            .button(egui::RichText::new(play).strong())
+                            .on_hover_text("Play or pause (Space)")
+                            .clicked()
+                        {
+                            replay.playing = !replay.playing;
+                        }
+                        let next = replay.next_mark(replay.at, false);
+                        if ui.button("⏩").on_hover_text("Forward one turn").clicked() {
+                            seek.write(Seek::To(next.min(n)));
+                        }
+                        scrubber(ui, replay, seek, theatre, 330.0);
+                        let upset = next_upset(theatre, replay.at);
+                        if ui
+                            .add_enabled(upset.is_some(), egui::Button::new("⚡ Upset (U)"))
+                            .on_hover_text("Jump to just before the next upset, biggest first; Space rolls it")
+                            .clicked()
+                            && let Some(to) = upset
+                        {
+                            replay.playing = false;
+                            seek.write(Seek::To(to));
+                        }
+                    });
+                });
+        });
+}
+
+/// "Biggest upset (U)" and what it was, once the moments are in.
+fn upset_row(ui: &mut egui::Ui, replay: &mut Replay, seek: &mut MessageWriter<Seek>, theatre: &TheatreMoments) {
+    ui.horizontal(|ui| {
+        let Some(m) = theatre.0.as_ref() else {
+            ui.add(egui::Spinner::new());
+            ui.label(egui::RichText::new("finding the upsets…").weak());
+            return;
+        };
+        let Some(top) = upsets_to_show(m, 1).first().copied() else {
+            ui.label(egui::RichText::new(format!("{} combats, none an upset (every result had over a 1 in 4 chance)", m.combats.len())).weak());
+            return;
+        };
+        let to = next_upset(theatre, replay.at).unwrap_or(top.entry);
+        if ui
+            .button("⚡ Biggest upset (U)")
+            .on_hover_text("Jump to just before the next of the upsets, biggest first: the combats whose result the odds gave the least chance. Space rolls it.")
+            .clicked()
+        {
+            replay.playing = false;
+            seek.write(Seek::To(to));
+        }
+        let shown = m.combats.iter().find(|c| c.entry == to).unwrap_or(top);
+        ui.label(egui::RichText::new(shown.headline()).small());
+    });
+}
+
+/// A slider over the whole log with a tick and label at the start of each turn.
+fn scrubber(
+    ui: &mut egui::Ui,
+    replay: &mut Replay,
+    seek: &mut MessageWriter<Seek>,
+    theatre: &TheatreMoments,
+    width: f32,
+) {
+    let n = replay.log.len();
     let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 28.0), egui::Sense::click_and_drag());
     let painter = ui.painter_at(rect);
     let x_of = |i: usize| rect.left() + (i as f32 / n.max(1) as f32) * rect.width();
@@ -361,6 +543,22 @@ fn scrubber(ui: &mut egui::Ui, replay: &mut Replay, seek: &mut MessageWriter<See
             );
         }
     }
+    // The upsets: orange flags, the biggest largest.
+    if let Some(m) = theatre.0.as_ref() {
+        for (rank, c) in upsets_to_show(m, UPSETS_MARKED).iter().enumerate() {
+            let x = x_of(c.entry);
+            let size = if rank == 0 { 6.0 } else { 4.0 };
+            painter.add(egui::Shape::convex_polygon(
+                vec![
+                    egui::pos2(x - size, rect.bottom()),
+                    egui::pos2(x + size, rect.bottom()),
+                    egui::pos2(x, rect.bottom() - size * 1.6),
+                ],
+                egui::Color32::from_rgb(230, 159, 0),
+                egui::Stroke::NONE,
+            ));
+        }
+    }
     painter.circle_filled(egui::pos2(x_of(replay.at), rect.center().y), 7.0, egui::Color32::WHITE);
     if (response.clicked() || response.drag_stopped())
         && let Some(p) = response.interact_pointer_pos()
@@ -370,5 +568,7 @@ fn scrubber(ui: &mut egui::Ui, replay: &mut Replay, seek: &mut MessageWriter<See
             .clamp(0.0, n as f32) as usize;
         seek.write(Seek::To(to));
     }
-    response.on_hover_text("Click or drag to jump; ticks mark each turn, gold dots the orders that rolled dice");
+    response.on_hover_text(
+        "Click or drag to jump; ticks mark each turn, gold dots the orders that rolled dice, orange flags the upsets",
+    );
 }

@@ -521,8 +521,10 @@ fn toast(
     mut toast: ResMut<Toast>,
     time: Res<Time>,
     palette: Res<Palette>,
+    presenting: Res<super::present::Presenting>,
 ) -> Result {
-    if status.message.is_empty() {
+    // Viewers need no "saved" notes; a failure still shows.
+    if status.message.is_empty() || presenting.0 && !status.failed {
         return Ok(());
     }
     // A new message, or the same one said again (a second Ctrl+S): shown afresh.

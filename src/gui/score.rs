@@ -17,7 +17,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, toggle.run_if(super::board_shown))
         .add_systems(
             EguiPrimaryContextPass,
-            score_panel.run_if(resource_exists::<TurnState>.and_then(resource_exists::<ObjectiveControl>)),
+            score_panel.run_if(
+                resource_exists::<TurnState>
+                    .and_then(resource_exists::<ObjectiveControl>)
+                    .and_then(super::present::off),
+            ),
         );
 }
 

@@ -21,6 +21,47 @@ pub struct Settings {
     pub antialiasing: Antialiasing,
     /// In hotseat, hide the board between two players' turns until the next one is seated.
     pub hand_over: bool,
+    /// Presentation mode's pacing, camera and background (for streamers).
+    pub streaming: Streaming,
+}
+
+/// How presentation mode shows a game to viewers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Streaming {
+    /// Seconds the dice tumble before the result shows.
+    pub roll_secs: f32,
+    /// Seconds a combat's result stays on screen (the replay theatre and showcase wait for it).
+    pub hold_secs: f32,
+    /// The camera glides to each move and combat; off: it stays where the streamer put it.
+    pub follow_camera: bool,
+    /// Behind the map: the usual dark, chroma-key green, or transparent (for compositing).
+    pub background: Background,
+    /// Showcase: orders a second the computer players give.
+    pub showcase_pace: f32,
+}
+
+impl Default for Streaming {
+    fn default() -> Self {
+        Self {
+            roll_secs: 1.6,
+            hold_secs: 4.0,
+            follow_camera: true,
+            background: Background::Solid,
+            showcase_pace: 2.0,
+        }
+    }
+}
+
+/// What presentation mode shows around the map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Background {
+    #[default]
+    Solid,
+    /// Chroma-key green, for keying out in streaming software.
+    Green,
+    /// Transparent where the window system composites it (`--present` windows are made so).
+    Transparent,
 }
 
 /// Multisampled board edges: on a graphics card they cost little; a software renderer (no
@@ -52,6 +93,7 @@ impl Default for Settings {
             confirm_end_turn: true,
             antialiasing: Antialiasing::Auto,
             hand_over: true,
+            streaming: Streaming::default(),
         }
     }
 }
@@ -133,6 +175,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, (apply_scale, settings_window).chain());
 }
 
+/// The player's saved settings (the defaults when there are none), read before the window opens.
+pub fn saved() -> Settings {
+    load(&storage::data_dir().join("settings.ron")).0
+}
+
 /// Reads the settings file; a missing file gives the defaults, a broken one the defaults and why.
 fn load(path: &std::path::Path) -> (Settings, Option<String>) {
     match std::fs::read_to_string(path) {
@@ -155,6 +202,11 @@ impl Settings {
         } else {
             1.0
         };
+        let st = &mut self.streaming;
+        let finite_or = |x: f32, d: f32, lo: f32, hi: f32| if x.is_finite() { x.clamp(lo, hi) } else { d };
+        st.roll_secs = finite_or(st.roll_secs, 1.6, 0.0, 10.0);
+        st.hold_secs = finite_or(st.hold_secs, 4.0, 0.5, 60.0);
+        st.showcase_pace = finite_or(st.showcase_pace, 2.0, 0.2, 20.0);
         self
     }
 }
@@ -180,12 +232,54 @@ fn save_and_apply(settings: Res<Settings>, mut palette: ResMut<Palette>, mut fil
     file.problem = storage::write_atomic(&file.path, &text).err();
 }
 
-fn apply_scale(mut contexts: EguiContexts, settings: Res<Settings>) -> Result {
+/// The UI scale: the setting's, and in presentation mode at least what makes type readable on a
+/// phone watching the stream (1.7 at 1080 lines, 1.2 at 720).
+fn apply_scale(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    presenting: Res<super::present::Presenting>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if (ctx.zoom_factor() - settings.ui_scale).abs() > 0.001 {
-        ctx.set_zoom_factor(settings.ui_scale);
+    let mut scale = settings.ui_scale;
+    if presenting.0
+        && let Ok(w) = window.single()
+    {
+        scale = scale.max(w.resolution.height() / 630.0);
+    }
+    if (ctx.zoom_factor() - scale).abs() > 0.001 {
+        ctx.set_zoom_factor(scale);
     }
     Ok(())
+}
+
+/// The settings' streaming part: pacing, camera, background.
+fn streaming_settings(ui: &mut egui::Ui, st: &mut Streaming) {
+    ui.separator();
+    ui.strong("Streaming (presentation mode, F11)");
+    ui.add(egui::Slider::new(&mut st.roll_secs, 0.0..=5.0).text("s the dice tumble"))
+        .on_hover_text("How long the roll is animated before the result shows");
+    ui.add(egui::Slider::new(&mut st.hold_secs, 0.5..=15.0).text("s a result stays"))
+        .on_hover_text("How long a combat's result stays on screen; the replay theatre and the showcase wait for it");
+    ui.add(
+        egui::Slider::new(&mut st.showcase_pace, 0.2..=10.0)
+            .logarithmic(true)
+            .text("orders a second (showcase)"),
+    );
+    ui.checkbox(&mut st.follow_camera, "Camera follows the action")
+        .on_hover_text("The camera glides to each move and combat; off, it stays where you put it (G toggles)");
+    ui.horizontal(|ui| {
+        ui.label("Background").on_hover_text(
+            "Around the map in presentation mode: dark, chroma-key green, or transparent (a window started with --present is transparent where the desktop composites it)",
+        );
+        for (value, name) in [
+            (Background::Solid, "Dark"),
+            (Background::Green, "Green screen"),
+            (Background::Transparent, "Transparent"),
+        ] {
+            ui.selectable_value(&mut st.background, value, name);
+        }
+    });
 }
 
 fn settings_window(
@@ -220,6 +314,7 @@ fn settings_window(
                     ui.selectable_value(&mut edited.antialiasing, value, name);
                 }
             });
+            streaming_settings(ui, &mut edited.streaming);
             ui.label(
                 egui::RichText::new(format!("Saved in {}", file.path.display()))
                     .small()

@@ -13,7 +13,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        stack_panel.run_if(resource_exists::<TurnState>.and_then(resource_exists::<MapIndex>)),
+        stack_panel.run_if(
+            resource_exists::<TurnState>
+                .and_then(resource_exists::<MapIndex>)
+                .and_then(super::present::off),
+        ),
     );
 }
 

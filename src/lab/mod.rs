@@ -138,7 +138,29 @@ const MAX_ORDERS: u32 = 50_000;
 pub fn play_game(scenario: &Scenario, seed: u64, index: u64, seats: &[Seat]) -> (GameRecord, App) {
     let game_seed = seed.wrapping_add(index);
     let mut app = crate::game::headless_app(scenario, game_seed);
-    let world = app.world_mut();
+    let record = play_out(app.world_mut(), game_seed, index, seats);
+    (record, app)
+}
+
+/// Who wins `games` games played on from where `game` stands (its log replayed, then new dice
+/// from `seed` on), `seats[i]` playing side `i`: each side's share of the games, and the share
+/// drawn or unfinished last. The showcase's "wins N% from here". `None` if the log does not replay.
+pub fn win_rates_from(game: &crate::game::save::LoadedGame, games: u64, seed: u64, seats: &[Seat]) -> Option<Vec<f64>> {
+    let mut wins: Vec<u64> = Vec::new();
+    for i in 0..games {
+        let mut app = crate::game::save::replay_app(game, None).ok()?;
+        let world = app.world_mut();
+        world.insert_resource(crate::game::components::GameRng::new(seed.wrapping_add(i)));
+        let sides = world.resource::<Sides>().0.len();
+        wins.resize(sides + 1, 0);
+        let record = play_out(world, seed.wrapping_add(i), i, seats);
+        wins[record.winner.unwrap_or(sides).min(sides)] += 1;
+    }
+    Some(wins.iter().map(|w| *w as f64 / games.max(1) as f64).collect())
+}
+
+/// Plays the game in `world` to its end (or `MAX_ORDERS`) and records it.
+fn play_out(world: &mut World, game_seed: u64, index: u64, seats: &[Seat]) -> GameRecord {
     // Retreat paths and advances are the players' to choose, as in the client.
     world.insert_resource(AfterCombatMode { automatic: false });
     let sides = world.resource::<Sides>().0.len();
@@ -220,7 +242,7 @@ pub fn play_game(scenario: &Scenario, seed: u64, index: u64, seats: &[Seat]) -> 
         .zip(&end_steps)
         .map(|(a, b)| a.saturating_sub(*b))
         .collect();
-    (record, app)
+    record
 }
 
 /// Notes a combat that has been fought and its retreats made.

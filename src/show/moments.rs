@@ -170,7 +170,8 @@ pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
         }
         let fought = world.resource_mut::<Messages<CombatResolved>>().drain().last();
         if let (Some(Ok((planned, odds))), Some(fought)) = (before, fought) {
-            let mut m = moment(i, turn, sides, &planned.situation, &odds, &fought);
+            let fresh = before_roll(i, turn, sides, planned.order.target, &planned.situation, &odds);
+            let mut m = rolled(fresh, &odds, &fought);
             m.board = board;
             m.attacker_cells = planned.attacker_cells;
             moments.combats.push(m);
@@ -274,7 +275,7 @@ pub fn modifier_words(odds: &Odds) -> Vec<String> {
 }
 
 /// The side to play and the first other side, by name (attacker and defender of a combat now).
-fn side_names(world: &World) -> (String, String) {
+pub fn side_names(world: &World) -> (String, String) {
     let active = world.resource::<TurnState>().active.0;
     let sides = &world.resource::<Sides>().0;
     let name = |i: Option<usize>| {
@@ -284,40 +285,50 @@ fn side_names(world: &World) -> (String, String) {
     (name(Some(active)), name((0..sides.len()).find(|i| *i != active)))
 }
 
-fn moment(
+/// A combat about to be rolled: everything but the result (`result` empty, no bar lit).
+pub fn before_roll(
     entry: usize,
     turn: u32,
     (attacker_side, defender_side): (String, String),
+    target: Cell,
     s: &Situation,
     odds: &Odds,
-    fought: &CombatResolved,
 ) -> CombatMoment {
-    let p_result = odds
-        .outcomes
-        .iter()
-        .find(|o| o.result == fought.result)
-        .map_or(Fraction::ZERO, |o| o.exact);
-    let (upset, beat_the_odds) = upset_of(odds, &fought.result);
     CombatMoment {
         entry,
         turn,
         attacker_side,
         defender_side,
-        target: fought.target,
+        target,
         attackers: s.attackers.iter().map(|c| c.name.clone()).collect(),
         defenders: s.defenders.iter().map(|c| c.name.clone()).collect(),
         ratio: odds.assessment.ratio.clone(),
         column: odds.assessment.cell.as_ref().map(|c| c.column.clone()),
         modifiers: modifier_words(odds),
-        bars: bars(odds, Some(&fought.result)),
+        bars: bars(odds, None),
         expected: odds.summary,
-        result: fought.result.code.to_string(),
-        result_words: fought.summary.clone(),
-        dice: fought.rolls.iter().map(|r| r.face).collect(),
-        p_result,
-        upset,
-        beat_the_odds,
+        result: String::new(),
+        result_words: String::new(),
+        dice: Vec::new(),
+        p_result: Fraction::ZERO,
+        upset: Fraction::ONE,
+        beat_the_odds: Role::Attacker,
         board: Vec::new(),
         attacker_cells: Vec::new(),
     }
+}
+
+/// The combat `m` (with the `odds` it was shown with) after the dice: its result lit.
+pub fn rolled(mut m: CombatMoment, odds: &Odds, fought: &CombatResolved) -> CombatMoment {
+    m.p_result = odds
+        .outcomes
+        .iter()
+        .find(|o| o.result == fought.result)
+        .map_or(Fraction::ZERO, |o| o.exact);
+    (m.upset, m.beat_the_odds) = upset_of(odds, &fought.result);
+    m.bars = bars(odds, Some(&fought.result));
+    m.result = fought.result.code.to_string();
+    m.result_words = fought.summary.clone();
+    m.dice = fought.rolls.iter().map(|r| r.face).collect();
+    m
 }

@@ -1,0 +1,208 @@
+//! Motion for viewers: in presentation mode and the replay theatre, counters glide along the
+//! paths of moves, retreats and advances instead of jumping; and the camera follows the action
+//! (each move's end, each combat's cell), easing there and never jumping, unless the streamer
+//! fixed it (setting, or G in presentation mode).
+
+use super::super::camera::BoardCamera;
+use super::super::layout::Layout;
+use super::super::replay::Replay;
+use super::super::settings::Settings;
+use crate::game::advance::Advanced;
+use crate::game::combat::CombatResolved;
+use crate::game::movement::Moved;
+use crate::game::retreat::Retreated;
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, RequestRedraw};
+
+/// A counter on its way: the points it passes (the last is where it ends) and its clock.
+#[derive(Component, Clone, Debug)]
+pub struct Glide {
+    points: Vec<Vec2>,
+    started: f32,
+    secs: f32,
+}
+
+/// Seconds a counter takes per cell of its path.
+const SECS_PER_CELL: f32 = 0.18;
+
+/// Where the camera is going, if anywhere.
+#[derive(Resource, Default)]
+pub struct CameraGoal(pub Option<Vec2>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CameraGoal>()
+        .add_systems(Update, fixed_camera_key.run_if(super::on))
+        .add_systems(
+            PostUpdate,
+            (start_glides, glide, follow)
+                .chain()
+                .before(TransformSystems::Propagate)
+                .run_if(resource_exists::<Layout>.and_then(super::super::board_shown)),
+        );
+}
+
+/// Whether viewers are watching: presentation mode, or a replay playing.
+fn showing(presenting: &super::Presenting, replay: Option<&Replay>) -> bool {
+    presenting.0 || replay.is_some_and(|r| r.playing)
+}
+
+fn fixed_camera_key(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<Settings>) {
+    if keys.just_pressed(KeyCode::KeyG) && !super::super::ctrl_held(&keys) {
+        settings.streaming.follow_camera = !settings.streaming.follow_camera;
+    }
+}
+
+/// Each move, retreat and advance starts its counters gliding; the camera's goal is where it ends.
+fn start_glides(
+    mut commands: Commands,
+    (mut moved, mut retreated, mut advanced, mut fought): (
+        MessageReader<Moved>,
+        MessageReader<Retreated>,
+        MessageReader<Advanced>,
+        MessageReader<CombatResolved>,
+    ),
+    layout: Res<Layout>,
+    time: Res<Time>,
+    presenting: Res<super::Presenting>,
+    replay: Option<Res<Replay>>,
+    settings: Res<Settings>,
+    mut goal: ResMut<CameraGoal>,
+    counters: Query<&Transform>,
+) {
+    let mut paths: Vec<(Vec<Entity>, Vec<Cell>)> = Vec::new();
+    paths.extend(moved.read().map(|m| (m.units.clone(), m.path.clone())));
+    paths.extend(retreated.read().filter(|r| !r.path.is_empty()).map(|r| {
+        let mut cells = vec![r.from];
+        cells.extend(&r.path);
+        (vec![r.unit], cells)
+    }));
+    paths.extend(advanced.read().map(|a| (a.units.clone(), vec![a.from, a.to])));
+    let combat = fought.read().last().map(|c| c.target);
+    if !showing(&presenting, replay.as_deref()) {
+        return;
+    }
+    // A rebuild (undo, stepping back) moves many at once: they just appear.
+    if paths.len() > 4 {
+        return;
+    }
+    let now = time.elapsed_secs();
+    for (units, cells) in &paths {
+        for e in units {
+            let Ok(end) = counters.get(*e) else { continue };
+            let mut points: Vec<Vec2> = cells[..cells.len().saturating_sub(1)]
+                .iter()
+                .map(|c| layout.center(*c))
+                .collect();
+            points.push(end.translation.truncate());
+            if points.len() >= 2 {
+                commands.entity(*e).try_insert(Glide {
+                    secs: SECS_PER_CELL * (points.len() - 1) as f32,
+                    points,
+                    started: now,
+                });
+            }
+        }
+    }
+    if settings.streaming.follow_camera {
+        let last = paths.last().and_then(|(_, cells)| cells.last().copied());
+        if let Some(cell) = combat.or(last) {
+            goal.0 = Some(layout.center(cell));
+        }
+    }
+}
+
+/// The point `t` (0..1) of the way along `points`.
+pub fn along(points: &[Vec2], t: f32) -> Vec2 {
+    let legs = points.len().saturating_sub(1);
+    if legs == 0 {
+        return points.first().copied().unwrap_or_default();
+    }
+    let x = (t.clamp(0.0, 1.0) * legs as f32).min(legs as f32 - 1e-4);
+    let i = x.floor() as usize;
+    let f = x - i as f32;
+    // Eased within each leg: counters settle into each cell.
+    let f = f * f * (3.0 - 2.0 * f);
+    points[i].lerp(points[i + 1], f)
+}
+
+fn glide(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut gliding: Query<(Entity, &Glide, &mut Transform)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let now = time.elapsed_secs();
+    for (e, g, mut t) in &mut gliding {
+        let p = (now - g.started) / g.secs.max(0.01);
+        if p >= 1.0 {
+            let end = g.points[g.points.len() - 1];
+            t.translation = end.extend(t.translation.z);
+            commands.entity(e).try_remove::<Glide>();
+        } else {
+            // Above the other counters while it travels.
+            t.translation = along(&g.points, p).extend(t.translation.z.max(5.0));
+            redraw.write(RequestRedraw);
+        }
+    }
+}
+
+/// Eases the camera toward its goal when the goal is outside the free part of the frame (clear
+/// of the overlay and the lower third, with a margin), to put it in that part's middle; decided
+/// once per goal, so it never stops short with a jerk.
+fn follow(
+    mut goal: ResMut<CameraGoal>,
+    mut heading: Local<Option<Vec2>>,
+    time: Res<Time>,
+    frame: Res<super::Frame>,
+    presenting: Res<super::Presenting>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut camera: Query<(&mut Transform, &Projection), (With<BoardCamera>, Without<Glide>)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let (Ok(window), Ok((mut t, projection))) = (windows.single(), camera.single_mut()) else {
+        return;
+    };
+    let Projection::Orthographic(o) = projection else {
+        return;
+    };
+    let (right, bottom) = if presenting.0 {
+        (frame.right, frame.bottom)
+    } else {
+        (0.0, 0.0)
+    };
+    let size = Vec2::new(window.width(), window.height());
+    // The free part's middle, as an offset from the frame's middle, in world units (y up).
+    let free_middle = Vec2::new(-right / 2.0, bottom / 2.0) * o.scale;
+    if let Some(target) = goal.0.take() {
+        let free_half = (size - Vec2::new(right, bottom)) * o.scale / 2.0;
+        let off = target - (t.translation.truncate() + free_middle);
+        *heading =
+            (off.x.abs() > free_half.x * 0.92 || off.y.abs() > free_half.y * 0.92).then_some(target - free_middle);
+    }
+    let Some(to) = *heading else { return };
+    let off = to - t.translation.truncate();
+    if off.length() < o.scale {
+        *heading = None;
+        return;
+    }
+    let dt = time.delta_secs().min(1.0 / 20.0);
+    t.translation += (off * (1.0 - (-4.0 * dt).exp())).extend(0.0);
+    redraw.write(RequestRedraw);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_glide_passes_every_cell_of_its_path_in_order() {
+        let points = [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0)];
+        assert_eq!(along(&points, 0.0), Vec2::ZERO);
+        assert!((along(&points, 0.5) - Vec2::new(10.0, 0.0)).length() < 0.01);
+        assert!((along(&points, 1.0) - Vec2::new(10.0, 10.0)).length() < 0.01);
+        // Halfway along the first leg, eased: exactly in the middle (symmetric easing).
+        assert!((along(&points, 0.25) - Vec2::new(5.0, 0.0)).length() < 0.01);
+        assert_eq!(along(&points[..1], 0.7), Vec2::ZERO);
+    }
+}

@@ -1,0 +1,295 @@
+//! Presentation mode, for streamers (F11, or `--present 1080|720` on the command line): the board
+//! fills the frame, the player's panels are hidden, type is large enough for a phone watching the
+//! stream, and a lower third carries the scenario, turn, side, phase, score and the current
+//! combat. The odds overlay (`overlay.rs`), moves gliding along their paths with a camera that
+//! follows (`glide.rs`) and the computer-vs-computer showcase (`showcase.rs`) belong to it.
+
+pub mod glide;
+pub mod overlay;
+pub mod showcase;
+
+use super::camera::BoardCamera;
+use super::layout::Layout;
+use super::settings::{Background, Settings};
+use crate::game::components::{GameMap, ScenarioSource, Sides};
+use crate::game::phase::{Phase, TurnState};
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, RequestRedraw, WindowResolution};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// The parts of the frame the map keeps clear of in presentation mode, in pixels: the overlay's
+/// column on the right (when the map fits beside it) and the lower third (and the theatre's
+/// timeline) at the bottom.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Frame {
+    pub right: f32,
+    pub bottom: f32,
+}
+
+/// Whether presentation mode is on.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Presenting(pub bool);
+
+/// The window sizes a capture wants, exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameSize {
+    /// 1920×1080.
+    Full,
+    /// 1280×720.
+    Hd,
+}
+
+impl FrameSize {
+    pub fn pixels(self) -> (u32, u32) {
+        match self {
+            FrameSize::Full => (1920, 1080),
+            FrameSize::Hd => (1280, 720),
+        }
+    }
+
+    /// `1080` or `720` (also `1920x1080`, `1280x720`).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "1080" | "1080p" | "1920x1080" => Ok(FrameSize::Full),
+            "720" | "720p" | "1280x720" => Ok(FrameSize::Hd),
+            other => Err(format!(
+                "`{other}` is not a presentation size: use 1080 (1920×1080) or 720 (1280×720)"
+            )),
+        }
+    }
+}
+
+/// The usual colour behind the map (the client's `ClearColor`).
+pub const DARK: Color = Color::srgb(0.16, 0.17, 0.19);
+/// Chroma-key green (the broadcast standard's 0, 177, 64).
+const GREEN: Color = Color::srgb(0.0, 0.694, 0.251);
+
+/// Run condition: presentation mode is on.
+pub fn on(presenting: Res<Presenting>) -> bool {
+    presenting.0
+}
+
+/// Run condition: presentation mode is off (the player's panels show).
+pub fn off(presenting: Option<Res<Presenting>>) -> bool {
+    !presenting.is_some_and(|p| p.0)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Presenting>()
+        .init_resource::<Frame>()
+        .add_plugins((overlay::plugin, glide::plugin, showcase::plugin))
+        .add_systems(Update, (toggle, background))
+        .add_systems(
+            Update,
+            fit_frame.run_if(on.and_then(resource_exists::<Layout>).and_then(super::board_shown)),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            lower_third
+                .run_if(
+                    on.and_then(resource_exists::<TurnState>)
+                        .and_then(resource_exists::<ScenarioSource>)
+                        .and_then(resource_exists::<Sides>)
+                        .and_then(super::board_shown),
+                )
+                .after(overlay::OverlaySystems),
+        );
+}
+
+/// F11 turns presentation mode on and off; turning it on fits the map to the frame.
+fn toggle(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut presenting: ResMut<Presenting>,
+    mut contexts: EguiContexts,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let typing = contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input());
+    if keys.just_pressed(KeyCode::F11) && !typing {
+        presenting.0 = !presenting.0;
+        redraw.write(RequestRedraw);
+    }
+}
+
+/// The lower third's share of the frame's height.
+const LOWER_THIRD: f32 = 0.1;
+
+/// The map fills the frame above the lower third: when presentation mode starts, a board appears,
+/// the window changes size, or F is pressed.
+fn fit_frame(
+    presenting: Res<Presenting>,
+    layout: Res<Layout>,
+    keys: Res<ButtonInput<KeyCode>>,
+    windows: Query<Ref<Window>, With<PrimaryWindow>>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+    replay: Option<Res<super::replay::Replay>>,
+    mut frame: ResMut<Frame>,
+) {
+    let Ok(window) = windows.single() else { return };
+    let replay_opened = replay.as_ref().is_some_and(|r| r.is_added());
+    let asked = presenting.is_changed() || layout.is_added() || keys.just_pressed(KeyCode::KeyF) || replay_opened;
+    if !(asked || window.is_changed() && !window.is_added()) {
+        return;
+    }
+    let Ok((mut t, mut projection)) = camera.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(o) = projection.as_mut() else {
+        return;
+    };
+    let bounds = layout.bounds();
+    let size = bounds.size() * 1.02;
+    let zoom = window.height() / 630.0;
+    // The theatre's timeline sits over the lower third.
+    let lower = window.height() * LOWER_THIRD
+        + if replay.is_some() {
+            super::replay::COMPACT_HEIGHT * zoom
+        } else {
+            0.0
+        };
+    let scale_in = |w: f32| {
+        let view = Vec2::new(w.max(200.0), (window.height() - lower).max(100.0));
+        (size.x / view.x).max(size.y / view.y).clamp(0.15, 6.0)
+    };
+    // Beside the odds overlay when the map loses little by it (a tall map), else under it.
+    let overlay = overlay::WIDTH * zoom;
+    let (full, beside) = (scale_in(window.width()), scale_in(window.width() - overlay));
+    let right = if beside <= full * 1.15 { overlay } else { 0.0 };
+    o.scale = if right > 0.0 { beside } else { full };
+    *frame = Frame { right, bottom: lower };
+    let c = bounds.center();
+    t.translation = Vec3::new(
+        c.x + right / 2.0 * o.scale,
+        c.y - lower / 2.0 * o.scale,
+        t.translation.z,
+    );
+}
+
+/// Sets a window to exactly `size`.
+pub fn set_frame_size(window: &mut Window, size: FrameSize) {
+    let (w, h) = size.pixels();
+    window.resolution = WindowResolution::new(w, h).with_scale_factor_override(1.0);
+}
+
+/// Behind the map: the streaming setting's colour while presenting, the usual dark otherwise.
+fn background(presenting: Res<Presenting>, settings: Res<Settings>, mut clear: ResMut<ClearColor>) {
+    if !(presenting.is_changed() || settings.is_changed()) {
+        return;
+    }
+    let want = if presenting.0 {
+        match settings.streaming.background {
+            Background::Solid => DARK,
+            Background::Green => GREEN,
+            Background::Transparent => Color::NONE,
+        }
+    } else {
+        DARK
+    };
+    if clear.0 != want {
+        clear.0 = want;
+    }
+}
+
+/// The lower third: scenario, turn, side to play, phase and score on the left; the current
+/// combat (or the last one's result) on the right.
+fn lower_third(
+    mut contexts: EguiContexts,
+    (turn, map, sides, source): (Res<TurnState>, Res<GameMap>, Res<Sides>, Res<ScenarioSource>),
+    // None once the game is over (the phase is a sub-state of play).
+    phase: Option<Res<State<Phase>>>,
+    control: Option<Res<crate::game::victory::ObjectiveControl>>,
+    overlay: Res<overlay::Overlay>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    (time, settings): (Res<Time>, Res<Settings>),
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let width = window.single().map_or(1280.0, |w| w.width()) / ctx.zoom_factor();
+    let frame = egui::Frame::new()
+        .fill(egui::Color32::from_rgba_unmultiplied(12, 14, 18, 225))
+        .inner_margin(egui::Margin::symmetric(18, 8));
+    egui::Area::new(egui::Id::new("lower-third"))
+        .anchor(egui::Align2::LEFT_BOTTOM, [0.0, 0.0])
+        .interactable(false)
+        .show(ctx, |ui| {
+            frame.show(ui, |ui| {
+                ui.set_width(width - 36.0);
+                ui.set_min_height(
+                    window.single().map_or(72.0, |w| w.height() * LOWER_THIRD) / ctx.zoom_factor() - 16.0,
+                );
+                ui.horizontal(|ui| {
+                    ui.vertical(|ui| {
+                        ui.label(
+                            egui::RichText::new(&source.0.name)
+                                .size(20.0)
+                                .strong()
+                                .color(egui::Color32::WHITE),
+                        );
+                        ui.horizontal(|ui| {
+                            let side = &sides.0[turn.active.0];
+                            let [r, g, b] = side.color;
+                            ui.label(
+                                egui::RichText::new(format!("Turn {} of {}", turn.turn, turn.last_turn))
+                                    .size(16.0)
+                                    .color(egui::Color32::from_gray(225)),
+                            );
+                            ui.label(egui::RichText::new("·").size(16.0));
+                            side_chip(ui, [r, g, b], &side.name, 16.0);
+                            let phase = phase
+                                .as_ref()
+                                .map_or("game over".to_string(), |p| format!("{:?} phase", p.get()));
+                            ui.label(
+                                egui::RichText::new(phase)
+                                    .size(16.0)
+                                    .color(egui::Color32::from_gray(225)),
+                            );
+                        });
+                    });
+                    ui.add_space(24.0);
+                    if let Some(control) = control.as_ref().filter(|_| !map.objectives.is_empty()) {
+                        let points = crate::game::victory::points_by_side(&map.objectives, &control.0, sides.0.len());
+                        ui.vertical(|ui| {
+                            ui.label(egui::RichText::new("objective points").size(12.0).weak());
+                            ui.horizontal(|ui| {
+                                for (side, p) in sides.0.iter().zip(points) {
+                                    side_chip(ui, side.color, &format!("{} {p}", side.name), 18.0);
+                                    ui.add_space(8.0);
+                                }
+                            });
+                        });
+                    }
+                    ui.add_space(24.0);
+                    ui.vertical(|ui| {
+                        if let Some(line) = overlay.headline(time.elapsed_secs_f64(), &settings) {
+                            ui.label(egui::RichText::new("combat").size(12.0).weak());
+                            ui.label(egui::RichText::new(line).size(16.0).color(egui::Color32::WHITE));
+                        }
+                    });
+                });
+            });
+        });
+    Ok(())
+}
+
+/// A side's colour swatch and a label.
+fn side_chip(ui: &mut egui::Ui, [r, g, b]: [u8; 3], text: &str, size: f32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(size * 0.8, size * 0.8), egui::Sense::hover());
+    ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgb(r, g, b));
+    ui.label(
+        egui::RichText::new(text)
+            .size(size)
+            .strong()
+            .color(egui::Color32::WHITE),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_sizes_are_exact_and_others_are_refused_by_name() {
+        assert_eq!(FrameSize::parse("1080").unwrap().pixels(), (1920, 1080));
+        assert_eq!(FrameSize::parse("1280x720").unwrap().pixels(), (1280, 720));
+        let e = FrameSize::parse("4k").unwrap_err();
+        assert!(e.contains("`4k`") && e.contains("1080") && e.contains("720"), "{e}");
+    }
+}

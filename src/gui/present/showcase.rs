@@ -1,0 +1,216 @@
+//! The showcase (`hexfront showcase [SCENARIO...]`): the computer plays every side at a pace for
+//! viewers, in presentation mode; when a game ends its result holds a while and the next scenario
+//! starts, round and round (an attract mode). Each turn a quick balance-lab run on another thread
+//! plays the position out a few times and the frame says who wins from here.
+
+use super::super::computer::{ComputerPace, Seats};
+use super::super::settings::Settings;
+use super::super::start::StartGame;
+use crate::ai::Profile;
+use crate::game::components::Sides;
+use crate::game::log::OrderLog;
+use crate::game::phase::{GameState, TurnState};
+use crate::game::retreat::AfterCombatMode;
+use crate::game::save::LoadedGame;
+use crate::game::undo::GameOrigin;
+use crate::lab::{Seat, win_rates_from};
+use crate::scenario::Scenario;
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel};
+
+/// Games the quick lab run plays from each turn's start.
+pub const QUICK_GAMES: u64 = 12;
+
+/// The scenarios shown in turn, and where the show stands.
+#[derive(Resource)]
+pub struct Showcase {
+    pub scenarios: Vec<Scenario>,
+    pub next: usize,
+    pub seed: u64,
+    over_since: Option<f64>,
+    /// The position being played out (its log length and turn) and the answer's channel.
+    asked: Option<(usize, u32, Mutex<Receiver<Option<Vec<f64>>>>)>,
+    /// The last answer: turn, each side's share, the share drawn.
+    pub odds: Option<(u32, Vec<f64>)>,
+}
+
+impl Showcase {
+    pub fn new(scenarios: Vec<Scenario>, seed: u64) -> Self {
+        Self {
+            scenarios,
+            next: 0,
+            seed,
+            over_since: None,
+            asked: None,
+            odds: None,
+        }
+    }
+
+    /// The next scenario's game, every side the standard computer player.
+    pub fn next_game(&mut self) -> Option<(StartGame, Seats)> {
+        let scenario = self.scenarios.get(self.next % self.scenarios.len().max(1))?.clone();
+        let seats = Seats(vec![Some(Profile::standard()); scenario.sides.len()]);
+        let seed = self.seed.wrapping_add(self.next as u64);
+        self.next += 1;
+        self.odds = None;
+        self.asked = None;
+        self.over_since = None;
+        Some((StartGame::new(scenario, seed), seats))
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (pace, next_when_over, ask_who_wins, hear_who_wins, no_autosave).run_if(resource_exists::<Showcase>),
+    )
+    .add_systems(
+        EguiPrimaryContextPass,
+        who_wins_chip
+            .after(super::overlay::OverlaySystems)
+            .run_if(resource_exists::<Showcase>.and_then(super::super::board_shown)),
+    );
+}
+
+/// A show's games are not the player's: none fills the saves folder.
+fn no_autosave(mut commands: Commands, autosave: Option<Res<crate::game::autosave::Autosave>>) {
+    if autosave.is_some() {
+        commands.remove_resource::<crate::game::autosave::Autosave>();
+    }
+}
+
+/// The computer's pace from the streaming setting (orders a second).
+fn pace(settings: Res<Settings>, mut pace: ResMut<ComputerPace>) {
+    let want = 1.0 / settings.streaming.showcase_pace.max(0.1);
+    if (pace.0 - want).abs() > 1e-3 {
+        pace.0 = want;
+    }
+}
+
+/// A finished game's result holds twice the combat pacing, then the next scenario starts.
+fn next_when_over(
+    mut commands: Commands,
+    state: Res<State<GameState>>,
+    mut show: ResMut<Showcase>,
+    time: Res<Time>,
+    settings: Res<Settings>,
+    mut next: ResMut<NextState<GameState>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let now = time.elapsed_secs_f64();
+    let starting = *state.get() == GameState::NoGame && show.over_since.is_none() && show.next == 0;
+    if *state.get() != GameState::Over && !starting {
+        show.over_since = None;
+        return;
+    }
+    let since = *show.over_since.get_or_insert(now);
+    redraw.write(RequestRedraw);
+    if (starting || now - since >= f64::from(settings.streaming.hold_secs) * 2.0)
+        && let Some((game, seats)) = show.next_game()
+    {
+        info!(
+            "showcase: game {} of the loop, {}",
+            show.next, game.game.scenario.raw.name
+        );
+        commands.insert_resource(game);
+        commands.insert_resource(seats);
+        next.set(GameState::NoGame);
+    }
+}
+
+/// Runs `f` with this thread's log lines dropped (headless games narrate every order).
+pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    use bevy::log::tracing::subscriber::{NoSubscriber, with_default};
+    with_default(NoSubscriber::default(), f)
+}
+
+/// At each turn's start, plays the position out on another thread.
+fn ask_who_wins(
+    mut show: ResMut<Showcase>,
+    turn: Option<Res<TurnState>>,
+    log: Option<Res<OrderLog>>,
+    origin: Option<Res<GameOrigin>>,
+    after_combat: Option<Res<AfterCombatMode>>,
+    state: Res<State<GameState>>,
+) {
+    let (Some(turn), Some(log), Some(origin)) = (turn, log, origin) else {
+        return;
+    };
+    if *state.get() != GameState::Playing || show.asked.as_ref().is_some_and(|(_, t, _)| *t == turn.turn) {
+        return;
+    }
+    let game = LoadedGame {
+        log: log.entries.clone(),
+        automatic_after_combat: after_combat.is_some_and(|a| a.automatic),
+        ..LoadedGame::new(origin.scenario.clone(), origin.seed)
+    };
+    let seats: Vec<Seat> = (0..origin.scenario.sides.len())
+        .map(|_| Seat::Computer(Profile::standard()))
+        .collect();
+    let (tx, rx) = channel();
+    let seed = show.seed ^ u64::from(turn.turn) << 32;
+    std::thread::spawn(move || {
+        // The quick games' narration stays out of the window's log.
+        let rates = quietly(|| win_rates_from(&game, QUICK_GAMES, seed, &seats));
+        let _ = tx.send(rates);
+    });
+    show.asked = Some((log.entries.len(), turn.turn, Mutex::new(rx)));
+}
+
+fn hear_who_wins(mut show: ResMut<Showcase>, mut redraw: MessageWriter<RequestRedraw>) {
+    let Some((_, turn, rx)) = show.asked.as_ref() else {
+        return;
+    };
+    let turn = *turn;
+    let heard = rx.lock().ok().and_then(|rx| rx.try_recv().ok());
+    if let Some(Some(rates)) = heard {
+        show.odds = Some((turn, rates));
+        redraw.write(RequestRedraw);
+    }
+}
+
+/// `Germans win 64% from here` at the top left, from the last quick run.
+fn who_wins_chip(mut contexts: EguiContexts, show: Res<Showcase>, sides: Res<Sides>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some((turn, rates)) = &show.odds else {
+        return Ok(());
+    };
+    let Some((best, share)) = rates[..rates.len().saturating_sub(1)]
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+    else {
+        return Ok(());
+    };
+    let Some(side) = sides.0.get(best) else { return Ok(()) };
+    egui::Area::new(egui::Id::new("showcase-odds"))
+        .anchor(egui::Align2::LEFT_TOP, [16.0, 16.0])
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(egui::Color32::from_rgba_unmultiplied(14, 16, 20, 225))
+                .corner_radius(8.0)
+                .inner_margin(egui::Margin::same(10))
+                .show(ui, |ui| {
+                    let [r, g, b] = side.color;
+                    ui.label(egui::RichText::new("SHOWCASE · computer vs computer").size(12.0).weak());
+                    ui.label(
+                        egui::RichText::new(format!("{} wins {:.0}% from here", side.name, share * 100.0))
+                            .size(22.0)
+                            .strong()
+                            .color(egui::Color32::from_rgb(r, g, b).lerp_to_gamma(egui::Color32::WHITE, 0.35)),
+                    );
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{QUICK_GAMES} quick games from the start of turn {turn}, standard vs standard"
+                        ))
+                        .size(12.0)
+                        .weak(),
+                    );
+                });
+        });
+    Ok(())
+}
