@@ -74,8 +74,10 @@ fn fit_on_start(
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
     keys: Res<ButtonInput<KeyCode>>,
     log_panel: Res<super::log_panel::LogPanel>,
+    presenting: Res<super::present::Presenting>,
 ) {
-    if !(layout.is_added() || keys.just_pressed(KeyCode::KeyF)) {
+    // Presentation mode fits the map to its own frame (`present::fit_frame`).
+    if presenting.0 || !(layout.is_added() || keys.just_pressed(KeyCode::KeyF)) {
         return;
     }
     let right = if log_panel.open { log_panel.width } else { 0.0 };

@@ -121,7 +121,12 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             EguiPrimaryContextPass,
-            choice_panel.run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+            // Not in the showcase: nobody there chooses, the computers do.
+            choice_panel.run_if(
+                in_state(GameState::Playing)
+                    .and_then(not(resource_exists::<super::replay::Replay>))
+                    .and_then(not(resource_exists::<super::present::showcase::Showcase>)),
+            ),
         );
 }
 

@@ -200,6 +200,7 @@ fn lower_third(
     overlay: Res<overlay::Overlay>,
     window: Query<&Window, With<PrimaryWindow>>,
     (time, settings): (Res<Time>, Res<Settings>),
+    showcase: Option<Res<showcase::Showcase>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let width = window.single().map_or(1280.0, |w| w.width()) / ctx.zoom_factor();
@@ -253,6 +254,25 @@ fn lower_third(
                                     side_chip(ui, side.color, &format!("{} {p}", side.name), 18.0);
                                     ui.add_space(8.0);
                                 }
+                            });
+                        });
+                    }
+                    if let Some((side, share, turn)) = showcase.as_ref().and_then(|s| s.leader(&sides)) {
+                        ui.add_space(24.0);
+                        ui.vertical(|ui| {
+                            ui.label(
+                                egui::RichText::new(format!("{} quick games from turn {turn}", showcase::QUICK_GAMES))
+                                    .size(12.0)
+                                    .weak(),
+                            )
+                            .on_hover_text("Computer against computer (standard), played out on another thread");
+                            ui.horizontal(|ui| {
+                                side_chip(
+                                    ui,
+                                    side.color,
+                                    &format!("{} wins {:.0}%", side.name, share * 100.0),
+                                    18.0,
+                                );
                             });
                         });
                     }

@@ -84,6 +84,10 @@ pub(super) fn plugin(app: &mut App) {
             ),
         )
         .add_systems(
+            Update,
+            ring_target.run_if(super::on.and_then(resource_exists::<super::super::layout::Layout>)),
+        )
+        .add_systems(
             EguiPrimaryContextPass,
             draw.in_set(OverlaySystems).run_if(
                 super::on
@@ -191,6 +195,19 @@ fn show_results(
         });
     }
     redraw.write(RequestRedraw);
+}
+
+/// The cell fought over, ringed on the board in the palette's target colour while its card shows.
+fn ring_target(
+    overlay: Res<Overlay>,
+    layout: Res<super::super::layout::Layout>,
+    palette: Res<Palette>,
+    mut gizmos: Gizmos,
+) {
+    let Some(card) = &overlay.card else { return };
+    let at = layout.center(card.moment.target);
+    gizmos.circle_2d(at, layout.side() * 0.95, palette.target);
+    gizmos.circle_2d(at, layout.side() * 0.9, palette.target);
 }
 
 /// A replayed combat as it looked before its dice.

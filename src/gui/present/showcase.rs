@@ -1,7 +1,7 @@
 //! The showcase (`hexfront showcase [SCENARIO...]`): the computer plays every side at a pace for
 //! viewers, in presentation mode; when a game ends its result holds a while and the next scenario
 //! starts, round and round (an attract mode). Each turn a quick balance-lab run on another thread
-//! plays the position out a few times and the frame says who wins from here.
+//! plays the position out a few times and the lower third says who wins from here.
 
 use super::super::computer::{ComputerPace, Seats};
 use super::super::settings::Settings;
@@ -17,7 +17,6 @@ use crate::lab::{Seat, win_rates_from};
 use crate::scenario::Scenario;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
 
@@ -50,6 +49,16 @@ impl Showcase {
     }
 
     /// The next scenario's game, every side the standard computer player.
+    /// The side most likely to win from the last quick run: its info, share and the turn.
+    pub fn leader<'a>(&self, sides: &'a Sides) -> Option<(&'a crate::scenario::validate::SideInfo, f64, u32)> {
+        let (turn, rates) = self.odds.as_ref()?;
+        let (best, share) = rates[..rates.len().saturating_sub(1)]
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))?;
+        Some((sides.0.get(best)?, *share, *turn))
+    }
+
     pub fn next_game(&mut self) -> Option<(StartGame, Seats)> {
         let scenario = self.scenarios.get(self.next % self.scenarios.len().max(1))?.clone();
         let seats = Seats(vec![Some(Profile::standard()); scenario.sides.len()]);
@@ -66,12 +75,6 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (pace, next_when_over, ask_who_wins, hear_who_wins, no_autosave).run_if(resource_exists::<Showcase>),
-    )
-    .add_systems(
-        EguiPrimaryContextPass,
-        who_wins_chip
-            .after(super::overlay::OverlaySystems)
-            .run_if(resource_exists::<Showcase>.and_then(super::super::board_shown)),
     );
 }
 
@@ -170,47 +173,4 @@ fn hear_who_wins(mut show: ResMut<Showcase>, mut redraw: MessageWriter<RequestRe
         show.odds = Some((turn, rates));
         redraw.write(RequestRedraw);
     }
-}
-
-/// `Germans win 64% from here` at the top left, from the last quick run.
-fn who_wins_chip(mut contexts: EguiContexts, show: Res<Showcase>, sides: Res<Sides>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let Some((turn, rates)) = &show.odds else {
-        return Ok(());
-    };
-    let Some((best, share)) = rates[..rates.len().saturating_sub(1)]
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-    else {
-        return Ok(());
-    };
-    let Some(side) = sides.0.get(best) else { return Ok(()) };
-    egui::Area::new(egui::Id::new("showcase-odds"))
-        .anchor(egui::Align2::LEFT_TOP, [16.0, 16.0])
-        .interactable(false)
-        .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(egui::Color32::from_rgba_unmultiplied(14, 16, 20, 225))
-                .corner_radius(8.0)
-                .inner_margin(egui::Margin::same(10))
-                .show(ui, |ui| {
-                    let [r, g, b] = side.color;
-                    ui.label(egui::RichText::new("SHOWCASE · computer vs computer").size(12.0).weak());
-                    ui.label(
-                        egui::RichText::new(format!("{} wins {:.0}% from here", side.name, share * 100.0))
-                            .size(22.0)
-                            .strong()
-                            .color(egui::Color32::from_rgb(r, g, b).lerp_to_gamma(egui::Color32::WHITE, 0.35)),
-                    );
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{QUICK_GAMES} quick games from the start of turn {turn}, standard vs standard"
-                        ))
-                        .size(12.0)
-                        .weak(),
-                    );
-                });
-        });
-    Ok(())
 }
