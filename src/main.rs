@@ -414,7 +414,9 @@ fn open_game(cli: Cli) -> ExitCode {
 fn showcase_scenarios(files: &[PathBuf]) -> Result<Vec<hexfront::scenario::Scenario>, String> {
     if files.is_empty() {
         // The grand scenario takes the computer minutes a turn: not for an attract loop.
-        return (0..hexfront::scenario::SHIPPED.len() - 1)
+        let grand = "scenarios/barbarossa-centre-1941.ron";
+        return (0..hexfront::scenario::SHIPPED.len())
+            .filter(|i| hexfront::scenario::SHIPPED[*i].0 != grand)
             .map(|i| hexfront::scenario::shipped_scenario(i).map_err(|e| e.to_string()))
             .collect();
     }

@@ -148,3 +148,32 @@ fn highlights_draw_each_turn_end_and_the_upsets() {
     assert!(orange > 200, "{orange} orange pixels");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Presentation mode's odds, taken by `execute` just before each combat's dice, change nothing:
+/// the committed game given again order by order with them on rolls the same dice and reaches the
+/// same state hash after every order.
+#[test]
+fn taking_the_odds_before_each_roll_changes_no_die_and_no_state() {
+    use hexfront::game::combat::OddsBeforeRoll;
+    use hexfront::game::execute::execute;
+    use hexfront::game::log::OrderLog;
+    let (game, _) = committed();
+    let mut app = hexfront::game::save::replay_app(&game, Some(0)).unwrap();
+    let world = app.world_mut();
+    world.insert_resource(OddsBeforeRoll::default());
+    let mut taken = 0;
+    for (i, recorded) in game.log.iter().enumerate() {
+        let at = execute(world, recorded.issued()).unwrap_or_else(|r| panic!("entry {}: {r}", i + 1));
+        let got = &world.resource::<OrderLog>().entries[at];
+        assert_eq!(
+            (&got.dice, got.rng, &got.hash),
+            (&recorded.dice, recorded.rng, &recorded.hash),
+            "entry {}",
+            i + 1
+        );
+        if world.resource_mut::<OddsBeforeRoll>().0.take().is_some() {
+            taken += 1;
+        }
+    }
+    assert_eq!(taken, 20, "one set of odds per combat");
+}

@@ -414,7 +414,13 @@ pub fn replay_entry(world: &mut World, index: usize, recorded: &LogEntry) -> Res
         order: order.clone(),
         problem,
     };
-    let at = execute(world, recorded.issued()).map_err(|r| fail(format!("the rules refuse it: {}", r.reason)))?;
+    // A replayed combat (a rebuild, a load, the theatre) is not a new one to show with its odds.
+    let watching = world.remove_resource::<game_combat::OddsBeforeRoll>();
+    let carried_out = execute(world, recorded.issued());
+    if let Some(w) = watching {
+        world.insert_resource(w);
+    }
+    let at = carried_out.map_err(|r| fail(format!("the rules refuse it: {}", r.reason)))?;
     let got = &world.resource::<OrderLog>().entries[at];
     let mut problems = Vec::new();
     if got.dice != recorded.dice {

@@ -17,6 +17,18 @@ pub struct GameOrigin {
     pub seed: u64,
 }
 
+impl GameOrigin {
+    /// The game begun here with `log` (and the after-combat mode it was played in), to replay
+    /// elsewhere: the theatre's moments, the showcase's quick runs.
+    pub fn game_with(&self, log: Vec<LogEntry>, automatic_after_combat: bool) -> super::save::LoadedGame {
+        super::save::LoadedGame {
+            log,
+            automatic_after_combat,
+            ..super::save::LoadedGame::new(self.scenario.clone(), self.seed)
+        }
+    }
+}
+
 /// The game was rebuilt from its log (undo, a replay stepping back): entities changed, so anything
 /// holding an `Entity` must let go (the client's selection and attack panels do).
 #[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -5,6 +5,7 @@ use super::board::rgb;
 use super::layout::{Layout, MeshBuilder};
 use crate::game::components::{MapIndex, MovePoints, Position, Side, Sides, Statuses, Steps, Unit};
 use crate::game::phase::GameState;
+use crate::rules::grid::Cell;
 use crate::rules::units::{UnitClass, UnitStatus};
 use bevy::prelude::*;
 use bevy::text::FontSize;
@@ -377,14 +378,26 @@ fn place_counters(
         return;
     }
     for (cell, stack) in index.occupied() {
-        let c = layout.center(cell);
         for (i, e) in stack.iter().enumerate() {
             if let Ok(mut t) = units.get_mut(*e) {
-                let at = c + STACK_OFFSET * i as f32 - STACK_OFFSET * (stack.len() - 1) as f32 / 2.0;
-                *t = Transform::from_xyz(at.x, at.y, 1.0 + i as f32 * 0.05);
+                *t = Transform::from_translation(spot_in_stack(&layout, cell, i, stack.len()));
             }
         }
     }
+}
+
+/// Where the `i`-th counter of a stack of `n` in `cell` is drawn (offset by its place, higher up
+/// the stack nearer the viewer).
+fn spot_in_stack(layout: &Layout, cell: Cell, i: usize, n: usize) -> Vec3 {
+    let at = layout.center(cell) + STACK_OFFSET * i as f32 - STACK_OFFSET * (n - 1) as f32 / 2.0;
+    at.extend(1.0 + i as f32 * 0.05)
+}
+
+/// Where `unit`'s counter is drawn now, by the map index.
+pub fn counter_spot(layout: &Layout, index: &MapIndex, unit: Entity, cell: Cell) -> Option<Vec3> {
+    let stack = index.stack(cell);
+    let i = stack.iter().position(|e| *e == unit)?;
+    Some(spot_in_stack(layout, cell, i, stack.len()))
 }
 
 /// A white disc with the unit count at the top-left corner of every stack of two or more.

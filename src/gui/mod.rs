@@ -149,28 +149,8 @@ pub fn run(
         Some(s) => format!("Hexfront — {}", s.game.scenario.raw.name),
         None => "Hexfront".to_string(),
     };
-    let (width, height) = options.present.map_or((1600, 1000), present::FrameSize::pixels);
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title,
-            // A capture's size exactly, whatever the desktop's scaling.
-            resolution: if options.present.is_some() {
-                WindowResolution::new(width, height).with_scale_factor_override(1.0)
-            } else {
-                WindowResolution::new(width, height)
-            },
-            // A presentation window with the transparent background can be composited. Only then:
-            // a transparent window shows nothing where nothing composites it (Xvfb, some drivers).
-            transparent: options.present.is_some()
-                && settings::saved().streaming.background == settings::Background::Transparent,
-            // A benchmark counts frames as fast as they come, not as the display shows them.
-            present_mode: if options.bench_frames.is_some() {
-                bevy::window::PresentMode::AutoNoVsync
-            } else {
-                default()
-            },
-            ..default()
-        }),
+        primary_window: Some(primary_window(title, &options)),
         // Closing the window asks first while a game is being played (`leave`).
         close_when_requested: false,
         ..default()
@@ -232,6 +212,31 @@ pub fn run(
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// The game's window: 1600×1000, or a capture's exact size in presentation mode.
+fn primary_window(title: String, options: &RunOptions) -> Window {
+    let (width, height) = options.present.map_or((1600, 1000), present::FrameSize::pixels);
+    Window {
+        title,
+        // A capture's size exactly, whatever the desktop's scaling.
+        resolution: if options.present.is_some() {
+            WindowResolution::new(width, height).with_scale_factor_override(1.0)
+        } else {
+            WindowResolution::new(width, height)
+        },
+        // A presentation window with the transparent background can be composited. Only then:
+        // a transparent window shows nothing where nothing composites it (Xvfb, some drivers).
+        transparent: options.present.is_some()
+            && settings::saved().streaming.background == settings::Background::Transparent,
+        // A benchmark counts frames as fast as they come, not as the display shows them.
+        present_mode: if options.bench_frames.is_some() {
+            bevy::window::PresentMode::AutoNoVsync
+        } else {
+            default()
+        },
+        ..default()
     }
 }
 

@@ -12,7 +12,6 @@ use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::phase::GameState;
 use crate::game::retreat::AfterCombatMode;
-use crate::game::save::LoadedGame;
 use crate::game::undo::{GameOrigin, rebuild};
 use crate::show::highlights::upsets_to_show;
 use crate::show::moments::Moments;
@@ -142,11 +141,7 @@ fn find_moments(
     if replay.is_added() {
         theatre.0 = None;
         let Some(origin) = origin else { return };
-        let game = LoadedGame {
-            log: replay.log.clone(),
-            automatic_after_combat: after_combat.is_some_and(|a| a.automatic),
-            ..LoadedGame::new(origin.scenario.clone(), origin.seed)
-        };
+        let game = origin.game_with(replay.log.clone(), after_combat.is_some_and(|a| a.automatic));
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             if let Ok(m) = super::present::showcase::quietly(|| crate::show::moments::find(&game)) {
@@ -419,8 +414,7 @@ fn compact_timeline(
     theatre: &TheatreMoments,
 ) {
     let n = replay.log.len();
-    // The lower third's height in points (a tenth of the frame).
-    let above = ctx.content_rect().height() * 0.1 + 4.0;
+    let above = ctx.content_rect().height() * super::present::LOWER_THIRD + 4.0;
     egui::Area::new(egui::Id::new("theatre-timeline"))
         .anchor(egui::Align2::LEFT_BOTTOM, [10.0, -above])
         .show(ctx, |ui| {
@@ -447,6 +441,13 @@ fn compact_timeline(
                             seek.write(Seek::To(next.min(n)));
                         }
                         scrubber(ui, replay, seek, theatre, 330.0);
+                        ui.add(
+                            egui::DragValue::new(&mut replay.speed)
+                                .range(0.5..=20.0)
+                                .speed(0.1)
+                                .suffix("/s"),
+                        )
+                        .on_hover_text("Orders a second when playing (drag)");
                         let upset = next_upset(theatre, replay.at);
                         if ui
                             .add_enabled(upset.is_some(), egui::Button::new("⚡ Upset (U)"))

@@ -232,8 +232,7 @@ fn save_and_apply(settings: Res<Settings>, mut palette: ResMut<Palette>, mut fil
     file.problem = storage::write_atomic(&file.path, &text).err();
 }
 
-/// The UI scale: the setting's, and in presentation mode at least what makes type readable on a
-/// phone watching the stream (1.7 at 1080 lines, 1.2 at 720).
+/// The UI scale: the setting's, or presentation mode's (`present::zoom`).
 fn apply_scale(
     mut contexts: EguiContexts,
     settings: Res<Settings>,
@@ -245,12 +244,28 @@ fn apply_scale(
     if presenting.0
         && let Ok(w) = window.single()
     {
-        scale = scale.max(w.resolution.height() / 630.0);
+        scale = super::present::zoom(w.resolution.height(), scale);
     }
     if (ctx.zoom_factor() - scale).abs() > 0.001 {
         ctx.set_zoom_factor(scale);
     }
     Ok(())
+}
+
+/// Sets the window to a capture's exact size.
+fn frame_size_buttons(ui: &mut egui::Ui, window: &mut Window) {
+    use super::present::{FrameSize, set_frame_size};
+    ui.horizontal(|ui| {
+        ui.label("Window")
+            .on_hover_text("A capture's exact size (also --present 1080 or --present 720)");
+        for (size, name) in [(FrameSize::Full, "1920×1080"), (FrameSize::Hd, "1280×720")] {
+            let (w, h) = size.pixels();
+            let now = window.resolution.physical_width() == w && window.resolution.physical_height() == h;
+            if ui.selectable_label(now, name).clicked() {
+                set_frame_size(window, size);
+            }
+        }
+    });
 }
 
 /// The settings' streaming part: pacing, camera, background.
@@ -286,6 +301,7 @@ fn settings_window(
     mut contexts: EguiContexts,
     mut settings: ResMut<Settings>,
     mut file: ResMut<SettingsFile>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut open = file.open;
@@ -315,6 +331,9 @@ fn settings_window(
                 }
             });
             streaming_settings(ui, &mut edited.streaming);
+            if let Ok(mut window) = windows.single_mut() {
+                frame_size_buttons(ui, &mut window);
+            }
             ui.label(
                 egui::RichText::new(format!("Saved in {}", file.path.display()))
                     .small()

@@ -144,10 +144,20 @@ pub fn play_game(scenario: &Scenario, seed: u64, index: u64, seats: &[Seat]) -> 
 
 /// Who wins `games` games played on from where `game` stands (its log replayed, then new dice
 /// from `seed` on), `seats[i]` playing side `i`: each side's share of the games, and the share
-/// drawn or unfinished last. The showcase's "wins N% from here". `None` if the log does not replay.
-pub fn win_rates_from(game: &crate::game::save::LoadedGame, games: u64, seed: u64, seats: &[Seat]) -> Option<Vec<f64>> {
+/// drawn or unfinished last. The showcase's "wins N% from here". `None` if the log does not replay
+/// or `stop` was set (checked between games).
+pub fn win_rates_from(
+    game: &crate::game::save::LoadedGame,
+    games: u64,
+    seed: u64,
+    seats: &[Seat],
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<Vec<f64>> {
     let mut wins: Vec<u64> = Vec::new();
     for i in 0..games {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         let mut app = crate::game::save::replay_app(game, None).ok()?;
         let world = app.world_mut();
         world.insert_resource(crate::game::components::GameRng::new(seed.wrapping_add(i)));

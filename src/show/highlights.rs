@@ -2,7 +2,7 @@
 //! without a window: the board at each turn's end with the score, and each upset combat (the
 //! results the odds gave the least chance) with its odds chart, dice, result and modifiers.
 
-use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, chance_words};
+use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, chance_words, less_likely};
 use super::text::{Pen, fill, ring};
 use crate::combat::odds::Fraction;
 use crate::scenario::Scenario;
@@ -36,7 +36,7 @@ pub fn upsets_to_show(moments: &Moments, n: usize) -> Vec<&CombatMoment> {
     moments
         .biggest_upsets()
         .into_iter()
-        .filter(|c| c.upset.num * UPSET_AT_MOST.den <= UPSET_AT_MOST.num * c.upset.den)
+        .filter(|c| less_likely(c.upset, UPSET_AT_MOST).is_le())
         .take(n)
         .collect()
 }

@@ -8,6 +8,7 @@ use crate::game::combat::{CombatResolved, odds_before};
 use crate::game::components::{Position, Side, Sides, Steps, Unit};
 use crate::game::execute::replay_entry;
 use crate::game::log::LogEntry;
+use crate::game::order::Order;
 use crate::game::phase::{GameState, TurnState};
 use crate::game::save::{LoadedGame, replay_app};
 use crate::rules::grid::Cell;
@@ -141,7 +142,7 @@ impl Moments {
 }
 
 /// Orders exact probabilities (cross-multiplied; no rounding ties).
-fn less_likely(a: Fraction, b: Fraction) -> std::cmp::Ordering {
+pub fn less_likely(a: Fraction, b: Fraction) -> std::cmp::Ordering {
     (a.num * b.den).cmp(&(b.num * a.den))
 }
 
@@ -157,12 +158,15 @@ pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
     for (i, entry) in log.iter().enumerate() {
         let turn = world.resource::<TurnState>().turn;
         let before = odds_before(world, &entry.order);
-        let sides = side_names(world);
+        let sides = side_names(world.resource::<TurnState>(), world.resource::<Sides>());
         let board = if matches!(before, Some(Ok(_))) {
             units_now(world)
         } else {
             Vec::new()
         };
+        // Ending a phase may start the next turn, whose arrivals and withdrawals are not the
+        // last turn's end: its board is the one before.
+        let ending = matches!(entry.order, Order::EndPhase).then(|| turn_end(world, turn, i + 1, false));
         world.resource_mut::<Messages<CombatResolved>>().clear();
         if let Err(e) = replay_entry(world, i, entry) {
             moments.problem = Some(e.to_string());
@@ -179,7 +183,13 @@ pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
         let over = world
             .get_resource::<State<GameState>>()
             .is_some_and(|s| *s.get() == GameState::Over);
-        if world.resource::<TurnState>().turn != turn || over || i + 1 == log.len() {
+        let next_turn = world.resource::<TurnState>().turn != turn;
+        if next_turn
+            && !over
+            && let Some(end) = ending
+        {
+            moments.turn_ends.push(end);
+        } else if next_turn || over || i + 1 == log.len() {
             moments.turn_ends.push(turn_end(world, turn, i + 1, over));
         }
         if over {
@@ -275,14 +285,13 @@ pub fn modifier_words(odds: &Odds) -> Vec<String> {
 }
 
 /// The side to play and the first other side, by name (attacker and defender of a combat now).
-pub fn side_names(world: &World) -> (String, String) {
-    let active = world.resource::<TurnState>().active.0;
-    let sides = &world.resource::<Sides>().0;
+pub fn side_names(turn: &TurnState, sides: &Sides) -> (String, String) {
+    let active = turn.active.0;
     let name = |i: Option<usize>| {
-        i.and_then(|i| sides.get(i))
+        i.and_then(|i| sides.0.get(i))
             .map_or_else(|| "?".to_string(), |s| s.name.clone())
     };
-    (name(Some(active)), name((0..sides.len()).find(|i| *i != active)))
+    (name(Some(active)), name((0..sides.0.len()).find(|i| *i != active)))
 }
 
 /// A combat about to be rolled: everything but the result (`result` empty, no bar lit).

@@ -4,21 +4,25 @@
 //! fixed it (setting, or G in presentation mode).
 
 use super::super::camera::BoardCamera;
+use super::super::counters::counter_spot;
 use super::super::layout::Layout;
 use super::super::replay::Replay;
 use super::super::settings::Settings;
 use crate::game::advance::Advanced;
 use crate::game::combat::CombatResolved;
+use crate::game::components::MapIndex;
 use crate::game::movement::Moved;
 use crate::game::retreat::Retreated;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
 
-/// A counter on its way: the points it passes (the last is where it ends) and its clock.
+/// A counter on its way: the points it passes (the last is where it ends), where it rests at the
+/// end (its place in the stack, height included), and its clock.
 #[derive(Component, Clone, Debug)]
 pub struct Glide {
     points: Vec<Vec2>,
+    rest: Vec3,
     started: f32,
     secs: f32,
 }
@@ -62,13 +66,12 @@ fn start_glides(
         MessageReader<Advanced>,
         MessageReader<CombatResolved>,
     ),
-    layout: Res<Layout>,
+    (layout, index): (Res<Layout>, Res<MapIndex>),
     time: Res<Time>,
     presenting: Res<super::Presenting>,
     replay: Option<Res<Replay>>,
     settings: Res<Settings>,
     mut goal: ResMut<CameraGoal>,
-    counters: Query<&Transform>,
 ) {
     let mut paths: Vec<(Vec<Entity>, Vec<Cell>)> = Vec::new();
     paths.extend(moved.read().map(|m| (m.units.clone(), m.path.clone())));
@@ -88,17 +91,19 @@ fn start_glides(
     }
     let now = time.elapsed_secs();
     for (units, cells) in &paths {
+        let Some(last) = cells.last() else { continue };
         for e in units {
-            let Ok(end) = counters.get(*e) else { continue };
-            let mut points: Vec<Vec2> = cells[..cells.len().saturating_sub(1)]
-                .iter()
-                .map(|c| layout.center(*c))
-                .collect();
-            points.push(end.translation.truncate());
+            // Where it ends, from the map index (the counters may not have been placed yet).
+            let Some(rest) = counter_spot(&layout, &index, *e, *last) else {
+                continue;
+            };
+            let mut points: Vec<Vec2> = cells[..cells.len() - 1].iter().map(|c| layout.center(*c)).collect();
+            points.push(rest.truncate());
             if points.len() >= 2 {
                 commands.entity(*e).try_insert(Glide {
                     secs: SECS_PER_CELL * (points.len() - 1) as f32,
                     points,
+                    rest,
                     started: now,
                 });
             }
@@ -136,8 +141,7 @@ fn glide(
     for (e, g, mut t) in &mut gliding {
         let p = (now - g.started) / g.secs.max(0.01);
         if p >= 1.0 {
-            let end = g.points[g.points.len() - 1];
-            t.translation = end.extend(t.translation.z);
+            t.translation = g.rest;
             commands.entity(e).try_remove::<Glide>();
         } else {
             // Above the other counters while it travels.

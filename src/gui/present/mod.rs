@@ -111,7 +111,7 @@ fn toggle(
 }
 
 /// The lower third's share of the frame's height.
-const LOWER_THIRD: f32 = 0.1;
+pub const LOWER_THIRD: f32 = 0.1;
 
 /// The map fills the frame above the lower third: when presentation mode starts, a board appears,
 /// the window changes size, or F is pressed.
@@ -123,10 +123,15 @@ fn fit_frame(
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
     replay: Option<Res<super::replay::Replay>>,
     mut frame: ResMut<Frame>,
+    settings: Res<Settings>,
 ) {
     let Ok(window) = windows.single() else { return };
     let replay_opened = replay.as_ref().is_some_and(|r| r.is_added());
-    let asked = presenting.is_changed() || layout.is_added() || keys.just_pressed(KeyCode::KeyF) || replay_opened;
+    let asked = presenting.is_changed()
+        || layout.is_added()
+        || keys.just_pressed(KeyCode::KeyF)
+        || replay_opened
+        || settings.is_changed();
     if !(asked || window.is_changed() && !window.is_added()) {
         return;
     }
@@ -138,7 +143,7 @@ fn fit_frame(
     };
     let bounds = layout.bounds();
     let size = bounds.size() * 1.02;
-    let zoom = window.height() / 630.0;
+    let zoom = zoom(window.height(), settings.ui_scale);
     // The theatre's timeline sits over the lower third.
     let lower = window.height() * LOWER_THIRD
         + if replay.is_some() {
@@ -162,6 +167,12 @@ fn fit_frame(
         c.y - lower / 2.0 * o.scale,
         t.translation.z,
     );
+}
+
+/// The UI scale in presentation mode for a frame `height` pixels high: at least what makes type
+/// readable on a phone watching the stream (1.71 at 1080 lines, 1.14 at 720), or the setting's.
+pub fn zoom(height: f32, ui_scale: f32) -> f32 {
+    ui_scale.max(height / 630.0)
 }
 
 /// Sets a window to exactly `size`.

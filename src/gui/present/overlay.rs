@@ -12,7 +12,7 @@ use crate::game::combat::{CombatResolved, OddsBeforeRoll};
 use crate::game::components::{GameMap, Sides};
 use crate::game::log::OrderLog;
 use crate::game::phase::TurnState;
-use crate::show::moments::{CombatMoment, Moments, before_roll, chance_words, rolled};
+use crate::show::moments::{CombatMoment, Moments, before_roll, chance_words, rolled, side_names};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -106,16 +106,6 @@ fn watch_odds(mut commands: Commands, presenting: Res<super::Presenting>) {
     }
 }
 
-/// The attacking side (the side to play) and the first other side, by name.
-fn side_names(turn: &TurnState, sides: &Sides) -> (String, String) {
-    let name = |i: Option<usize>| {
-        i.and_then(|i| sides.0.get(i))
-            .map_or_else(|| "?".to_string(), |s| s.name.clone())
-    };
-    let active = turn.active.0;
-    (name(Some(active)), name((0..sides.0.len()).find(|i| *i != active)))
-}
-
 /// After orders run: a combat's result lights the card with the odds taken before its roll
 /// (and starts the roll); in the replay theatre, the moment found for the entry just replayed.
 fn show_results(
@@ -168,7 +158,10 @@ fn show_results(
         }
         return;
     };
-    let taken = before.as_mut().and_then(|b| b.0.take()).filter(|_| replay.is_none());
+    let taken = before
+        .as_mut()
+        .and_then(|b| b.0.take())
+        .filter(|(planned, _)| replay.is_none() && planned.order.target == c.target);
     if let Some((planned, odds)) = taken {
         let entry = log.entries.len().saturating_sub(1);
         let moment = before_roll(
@@ -255,9 +248,10 @@ fn draw(
         redraw.write(RequestRedraw);
     }
     let ctx = contexts.ctx_mut()?;
-    let c = &card.moment;
-    let lit = palette.warn;
-    let bar = palette.good;
+    let roll = Roll {
+        since,
+        tumbling: tumbling_now,
+    };
     egui::Area::new(egui::Id::new("odds-overlay"))
         .anchor(egui::Align2::RIGHT_TOP, [-16.0, 16.0])
         .interactable(false)
@@ -266,84 +260,78 @@ fn draw(
                 .fill(egui::Color32::from_rgba_unmultiplied(14, 16, 20, 235))
                 .corner_radius(8.0)
                 .inner_margin(egui::Margin::same(14))
-                .show(ui, |ui| {
-                    ui.set_width(420.0);
-                    ui.label(
-                        egui::RichText::new(format!("{} attack on {}", c.attacker_side, c.target))
-                            .size(22.0)
-                            .strong()
-                            .color(egui::Color32::WHITE),
-                    );
-                    ui.label(
-                        egui::RichText::new(format!("{}  vs  {}", c.attackers.join(", "), c.defenders.join(", ")))
-                            .size(13.0),
-                    );
-                    let odds = match &c.column {
-                        Some(col) => format!("Odds {} → column {col}", c.ratio),
-                        None => format!("Odds {}", c.ratio),
-                    };
-                    ui.label(
-                        egui::RichText::new(odds)
-                            .size(17.0)
-                            .strong()
-                            .color(egui::Color32::WHITE),
-                    );
-                    ui.add_space(6.0);
-                    let show_result = card.rolled_at.is_some() && !tumbling_now;
-                    bars(ui, c, show_result, (bar, lit));
-                    ui.add_space(4.0);
-                    let e = &c.expected;
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "Takes the cell {:.0}% · expected losses: attacker {:.1}, defender {:.1} steps",
-                            e.p_cell_taken * 100.0,
-                            e.expected_attacker_steps,
-                            e.expected_defender_steps
-                        ))
-                        .size(14.0),
-                    );
-                    if let Some(since) = since {
-                        ui.add_space(6.0);
-                        let faces = if tumbling_now {
-                            tumbling(c.dice.len(), since)
-                        } else {
-                            c.dice.clone()
-                        };
-                        dice_row(ui, &faces, if tumbling_now { egui::Color32::WHITE } else { lit });
-                    }
-                    if let Some((cell, landed)) = &card.table {
-                        mini_table(ui, &map, cell.as_ref(), if tumbling_now { &[] } else { landed }, lit);
-                    }
-                    if show_result {
-                        ui.add_space(4.0);
-                        ui.label(egui::RichText::new(&c.result).size(30.0).strong().color(lit));
-                        ui.label(
-                            egui::RichText::new(&c.result_words)
-                                .size(14.0)
-                                .color(egui::Color32::WHITE),
-                        );
-                        ui.label(
-                            egui::RichText::new(format!(
-                                "A result this good for the {} had {}",
-                                c.beat_the_odds,
-                                chance_words(c.upset)
-                            ))
-                            .size(15.0)
-                            .color(lit),
-                        );
-                    }
-                    if !c.modifiers.is_empty() {
-                        ui.add_space(4.0);
-                        for m in c.modifiers.iter().take(6) {
-                            ui.label(egui::RichText::new(format!("• {m}")).size(13.0));
-                        }
-                    }
-                    if card.rolled_at.is_none() && since.is_none() {
-                        ui.label(egui::RichText::new("Space rolls").size(12.0).weak());
-                    }
-                });
+                .show(ui, |ui| card_contents(ui, card, roll, &palette, &map));
         });
     Ok(())
+}
+
+/// Where the roll of a card stands: seconds since the dice were rolled, and whether they tumble.
+#[derive(Clone, Copy)]
+struct Roll {
+    since: Option<f64>,
+    tumbling: bool,
+}
+
+/// The card: who attacks whom at what odds, the bars, the expectations, the dice and table, the
+/// result, the modifiers.
+fn card_contents(ui: &mut egui::Ui, card: &Card, roll: Roll, palette: &Palette, map: &GameMap) {
+    let c = &card.moment;
+    let lit = palette.warn;
+    ui.set_width(420.0);
+    let white = |text: String, size: f32| egui::RichText::new(text).size(size).color(egui::Color32::WHITE);
+    ui.label(white(format!("{} attack on {}", c.attacker_side, c.target), 22.0).strong());
+    ui.label(egui::RichText::new(format!("{}  vs  {}", c.attackers.join(", "), c.defenders.join(", "))).size(13.0));
+    let odds = match &c.column {
+        Some(col) => format!("Odds {} → column {col}", c.ratio),
+        None => format!("Odds {}", c.ratio),
+    };
+    ui.label(white(odds, 17.0).strong());
+    ui.add_space(6.0);
+    let show_result = card.rolled_at.is_some() && !roll.tumbling;
+    bars(ui, c, show_result, (palette.good, lit));
+    ui.add_space(4.0);
+    let e = &c.expected;
+    ui.label(
+        egui::RichText::new(format!(
+            "Takes the cell {:.0}% · expected losses: attacker {:.1}, defender {:.1} steps",
+            e.p_cell_taken * 100.0,
+            e.expected_attacker_steps,
+            e.expected_defender_steps
+        ))
+        .size(14.0),
+    );
+    if let Some(since) = roll.since {
+        ui.add_space(6.0);
+        let faces = if roll.tumbling {
+            tumbling(c.dice.len(), since)
+        } else {
+            c.dice.clone()
+        };
+        dice_row(ui, &faces, if roll.tumbling { egui::Color32::WHITE } else { lit });
+    }
+    if let Some((cell, landed)) = &card.table {
+        mini_table(ui, map, cell.as_ref(), if roll.tumbling { &[] } else { landed }, lit);
+    }
+    if show_result {
+        ui.add_space(4.0);
+        ui.label(egui::RichText::new(&c.result).size(30.0).strong().color(lit));
+        ui.label(white(c.result_words.clone(), 14.0));
+        let upset = format!(
+            "A result this good for the {} had {}",
+            c.beat_the_odds,
+            chance_words(c.upset)
+        );
+        ui.label(egui::RichText::new(upset).size(15.0).color(lit));
+    }
+    if !c.modifiers.is_empty() {
+        ui.add_space(4.0);
+        for m in c.modifiers.iter().take(6) {
+            ui.label(egui::RichText::new(format!("• {m}")).size(13.0));
+        }
+    }
+    if card.rolled_at.is_none() {
+        ui.label(egui::RichText::new("Space rolls").size(12.0).weak());
+    }
 }
 
 /// A bar per result, the one that happened lit once it shows.

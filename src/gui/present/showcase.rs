@@ -11,14 +11,14 @@ use crate::game::components::Sides;
 use crate::game::log::OrderLog;
 use crate::game::phase::{GameState, TurnState};
 use crate::game::retreat::AfterCombatMode;
-use crate::game::save::LoadedGame;
 use crate::game::undo::GameOrigin;
 use crate::lab::{Seat, win_rates_from};
 use crate::scenario::Scenario;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 
 /// Games the quick lab run plays from each turn's start.
 pub const QUICK_GAMES: u64 = 12;
@@ -30,8 +30,9 @@ pub struct Showcase {
     pub next: usize,
     pub seed: u64,
     over_since: Option<f64>,
-    /// The position being played out (its log length and turn) and the answer's channel.
-    asked: Option<(usize, u32, Mutex<Receiver<Option<Vec<f64>>>>)>,
+    /// The run playing a position out: its turn, the answer's channel (none yet: still running)
+    /// and the flag that stops it.
+    asked: Option<QuickRun>,
     /// The last answer: turn, each side's share, the share drawn.
     pub odds: Option<(u32, Vec<f64>)>,
 }
@@ -48,7 +49,6 @@ impl Showcase {
         }
     }
 
-    /// The next scenario's game, every side the standard computer player.
     /// The side most likely to win from the last quick run: its info, share and the turn.
     pub fn leader<'a>(&self, sides: &'a Sides) -> Option<(&'a crate::scenario::validate::SideInfo, f64, u32)> {
         let (turn, rates) = self.odds.as_ref()?;
@@ -59,6 +59,7 @@ impl Showcase {
         Some((sides.0.get(best)?, *share, *turn))
     }
 
+    /// The next scenario's game, every side the standard computer player.
     pub fn next_game(&mut self) -> Option<(StartGame, Seats)> {
         let scenario = self.scenarios.get(self.next % self.scenarios.len().max(1))?.clone();
         let seats = Seats(vec![Some(Profile::standard()); scenario.sides.len()]);
@@ -68,6 +69,21 @@ impl Showcase {
         self.asked = None;
         self.over_since = None;
         Some((StartGame::new(scenario, seed), seats))
+    }
+}
+
+/// A quick lab run on another thread.
+struct QuickRun {
+    turn: u32,
+    answer: Mutex<Receiver<Option<Vec<f64>>>>,
+    done: bool,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for QuickRun {
+    /// A run nobody waits for any more stops after the game it is playing.
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -93,19 +109,34 @@ fn pace(settings: Res<Settings>, mut pace: ResMut<ComputerPace>) {
     }
 }
 
-/// A finished game's result holds twice the combat pacing, then the next scenario starts.
+/// Seconds without a new order after which a showcase game counts as stuck (a computer that gave
+/// up its side) and the next one starts.
+const STUCK_SECS: f64 = 60.0;
+
+/// A finished (or stuck) game's result holds twice the combat pacing, then the next scenario
+/// starts.
 fn next_when_over(
     mut commands: Commands,
     state: Res<State<GameState>>,
     mut show: ResMut<Showcase>,
-    time: Res<Time>,
-    settings: Res<Settings>,
+    (time, settings, log): (Res<Time>, Res<Settings>, Option<Res<OrderLog>>),
     mut next: ResMut<NextState<GameState>>,
     mut redraw: MessageWriter<RequestRedraw>,
+    mut last_order: Local<(usize, f64)>,
 ) {
     let now = time.elapsed_secs_f64();
+    let orders = log.map_or(0, |l| l.entries.len());
+    if orders != last_order.0 || *state.get() != GameState::Playing {
+        *last_order = (orders, now);
+    }
+    let stuck = now - last_order.1 > STUCK_SECS;
+    if stuck {
+        warn!("showcase: no order for {STUCK_SECS} s; on to the next scenario");
+        *last_order = (orders, now);
+        show.over_since = Some(f64::NEG_INFINITY);
+    }
     let starting = *state.get() == GameState::NoGame && show.over_since.is_none() && show.next == 0;
-    if *state.get() != GameState::Over && !starting {
+    if *state.get() != GameState::Over && !starting && !stuck {
         show.over_since = None;
         return;
     }
@@ -142,35 +173,42 @@ fn ask_who_wins(
     let (Some(turn), Some(log), Some(origin)) = (turn, log, origin) else {
         return;
     };
-    if *state.get() != GameState::Playing || show.asked.as_ref().is_some_and(|(_, t, _)| *t == turn.turn) {
+    // One run at a time: a turn that passes while one runs is asked about when it is done.
+    let busy = show.asked.as_ref().is_some_and(|r| !r.done || r.turn == turn.turn);
+    if *state.get() != GameState::Playing || busy {
         return;
     }
-    let game = LoadedGame {
-        log: log.entries.clone(),
-        automatic_after_combat: after_combat.is_some_and(|a| a.automatic),
-        ..LoadedGame::new(origin.scenario.clone(), origin.seed)
-    };
+    let game = origin.game_with(log.entries.clone(), after_combat.is_some_and(|a| a.automatic));
     let seats: Vec<Seat> = (0..origin.scenario.sides.len())
         .map(|_| Seat::Computer(Profile::standard()))
         .collect();
     let (tx, rx) = channel();
     let seed = show.seed ^ u64::from(turn.turn) << 32;
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
     std::thread::spawn(move || {
         // The quick games' narration stays out of the window's log.
-        let rates = quietly(|| win_rates_from(&game, QUICK_GAMES, seed, &seats));
+        let rates = quietly(|| win_rates_from(&game, QUICK_GAMES, seed, &seats, &stopped));
         let _ = tx.send(rates);
     });
-    show.asked = Some((log.entries.len(), turn.turn, Mutex::new(rx)));
+    show.asked = Some(QuickRun {
+        turn: turn.turn,
+        answer: Mutex::new(rx),
+        done: false,
+        stop,
+    });
 }
 
 fn hear_who_wins(mut show: ResMut<Showcase>, mut redraw: MessageWriter<RequestRedraw>) {
-    let Some((_, turn, rx)) = show.asked.as_ref() else {
+    let Some(run) = show.asked.as_mut().filter(|r| !r.done) else {
         return;
     };
-    let turn = *turn;
-    let heard = rx.lock().ok().and_then(|rx| rx.try_recv().ok());
-    if let Some(Some(rates)) = heard {
+    let heard = run.answer.lock().ok().and_then(|rx| rx.try_recv().ok());
+    let Some(rates) = heard else { return };
+    run.done = true;
+    let turn = run.turn;
+    if let Some(rates) = rates {
         show.odds = Some((turn, rates));
-        redraw.write(RequestRedraw);
     }
+    redraw.write(RequestRedraw);
 }
