@@ -125,7 +125,8 @@ pub(super) fn plugin(app: &mut App) {
             choice_panel.run_if(
                 in_state(GameState::Playing)
                     .and_then(not(resource_exists::<super::replay::Replay>))
-                    .and_then(not(resource_exists::<super::present::showcase::Showcase>)),
+                    .and_then(not(resource_exists::<super::present::showcase::Showcase>))
+                    .and_then(not(super::present::overlay::roll_on_screen)),
             ),
         );
 }

@@ -14,7 +14,7 @@ use crate::game::phase::GameState;
 use crate::game::retreat::AfterCombatMode;
 use crate::game::undo::{GameOrigin, rebuild};
 use crate::show::highlights::upsets_to_show;
-use crate::show::moments::Moments;
+use crate::show::moments::{Moments, chance_words};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -31,6 +31,8 @@ pub struct Replay {
     pub new_from: Option<usize>,
     /// What went wrong, shown in the timeline.
     pub problem: Option<String>,
+    /// The upset last jumped to (U goes on to the next from there).
+    pub last_upset: Option<usize>,
     since: f32,
     /// The game's autosave, set aside while watching (stepping through a game must not write over
     /// its file); back when play goes on.
@@ -46,6 +48,7 @@ impl Replay {
             speed: 2.0,
             new_from: None,
             problem: None,
+            last_upset: None,
             since: 0.0,
             autosave: None,
         }
@@ -165,15 +168,42 @@ fn find_moments(
     }
 }
 
-/// The entry to jump to for the upset after the one at `at` (the biggest first, round again).
-fn next_upset(theatre: &TheatreMoments, at: usize) -> Option<usize> {
+/// The upset after the one last jumped to (the biggest first, round again): its rank (0 the
+/// biggest), how many there are, and its entry.
+fn next_upset(theatre: &TheatreMoments, last: Option<usize>) -> Option<(usize, usize, usize)> {
     let m = theatre.0.as_ref()?;
     let ranked: Vec<usize> = upsets_to_show(m, UPSETS_MARKED).iter().map(|c| c.entry).collect();
-    let now = ranked.iter().position(|e| *e == at);
-    match now {
-        Some(i) => ranked.get((i + 1) % ranked.len()).copied(),
-        None => ranked.first().copied(),
+    let rank = match last.and_then(|l| ranked.iter().position(|e| *e == l)) {
+        Some(i) => (i + 1) % ranked.len(),
+        None => 0,
+    };
+    ranked.get(rank).map(|e| (rank, ranked.len(), *e))
+}
+
+/// Jumps to just before the next upset, paused: its odds show; Space rolls it.
+fn jump_to_upset(replay: &mut Replay, seek: &mut MessageWriter<Seek>, theatre: &TheatreMoments) {
+    if let Some((_, _, entry)) = next_upset(theatre, replay.last_upset) {
+        replay.last_upset = Some(entry);
+        replay.playing = false;
+        seek.write(Seek::To(entry));
     }
+}
+
+/// `Upset 1 of 3` while the board is at (or just after) the upset last jumped to.
+fn upset_label(theatre: &TheatreMoments, replay: &Replay) -> Option<String> {
+    let m = theatre.0.as_ref()?;
+    let last = replay.last_upset?;
+    if replay.at != last && replay.at != last + 1 {
+        return None;
+    }
+    let ranked = upsets_to_show(m, UPSETS_MARKED);
+    let rank = ranked.iter().position(|c| c.entry == last)?;
+    Some(format!(
+        "Upset {} of {}: {}",
+        rank + 1,
+        ranked.len(),
+        chance_words(ranked[rank].upset)
+    ))
 }
 
 /// Upsets marked on the timeline.
@@ -186,12 +216,8 @@ fn replay_keys(
     theatre: Res<TheatreMoments>,
 ) {
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if keys.just_pressed(KeyCode::KeyU)
-        && let Some(entry) = next_upset(&theatre, replay.at)
-    {
-        // Just before the combat, paused: its odds show; Space rolls it.
-        replay.playing = false;
-        seek.write(Seek::To(entry));
+    if keys.just_pressed(KeyCode::KeyU) {
+        jump_to_upset(&mut replay, &mut seek, &theatre);
     }
     if keys.just_pressed(KeyCode::Space) {
         replay.playing = !replay.playing;
@@ -448,15 +474,20 @@ fn compact_timeline(
                                 .suffix("/s"),
                         )
                         .on_hover_text("Orders a second when playing (drag)");
-                        let upset = next_upset(theatre, replay.at);
+                        let upset = next_upset(theatre, replay.last_upset);
                         if ui
                             .add_enabled(upset.is_some(), egui::Button::new("⚡ Upset (U)"))
                             .on_hover_text("Jump to just before the next upset, biggest first; Space rolls it")
                             .clicked()
-                            && let Some(to) = upset
                         {
-                            replay.playing = false;
-                            seek.write(Seek::To(to));
+                            jump_to_upset(replay, seek, theatre);
+                        }
+                        if let Some(label) = upset_label(theatre, replay) {
+                            ui.label(
+                                egui::RichText::new(label)
+                                    .strong()
+                                    .color(egui::Color32::from_rgb(230, 159, 0)),
+                            );
                         }
                     });
                 });
@@ -475,14 +506,13 @@ fn upset_row(ui: &mut egui::Ui, replay: &mut Replay, seek: &mut MessageWriter<Se
             ui.label(egui::RichText::new(format!("{} combats, none an upset (every result had over a 1 in 4 chance)", m.combats.len())).weak());
             return;
         };
-        let to = next_upset(theatre, replay.at).unwrap_or(top.entry);
+        let to = next_upset(theatre, replay.last_upset).map_or(top.entry, |(_, _, e)| e);
         if ui
             .button("⚡ Biggest upset (U)")
             .on_hover_text("Jump to just before the next of the upsets, biggest first: the combats whose result the odds gave the least chance. Space rolls it.")
             .clicked()
         {
-            replay.playing = false;
-            seek.write(Seek::To(to));
+            jump_to_upset(replay, seek, theatre);
         }
         let shown = m.combats.iter().find(|c| c.entry == to).unwrap_or(top);
         ui.label(egui::RichText::new(shown.headline()).small());

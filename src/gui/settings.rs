@@ -312,7 +312,7 @@ fn settings_window(
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             ui.add(egui::Slider::new(&mut edited.ui_scale, 0.75..=2.0).text("UI scale"))
-                .on_hover_text("Size of every panel and label; larger for big screens and streams");
+                .on_hover_text("Size of every panel and label; larger for big screens and streams. Presentation mode (F11) uses at least 1.71 at 1080 lines, 1.14 at 720");
             ui.checkbox(&mut edited.colour_blind, "Colour-blind-safe palette")
                 .on_hover_text("Okabe-Ito colours for reach, zones of control, retreats, advances and odds");
             ui.checkbox(&mut edited.confirm_end_turn, "Ask before ending a side's turn")

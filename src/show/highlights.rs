@@ -101,16 +101,22 @@ fn score_line(img: &mut RgbImage, pen: &Pen, s: &Scenario, points: &[u32], (x, y
 /// The board at a turn's end under a band with the scenario, the turn and the score.
 pub fn turn_picture(s: &Scenario, end: &TurnEnd, width: u32, pen: &Pen) -> RgbImage {
     let (map, _) = board(s, &end.units, width);
-    let band = (width as f32 / 1600.0 * 84.0).max(56.0) as u32;
+    let line = (width as f32 / 1600.0 * 84.0).max(56.0);
+    let size = line * 0.36;
+    // A third line for the verdict at the game's end.
+    let band = if end.verdict.is_some() { line * 1.4 } else { line } as u32;
     let mut img = RgbImage::from_pixel(map.width(), map.height() + band, image::Rgb(PANEL));
     image::imageops::replace(&mut img, &map, 0, i64::from(band));
-    let size = band as f32 * 0.36;
     let title = if end.over {
         format!("{} — game over on turn {}", s.raw.name, end.turn)
     } else {
         format!("{} — end of turn {} of {}", s.raw.name, end.turn, s.raw.turns)
     };
     pen.write(&mut img, (size * 0.7, size * 0.25), size, INK, &title, true);
+    if let Some(verdict) = &end.verdict {
+        // The game's end says who won, on a line of its own.
+        pen.write(&mut img, (size * 0.7, size * 2.55), size * 0.8, HAPPENED, verdict, true);
+    }
     pen.write(
         &mut img,
         (size * 0.7, size * 1.55),

@@ -116,6 +116,8 @@ pub struct TurnEnd {
     pub points: Vec<u32>,
     /// The game was over here.
     pub over: bool,
+    /// Then, who won and why, in words.
+    pub verdict: Option<String>,
 }
 
 /// What a log holds for a show.
@@ -207,6 +209,10 @@ fn turn_end(world: &mut World, turn: u32, entries: usize, over: bool) -> TurnEnd
         units: units_now(world),
         points: crate::game::victory::points_now(world),
         over,
+        verdict: world
+            .get_resource::<crate::game::victory::Verdict>()
+            .filter(|_| over)
+            .map(|v| v.reason.clone()),
     }
 }
 

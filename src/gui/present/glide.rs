@@ -30,16 +30,27 @@ pub struct Glide {
 /// Seconds a counter takes per cell of its path.
 const SECS_PER_CELL: f32 = 0.18;
 
-/// Where the camera is going, if anywhere.
+/// Where the camera is asked to go: a point to bring into view, and (for a combat in presentation
+/// mode) a scale to zoom to; `back` asks for the fitted whole map again.
 #[derive(Resource, Default)]
-pub struct CameraGoal(pub Option<Vec2>);
+pub struct CameraGoal {
+    pub at: Option<Vec2>,
+    pub zoom: Option<f32>,
+    pub back: bool,
+    /// The camera zoomed in on a combat and goes back once its card is gone.
+    zoomed_in: bool,
+}
+
+/// A cell this many pixels across (at 1080 lines) reads on a phone: presentation mode zooms in on
+/// a combat at least this close.
+const READABLE_CELL_PX: f32 = 120.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CameraGoal>()
         .add_systems(Update, fixed_camera_key.run_if(super::on))
         .add_systems(
             PostUpdate,
-            (start_glides, glide, follow)
+            (start_glides, glide, zoom_back, follow)
                 .chain()
                 .before(TransformSystems::Propagate)
                 .run_if(resource_exists::<Layout>.and_then(super::super::board_shown)),
@@ -72,6 +83,8 @@ fn start_glides(
     replay: Option<Res<Replay>>,
     settings: Res<Settings>,
     mut goal: ResMut<CameraGoal>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
 ) {
     let mut paths: Vec<(Vec<Entity>, Vec<Cell>)> = Vec::new();
     paths.extend(moved.read().map(|m| (m.units.clone(), m.path.clone())));
@@ -85,8 +98,9 @@ fn start_glides(
     if !showing(&presenting, replay.as_deref()) {
         return;
     }
-    // A rebuild (undo, stepping back) moves many at once: they just appear.
-    if paths.len() > 4 {
+    // A rebuild (undo, stepping back) moves many at once: they just appear, and the camera
+    // stays.
+    if paths.len() > 4 || rebuilt.read().count() > 0 {
         return;
     }
     let now = time.elapsed_secs();
@@ -112,8 +126,22 @@ fn start_glides(
     if settings.streaming.follow_camera {
         let last = paths.last().and_then(|(_, cells)| cells.last().copied());
         if let Some(cell) = combat.or(last) {
-            goal.0 = Some(layout.center(cell));
+            goal.at = Some(layout.center(cell));
         }
+        if combat.is_some() && presenting.0 {
+            // Close enough to read the counters: a cell READABLE_CELL_PX across.
+            let height = windows.single().map_or(1080.0, |w| w.height());
+            goal.zoom = Some(2.0 * layout.side() / (READABLE_CELL_PX * height / 1080.0));
+            goal.zoomed_in = true;
+        }
+    }
+}
+
+/// Once a combat's card has gone, the camera that zoomed in on it goes back to the whole map.
+fn zoom_back(mut goal: ResMut<CameraGoal>, overlay: Res<super::overlay::Overlay>) {
+    if goal.zoomed_in && overlay.card.is_none() && goal.at.is_none() {
+        goal.zoomed_in = false;
+        goal.back = true;
     }
 }
 
@@ -151,23 +179,24 @@ fn glide(
     }
 }
 
-/// Eases the camera toward its goal when the goal is outside the free part of the frame (clear
-/// of the overlay and the lower third, with a margin), to put it in that part's middle; decided
+/// Eases the camera toward its goal: a move's end when it is outside the free part of the frame
+/// (clear of the overlay and the lower third, with a margin), brought to that part's middle; a
+/// combat in presentation mode also zoomed in to read; the fitted map when asked back. Decided
 /// once per goal, so it never stops short with a jerk.
 fn follow(
     mut goal: ResMut<CameraGoal>,
-    mut heading: Local<Option<Vec2>>,
+    mut heading: Local<Option<(Vec2, f32)>>,
     time: Res<Time>,
     frame: Res<super::Frame>,
     presenting: Res<super::Presenting>,
     windows: Query<&Window, With<PrimaryWindow>>,
-    mut camera: Query<(&mut Transform, &Projection), (With<BoardCamera>, Without<Glide>)>,
+    mut camera: Query<(&mut Transform, &mut Projection), (With<BoardCamera>, Without<Glide>)>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let (Ok(window), Ok((mut t, projection))) = (windows.single(), camera.single_mut()) else {
+    let (Ok(window), Ok((mut t, mut projection))) = (windows.single(), camera.single_mut()) else {
         return;
     };
-    let Projection::Orthographic(o) = projection else {
+    let Projection::Orthographic(o) = projection.as_mut() else {
         return;
     };
     let (right, bottom) = if presenting.0 {
@@ -175,23 +204,30 @@ fn follow(
     } else {
         (0.0, 0.0)
     };
-    let size = Vec2::new(window.width(), window.height());
-    // The free part's middle, as an offset from the frame's middle, in world units (y up).
-    let free_middle = Vec2::new(-right / 2.0, bottom / 2.0) * o.scale;
-    if let Some(target) = goal.0.take() {
+    if std::mem::take(&mut goal.back) {
+        *heading = frame.fit;
+    }
+    if let Some(target) = goal.at.take() {
+        let scale = goal.zoom.take().map_or(o.scale, |z| z.min(o.scale));
+        // The free part's middle, as an offset from the frame's middle, in world units (y up).
+        let free_middle = Vec2::new(-right / 2.0, bottom / 2.0) * scale;
+        let size = Vec2::new(window.width(), window.height());
         let free_half = (size - Vec2::new(right, bottom)) * o.scale / 2.0;
         let off = target - (t.translation.truncate() + free_middle);
-        *heading =
-            (off.x.abs() > free_half.x * 0.92 || off.y.abs() > free_half.y * 0.92).then_some(target - free_middle);
+        let outside = off.x.abs() > free_half.x * 0.92 || off.y.abs() > free_half.y * 0.92;
+        if outside || scale < o.scale {
+            *heading = Some((target - free_middle, scale));
+        }
     }
-    let Some(to) = *heading else { return };
+    let Some((to, scale)) = *heading else { return };
     let off = to - t.translation.truncate();
-    if off.length() < o.scale {
+    if off.length() < o.scale && (scale - o.scale).abs() < 1e-3 * scale {
         *heading = None;
         return;
     }
-    let dt = time.delta_secs().min(1.0 / 20.0);
-    t.translation += (off * (1.0 - (-4.0 * dt).exp())).extend(0.0);
+    let ease = 1.0 - (-4.0 * time.delta_secs().min(1.0 / 20.0)).exp();
+    t.translation += (off * ease).extend(0.0);
+    o.scale += (scale - o.scale) * ease;
     redraw.write(RequestRedraw);
 }
 

@@ -24,6 +24,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub struct Frame {
     pub right: f32,
     pub bottom: f32,
+    /// The camera's place and scale with the whole map fitted (the camera returns there after
+    /// zooming in on a combat).
+    pub fit: Option<(Vec2, f32)>,
 }
 
 /// Whether presentation mode is on.
@@ -63,6 +66,17 @@ impl FrameSize {
 pub const DARK: Color = Color::srgb(0.16, 0.17, 0.19);
 /// Chroma-key green (the broadcast standard's 0, 177, 64).
 const GREEN: Color = Color::srgb(0.0, 0.694, 0.251);
+
+/// The panels' fill: translucent over the usual dark, solid over a green screen or a transparent
+/// background (where a translucent panel would key out or fringe).
+pub fn panel_fill(settings: &Settings) -> egui::Color32 {
+    let alpha = if settings.streaming.background == Background::Solid {
+        245
+    } else {
+        255
+    };
+    egui::Color32::from_rgba_unmultiplied(14, 16, 20, alpha)
+}
 
 /// Run condition: presentation mode is on.
 pub fn on(presenting: Res<Presenting>) -> bool {
@@ -160,13 +174,18 @@ fn fit_frame(
     let (full, beside) = (scale_in(window.width()), scale_in(window.width() - overlay));
     let right = if beside <= full * 1.15 { overlay } else { 0.0 };
     o.scale = if right > 0.0 { beside } else { full };
-    *frame = Frame { right, bottom: lower };
+    *frame = Frame {
+        right,
+        bottom: lower,
+        fit: None,
+    };
     let c = bounds.center();
     t.translation = Vec3::new(
         c.x + right / 2.0 * o.scale,
         c.y - lower / 2.0 * o.scale,
         t.translation.z,
     );
+    frame.fit = Some((t.translation.truncate(), o.scale));
 }
 
 /// The UI scale in presentation mode for a frame `height` pixels high: at least what makes type
@@ -216,7 +235,7 @@ fn lower_third(
     let ctx = contexts.ctx_mut()?;
     let width = window.single().map_or(1280.0, |w| w.width()) / ctx.zoom_factor();
     let frame = egui::Frame::new()
-        .fill(egui::Color32::from_rgba_unmultiplied(12, 14, 18, 225))
+        .fill(panel_fill(&settings))
         .inner_margin(egui::Margin::symmetric(18, 8));
     egui::Area::new(egui::Id::new("lower-third"))
         .anchor(egui::Align2::LEFT_BOTTOM, [0.0, 0.0])
@@ -291,7 +310,11 @@ fn lower_third(
                     ui.vertical(|ui| {
                         if let Some(line) = overlay.headline(time.elapsed_secs_f64(), &settings) {
                             ui.label(egui::RichText::new("combat").size(12.0).weak());
-                            ui.label(egui::RichText::new(line).size(16.0).color(egui::Color32::WHITE));
+                            // One line, cut if need be: the strip never changes height.
+                            ui.add(
+                                egui::Label::new(egui::RichText::new(line).size(16.0).color(egui::Color32::WHITE))
+                                    .truncate(),
+                            );
                         }
                     });
                 });

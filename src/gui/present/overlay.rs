@@ -12,7 +12,7 @@ use crate::game::combat::{CombatResolved, OddsBeforeRoll};
 use crate::game::components::{GameMap, Sides};
 use crate::game::log::OrderLog;
 use crate::game::phase::TurnState;
-use crate::show::moments::{CombatMoment, Moments, before_roll, chance_words, rolled, side_names};
+use crate::show::moments::{CombatMoment, Moments, before_roll, chance_words, less_likely, rolled, side_names};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -46,7 +46,7 @@ impl Overlay {
     pub fn headline(&self, now: f64, settings: &Settings) -> Option<String> {
         let card = self.card.as_ref()?;
         let c = &card.moment;
-        let head = format!("{} attack on {} at {}", c.attacker_side, c.target, c.ratio);
+        let head = format!("{} attack on {}", c.attacker_side, c.target);
         let settled = card
             .rolled_at
             .is_some_and(|t| now - t >= f64::from(settings.streaming.roll_secs));
@@ -61,9 +61,26 @@ impl Overlay {
     pub fn busy(&self, now: f64, settings: &Settings) -> bool {
         self.card
             .as_ref()
-            .and_then(|c| c.rolled_at)
-            .is_some_and(|t| now - t < f64::from(settings.streaming.roll_secs + settings.streaming.hold_secs))
+            .and_then(|c| Some((c.rolled_at?, c.on_screen(settings))))
+            .is_some_and(|(t, secs)| now - t < secs)
     }
+}
+
+impl Card {
+    /// Seconds from the roll until the card goes: the tumble, then the result's hold (twice as
+    /// long for an upset: viewers want a second look).
+    pub fn on_screen(&self, settings: &Settings) -> f64 {
+        let st = &settings.streaming;
+        let upset = !self.moment.result.is_empty()
+            && less_likely(self.moment.upset, crate::show::highlights::UPSET_AT_MOST).is_le();
+        f64::from(st.roll_secs) + f64::from(st.hold_secs) * if upset { 2.0 } else { 1.0 }
+    }
+}
+
+/// Run condition: a roll and its result are on screen (the retreat and advance choices wait for
+/// it in presentation mode, so they never cover the result).
+pub fn roll_on_screen(overlay: Res<Overlay>, time: Res<Time>, settings: Res<Settings>) -> bool {
+    overlay.busy(time.elapsed_secs_f64(), &settings)
 }
 
 /// A log's moments for the replay theatre (found off the frame when a replay opens).
@@ -237,7 +254,7 @@ fn draw(
         return Ok(());
     };
     let since = card.rolled_at.map(|t| now - t);
-    if since.is_some_and(|s| s > f64::from(st.roll_secs + st.hold_secs)) {
+    if since.is_some_and(|s| s > card.on_screen(&settings)) {
         overlay.card = None;
         redraw.write(RequestRedraw);
         return Ok(());
@@ -252,15 +269,21 @@ fn draw(
         since,
         tumbling: tumbling_now,
     };
+    // Clear of the lower third (and the theatre's timeline over it).
+    let room = ctx.content_rect().height() * (1.0 - super::LOWER_THIRD) - 40.0;
+    let fill = super::panel_fill(&settings);
     egui::Area::new(egui::Id::new("odds-overlay"))
         .anchor(egui::Align2::RIGHT_TOP, [-16.0, 16.0])
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::new()
-                .fill(egui::Color32::from_rgba_unmultiplied(14, 16, 20, 235))
+                .fill(fill)
                 .corner_radius(8.0)
                 .inner_margin(egui::Margin::same(14))
-                .show(ui, |ui| card_contents(ui, card, roll, &palette, &map));
+                .show(ui, |ui| {
+                    ui.set_max_height(room);
+                    card_contents(ui, card, roll, &palette, &map)
+                });
         });
     Ok(())
 }
@@ -325,7 +348,13 @@ fn card_contents(ui: &mut egui::Ui, card: &Card, roll: Roll, palette: &Palette, 
     }
     if !c.modifiers.is_empty() {
         ui.add_space(4.0);
-        for m in c.modifiers.iter().take(6) {
+        // As many as fit; the rest counted.
+        for (i, m) in c.modifiers.iter().enumerate() {
+            if ui.available_height() < 40.0 && i + 1 < c.modifiers.len() {
+                let more = format!("… and {} more modifiers", c.modifiers.len() - i);
+                ui.label(egui::RichText::new(more).size(12.0).weak());
+                break;
+            }
             ui.label(egui::RichText::new(format!("• {m}")).size(13.0));
         }
     }
