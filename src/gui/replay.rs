@@ -7,14 +7,13 @@
 //! on the timeline, the biggest a key away (U).
 
 use super::present::overlay::{Overlay, TheatreMoments};
+use super::present::theatre;
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::phase::GameState;
-use crate::game::retreat::AfterCombatMode;
-use crate::game::undo::{GameOrigin, rebuild};
+use crate::game::undo::rebuild;
 use crate::show::highlights::upsets_to_show;
-use crate::show::moments::{Moments, chance_words};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -55,7 +54,7 @@ impl Replay {
     }
 
     /// The first entry of the turn (or phase, with `phase`) after entry `from`, or the end.
-    fn next_mark(&self, from: usize, phase: bool) -> usize {
+    pub(crate) fn next_mark(&self, from: usize, phase: bool) -> usize {
         let key = |e: &LogEntry| mark(e, phase);
         let Some(start) = self.log.get(from) else {
             return self.log.len();
@@ -68,7 +67,7 @@ impl Replay {
     }
 
     /// The first entry of the turn (or phase) before the one shown now.
-    fn previous_mark(&self, phase: bool) -> usize {
+    pub(crate) fn previous_mark(&self, phase: bool) -> usize {
         let key = |e: &LogEntry| mark(e, phase);
         if self.at == 0 {
             return 0;
@@ -113,15 +112,11 @@ pub enum Seek {
     Close,
 }
 
-/// The theatre's moments being found on another thread.
-#[derive(Resource)]
-struct FindingMoments(std::sync::Mutex<std::sync::mpsc::Receiver<Moments>>);
-
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Seek>()
         .add_systems(
             Update,
-            (find_moments, replay_keys, play_on).run_if(resource_exists::<Replay>),
+            (theatre::find_moments, replay_keys, play_on).run_if(resource_exists::<Replay>),
         )
         .add_systems(PostUpdate, seek.run_if(resource_exists::<Replay>))
         .add_systems(EguiPrimaryContextPass, timeline.run_if(resource_exists::<Replay>))
@@ -129,85 +124,6 @@ pub(super) fn plugin(app: &mut App) {
             commands.remove_resource::<Replay>();
         });
 }
-
-/// When a replay opens, its log's moments (every combat's odds and upset) are found off the frame;
-/// when they are in, the theatre has them.
-fn find_moments(
-    mut commands: Commands,
-    replay: Res<Replay>,
-    origin: Option<Res<GameOrigin>>,
-    after_combat: Option<Res<AfterCombatMode>>,
-    finding: Option<Res<FindingMoments>>,
-    mut theatre: ResMut<TheatreMoments>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
-) {
-    if replay.is_added() {
-        theatre.0 = None;
-        let Some(origin) = origin else { return };
-        let game = origin.game_with(replay.log.clone(), after_combat.is_some_and(|a| a.automatic));
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            if let Ok(m) = super::present::showcase::quietly(|| crate::show::moments::find(&game)) {
-                let _ = tx.send(m);
-            }
-        });
-        commands.insert_resource(FindingMoments(std::sync::Mutex::new(rx)));
-        return;
-    }
-    let Some(finding) = finding else { return };
-    match finding.0.lock().map(|rx| rx.try_recv()) {
-        Ok(Ok(m)) => {
-            theatre.0 = Some(m);
-            commands.remove_resource::<FindingMoments>();
-        }
-        Ok(Err(std::sync::mpsc::TryRecvError::Empty)) => {
-            // Frames keep coming until the answer is in (a second or two on a long log).
-            redraw.write(bevy::window::RequestRedraw);
-        }
-        _ => commands.remove_resource::<FindingMoments>(),
-    }
-}
-
-/// The upset after the one last jumped to (the biggest first, round again): its rank (0 the
-/// biggest), how many there are, and its entry.
-fn next_upset(theatre: &TheatreMoments, last: Option<usize>) -> Option<(usize, usize, usize)> {
-    let m = theatre.0.as_ref()?;
-    let ranked: Vec<usize> = upsets_to_show(m, UPSETS_MARKED).iter().map(|c| c.entry).collect();
-    let rank = match last.and_then(|l| ranked.iter().position(|e| *e == l)) {
-        Some(i) => (i + 1) % ranked.len(),
-        None => 0,
-    };
-    ranked.get(rank).map(|e| (rank, ranked.len(), *e))
-}
-
-/// Jumps to just before the next upset, paused: its odds show; Space rolls it.
-fn jump_to_upset(replay: &mut Replay, seek: &mut MessageWriter<Seek>, theatre: &TheatreMoments) {
-    if let Some((_, _, entry)) = next_upset(theatre, replay.last_upset) {
-        replay.last_upset = Some(entry);
-        replay.playing = false;
-        seek.write(Seek::To(entry));
-    }
-}
-
-/// `Upset 1 of 3` while the board is at (or just after) the upset last jumped to.
-fn upset_label(theatre: &TheatreMoments, replay: &Replay) -> Option<String> {
-    let m = theatre.0.as_ref()?;
-    let last = replay.last_upset?;
-    if replay.at != last && replay.at != last + 1 {
-        return None;
-    }
-    let ranked = upsets_to_show(m, UPSETS_MARKED);
-    let rank = ranked.iter().position(|c| c.entry == last)?;
-    Some(format!(
-        "Upset {} of {}: {}",
-        rank + 1,
-        ranked.len(),
-        chance_words(ranked[rank].upset)
-    ))
-}
-
-/// Upsets marked on the timeline.
-const UPSETS_MARKED: usize = 5;
 
 fn replay_keys(
     keys: Res<ButtonInput<KeyCode>>,
@@ -217,7 +133,7 @@ fn replay_keys(
 ) {
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     if keys.just_pressed(KeyCode::KeyU) {
-        jump_to_upset(&mut replay, &mut seek, &theatre);
+        theatre::jump_to_upset(&mut replay, &mut seek, &theatre);
     }
     if keys.just_pressed(KeyCode::Space) {
         replay.playing = !replay.playing;
@@ -346,7 +262,7 @@ fn timeline(
     let ctx = contexts.ctx_mut()?;
     let n = replay.log.len();
     if presenting.0 {
-        compact_timeline(ctx, &mut replay, &mut seek, &theatre);
+        theatre::compact_timeline(ctx, &mut replay, &mut seek, &theatre);
         return Ok(());
     }
     egui::Window::new("Replay")
@@ -399,7 +315,7 @@ fn timeline(
                 }
             });
             scrubber(ui, &mut replay, &mut seek, &theatre, 520.0);
-            upset_row(ui, &mut replay, &mut seek, &theatre);
+            theatre::upset_row(ui, &mut replay, &mut seek, &theatre);
             ui.add(
                 egui::Slider::new(&mut replay.speed, 0.5..=20.0)
                     .logarithmic(true)
@@ -428,99 +344,8 @@ fn timeline(
     Ok(())
 }
 
-/// The theatre's timeline height at a UI scale of 1 (presentation mode keeps the map clear of it).
-pub const COMPACT_HEIGHT: f32 = 62.0;
-
-/// The theatre's timeline (presentation mode): one row of play controls, the scrubber with its
-/// chapters (turns) and upsets, and the upset button, over the lower third's left end.
-fn compact_timeline(
-    ctx: &egui::Context,
-    replay: &mut Replay,
-    seek: &mut MessageWriter<Seek>,
-    theatre: &TheatreMoments,
-) {
-    let n = replay.log.len();
-    let above = ctx.content_rect().height() * super::present::LOWER_THIRD + 4.0;
-    egui::Area::new(egui::Id::new("theatre-timeline"))
-        .anchor(egui::Align2::LEFT_BOTTOM, [10.0, -above])
-        .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(egui::Color32::from_rgba_unmultiplied(14, 16, 20, 225))
-                .corner_radius(6.0)
-                .inner_margin(egui::Margin::symmetric(8, 4))
-                .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        let to_start = replay.previous_mark(false);
-                        if ui.button("⏪").on_hover_text("Back one turn").clicked() {
-                            seek.write(Seek::To(to_start));
-                        }
-                        let play = if replay.playing { "⏸" } else { "▶" };
-                        if ui
-                            .button(egui::RichText::new(play).strong())
-                            .on_hover_text("Play or pause (Space)")
-                            .clicked()
-                        {
-                            replay.playing = !replay.playing;
-                        }
-                        let next = replay.next_mark(replay.at, false);
-                        if ui.button("⏩").on_hover_text("Forward one turn").clicked() {
-                            seek.write(Seek::To(next.min(n)));
-                        }
-                        scrubber(ui, replay, seek, theatre, 330.0);
-                        ui.add(
-                            egui::DragValue::new(&mut replay.speed)
-                                .range(0.5..=20.0)
-                                .speed(0.1)
-                                .suffix("/s"),
-                        )
-                        .on_hover_text("Orders a second when playing (drag)");
-                        let upset = next_upset(theatre, replay.last_upset);
-                        if ui
-                            .add_enabled(upset.is_some(), egui::Button::new("⚡ Upset (U)"))
-                            .on_hover_text("Jump to just before the next upset, biggest first; Space rolls it")
-                            .clicked()
-                        {
-                            jump_to_upset(replay, seek, theatre);
-                        }
-                        if let Some(label) = upset_label(theatre, replay) {
-                            ui.label(
-                                egui::RichText::new(label)
-                                    .strong()
-                                    .color(egui::Color32::from_rgb(230, 159, 0)),
-                            );
-                        }
-                    });
-                });
-        });
-}
-
-/// "Biggest upset (U)" and what it was, once the moments are in.
-fn upset_row(ui: &mut egui::Ui, replay: &mut Replay, seek: &mut MessageWriter<Seek>, theatre: &TheatreMoments) {
-    ui.horizontal(|ui| {
-        let Some(m) = theatre.0.as_ref() else {
-            ui.add(egui::Spinner::new());
-            ui.label(egui::RichText::new("finding the upsets…").weak());
-            return;
-        };
-        let Some(top) = upsets_to_show(m, 1).first().copied() else {
-            ui.label(egui::RichText::new(format!("{} combats, none an upset (every result had over a 1 in 4 chance)", m.combats.len())).weak());
-            return;
-        };
-        let to = next_upset(theatre, replay.last_upset).map_or(top.entry, |(_, _, e)| e);
-        if ui
-            .button("⚡ Biggest upset (U)")
-            .on_hover_text("Jump to just before the next of the upsets, biggest first: the combats whose result the odds gave the least chance. Space rolls it.")
-            .clicked()
-        {
-            jump_to_upset(replay, seek, theatre);
-        }
-        let shown = m.combats.iter().find(|c| c.entry == to).unwrap_or(top);
-        ui.label(egui::RichText::new(shown.headline()).small());
-    });
-}
-
 /// A slider over the whole log with a tick and label at the start of each turn.
-fn scrubber(
+pub(crate) fn scrubber(
     ui: &mut egui::Ui,
     replay: &mut Replay,
     seek: &mut MessageWriter<Seek>,
@@ -576,7 +401,7 @@ fn scrubber(
     }
     // The upsets: orange flags, the biggest largest.
     if let Some(m) = theatre.0.as_ref() {
-        for (rank, c) in upsets_to_show(m, UPSETS_MARKED).iter().enumerate() {
+        for (rank, c) in upsets_to_show(m, theatre::UPSETS_MARKED).iter().enumerate() {
             let x = x_of(c.entry);
             let size = if rank == 0 { 6.0 } else { 4.0 };
             painter.add(egui::Shape::convex_polygon(

@@ -7,6 +7,7 @@
 pub mod glide;
 pub mod overlay;
 pub mod showcase;
+pub mod theatre;
 
 use super::camera::BoardCamera;
 use super::layout::Layout;
@@ -161,7 +162,7 @@ fn fit_frame(
     // The theatre's timeline sits over the lower third.
     let lower = window.height() * LOWER_THIRD
         + if replay.is_some() {
-            super::replay::COMPACT_HEIGHT * zoom
+            theatre::COMPACT_HEIGHT * zoom
         } else {
             0.0
         };
@@ -263,7 +264,7 @@ fn lower_third(
                                     .color(egui::Color32::from_gray(225)),
                             );
                             ui.label(egui::RichText::new("·").size(16.0));
-                            side_chip(ui, [r, g, b], &side.name, 16.0);
+                            side_chip(ui, [r, g, b], &short_name(&side.name), 16.0);
                             let phase = phase
                                 .as_ref()
                                 .map_or("game over".to_string(), |p| format!("{:?} phase", p.get()));
@@ -281,30 +282,14 @@ fn lower_third(
                             ui.label(egui::RichText::new("objective points").size(12.0).weak());
                             ui.horizontal(|ui| {
                                 for (side, p) in sides.0.iter().zip(points) {
-                                    side_chip(ui, side.color, &format!("{} {p}", side.name), 18.0);
+                                    side_chip(ui, side.color, &format!("{} {p}", short_name(&side.name)), 18.0);
                                     ui.add_space(8.0);
                                 }
                             });
                         });
                     }
-                    if let Some((side, share, turn)) = showcase.as_ref().and_then(|s| s.leader(&sides)) {
-                        ui.add_space(24.0);
-                        ui.vertical(|ui| {
-                            ui.label(
-                                egui::RichText::new(format!("{} quick games from turn {turn}", showcase::QUICK_GAMES))
-                                    .size(12.0)
-                                    .weak(),
-                            )
-                            .on_hover_text("Computer against computer (standard), played out on another thread");
-                            ui.horizontal(|ui| {
-                                side_chip(
-                                    ui,
-                                    side.color,
-                                    &format!("{} wins {:.0}%", side.name, share * 100.0),
-                                    18.0,
-                                );
-                            });
-                        });
+                    if let Some(show) = &showcase {
+                        who_wins(ui, show, &sides);
                     }
                     ui.add_space(24.0);
                     ui.vertical(|ui| {
@@ -323,6 +308,48 @@ fn lower_third(
     Ok(())
 }
 
+/// The showcase's `German wins 92%` from its last quick lab run.
+fn who_wins(ui: &mut egui::Ui, show: &showcase::Showcase, sides: &Sides) {
+    let Some((side, share, turn)) = show.leader(sides) else {
+        return;
+    };
+    ui.add_space(24.0);
+    ui.vertical(|ui| {
+        ui.label(
+            egui::RichText::new(format!("{} quick games from turn {turn}", showcase::QUICK_GAMES))
+                .size(12.0)
+                .weak(),
+        )
+        .on_hover_text("Computer against computer (standard), played out on another thread");
+        ui.horizontal(|ui| {
+            side_chip(
+                ui,
+                side.color,
+                &format!("{} wins {:.0}%", short_name(&side.name), share * 100.0),
+                18.0,
+            );
+        });
+    });
+}
+
+/// A side's name short enough for the strip: as it is up to 16 letters, else the initials of its
+/// capitalised words (`Korean People's Army` → `KPA`; a part in brackets left out).
+pub fn short_name(name: &str) -> String {
+    if name.chars().count() <= 16 {
+        return name.to_string();
+    }
+    let plain = name.split('(').next().unwrap_or(name);
+    let initials: String = plain
+        .split_whitespace()
+        .filter_map(|w| w.chars().next().filter(|c| c.is_uppercase()))
+        .collect();
+    if initials.chars().count() >= 2 {
+        initials
+    } else {
+        name.chars().take(15).chain(['…']).collect()
+    }
+}
+
 /// A side's colour swatch and a label.
 fn side_chip(ui: &mut egui::Ui, [r, g, b]: [u8; 3], text: &str, size: f32) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(size * 0.8, size * 0.8), egui::Sense::hover());
@@ -338,6 +365,14 @@ fn side_chip(ui: &mut egui::Ui, [r, g, b]: [u8; 3], text: &str, size: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_side_names_shorten_to_their_initials() {
+        assert_eq!(short_name("United States"), "United States");
+        assert_eq!(short_name("Korean People's Army"), "KPA");
+        assert_eq!(short_name("Combined Forces Command (ROK/US)"), "CFC");
+        assert_eq!(short_name("a very long lowercase side name"), "a very long low…");
+    }
 
     #[test]
     fn frame_sizes_are_exact_and_others_are_refused_by_name() {
