@@ -43,6 +43,17 @@ impl Steps {
     }
 }
 
+/// A counter's values line: `attack-defense-movement`, or `strength-movement` when attack =
+/// defense (the counters, the panels and the highlight pictures all print it so).
+pub fn values_text(steps: &Steps, mp: &MovePoints) -> String {
+    let v = steps.values();
+    if v.attack == v.defense {
+        format!("{}-{}", v.attack, mp.allowance)
+    } else {
+        format!("{}-{}-{}", v.attack, v.defense, mp.allowance)
+    }
+}
+
 /// Armor value, for rules that compare armor.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Armor(pub u32);

@@ -148,15 +148,7 @@ fn marker_mesh(fill: Color) -> Mesh {
 /// A status marker's size in world units (a counter is `COUNTER` wide).
 const MARKER: Vec2 = Vec2::new(26.0, 13.0);
 
-/// The values line: `attack-defense-movement`, or `strength-movement` when attack = defense.
-pub fn values_text(steps: &Steps, mp: &MovePoints) -> String {
-    let v = steps.values();
-    if v.attack == v.defense {
-        format!("{}-{}", v.attack, mp.allowance)
-    } else {
-        format!("{}-{}-{}", v.attack, v.defense, mp.allowance)
-    }
-}
+pub use crate::game::components::values_text;
 
 type CounterData<'a> = (
     Entity,

@@ -225,7 +225,7 @@ impl<'a> Picture<'a> {
         let to_side = (d1 - d0) / 2.0;
         let centre = geo.center(cell);
         if let Some(&side) = units.get(&cell) {
-            let half = inner * 0.55;
+            let half = inner * 0.68;
             let (dx, dy) = ((p.0 - centre.0).abs(), (p.1 - centre.1).abs());
             if dx < half && dy < half {
                 let color = rgb(s.sides[side].color);

@@ -5,7 +5,7 @@
 use crate::combat::odds::{Fraction, Summary};
 use crate::combat::{CombatResult, Odds, Role, Situation};
 use crate::game::combat::{CombatResolved, odds_before};
-use crate::game::components::{Position, Side, Sides, Steps, Unit};
+use crate::game::components::{MovePoints, Position, Side, Sides, Steps, Unit, values_text};
 use crate::game::execute::replay_entry;
 use crate::game::log::LogEntry;
 use crate::game::order::Order;
@@ -103,6 +103,8 @@ pub struct UnitAt {
     pub side: usize,
     /// Steps left of its track, for the picture's pips.
     pub steps: u32,
+    /// Its values line as the counter prints it (`7-3`, `5-6-8`).
+    pub values: String,
 }
 
 /// The board when a turn ended (or the log did).
@@ -219,13 +221,14 @@ fn turn_end(world: &mut World, turn: u32, entries: usize, over: bool) -> TurnEnd
 /// Every unit on the map, by id.
 fn units_now(world: &mut World) -> Vec<UnitAt> {
     let mut units: Vec<UnitAt> = world
-        .query::<(&Unit, &Position, &Side, &Steps)>()
+        .query::<(&Unit, &Position, &Side, &Steps, &MovePoints)>()
         .iter(world)
-        .map(|(u, p, s, steps)| UnitAt {
+        .map(|(u, p, s, steps, mp)| UnitAt {
             id: u.id.clone(),
             cell: p.0,
             side: s.0,
             steps: steps.0.remaining() as u32,
+            values: values_text(steps, mp),
         })
         .collect();
     units.sort_by(|a, b| a.id.cmp(&b.id));
