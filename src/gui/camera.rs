@@ -27,7 +27,12 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, BoardCamera, Msaa::Off));
+    commands.spawn((
+        Camera2d,
+        BoardCamera,
+        Msaa::Off,
+        super::view_cache::window_camera_parts(),
+    ));
 }
 
 /// Multisampling as the settings ask, once the renderer has said what it runs on.

@@ -7,6 +7,7 @@ use super::board::{BoardChunk, CellLabel, ObjectiveMark, PlaceName, ShowLabels};
 use super::camera::BoardCamera;
 use super::counters::{CounterPart, CounterPip, StackBadge};
 use super::layout::Layout;
+use super::view_cache::{TERRAIN_LAYER, VIEW_LAYER};
 use crate::game::phase::GameState;
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::RenderLayers;
@@ -33,9 +34,10 @@ const LABEL_ZOOM: f32 = 0.8;
 const BAKE_FRAMES: u32 = 10;
 const BAKE_TIME: Duration = Duration::from_millis(600);
 
-/// The render layers of the board's meshes: the window's camera and the baking camera.
+/// The render layers of the board's meshes: the window's camera (while the still view's picture
+/// is not shown, `view_cache.rs`), the baking camera and the view's camera.
 pub fn board_layers() -> RenderLayers {
-    RenderLayers::from_layers(&[0, BAKE_LAYER])
+    RenderLayers::from_layers(&[TERRAIN_LAYER, BAKE_LAYER, VIEW_LAYER])
 }
 
 /// What the current zoom shows.
@@ -160,6 +162,7 @@ fn start_bake(
         },
         Transform::from_xyz(centre.x, centre.y, 0.0),
         Visibility::Hidden,
+        RenderLayers::from_layers(&[TERRAIN_LAYER, VIEW_LAYER]),
         PictureSprite,
         DespawnOnEnter(GameState::NoGame),
     ));

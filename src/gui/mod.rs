@@ -13,6 +13,7 @@ pub mod counters;
 pub mod crt;
 pub mod detail;
 pub mod editor;
+mod egui_shader;
 pub mod end;
 mod focus;
 mod fonts;
@@ -37,6 +38,7 @@ pub mod stack_panel;
 pub mod start;
 mod start_files;
 mod thumbnail;
+pub mod view_cache;
 mod window_icon;
 #[cfg(windows)]
 mod windows_console;
@@ -92,7 +94,7 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
-        .add_plugins((redraw::plugin, detail::plugin))
+        .add_plugins((redraw::plugin, detail::plugin, view_cache::plugin, egui_shader::plugin))
         .add_plugins((
             bars::plugin,
             attack_panels::plugin,
@@ -158,6 +160,14 @@ pub fn run(
     .add_plugins(bevy_egui::EguiPlugin::default())
     .insert_resource(ClearColor(present::DARK))
     .add_plugins((crate::game::plugin, plugin));
+    // `HEXFRONT_RENDER_TIMES=1`: each render pass's time and shaded pixels in the log, once a
+    // second (where the adapter can time passes: Vulkan, DX12).
+    if std::env::var_os("HEXFRONT_RENDER_TIMES").is_some() {
+        app.add_plugins((
+            bevy::render::diagnostic::RenderDiagnosticsPlugin,
+            bevy::diagnostic::LogDiagnosticsPlugin::default(),
+        ));
+    }
     let (screenshot_wanted, attack_scripted) = (screenshot.is_some(), options.attack.is_some());
     if let Some(shot) = screenshot {
         app.insert_resource(shot).add_systems(Update, take_screenshot);
