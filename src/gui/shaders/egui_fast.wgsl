@@ -35,18 +35,27 @@ var<immediate> slot: TextureSlot;
 @group(1) @binding(1) var texture_sampler: sampler;
 #endif
 
-// sRGB-encoded to linear: the exact curve's straight toe, a quartic above it.
+// sRGB-encoded to linear above the straight toe: a quartic, highest power first (a test in
+// egui_shader.rs checks every 8-bit value against the exact curve).
+const LINEAR_4: f32 = -0.11680520465744257;
+const LINEAR_3: f32 = 0.5265017566988565;
+const LINEAR_2: f32 = 0.5603963612995866;
+const LINEAR_1: f32 = 0.028396667823547876;
+const LINEAR_0: f32 = 0.0010467480146039005;
+// Linear to sRGB-encoded above the straight toe: a cubic in the fourth root.
+const SRGB_3: f32 = -0.13682768108936644;
+const SRGB_2: f32 = 0.9525705330791956;
+const SRGB_1: f32 = 0.2558012360116971;
+const SRGB_0: f32 = -0.0717615019221371;
+
 fn to_linear(c: vec3<f32>) -> vec3<f32> {
-    let curve = (((-0.11680520465744257 * c + 0.5265017566988565) * c + 0.5603963612995866) * c
-        + 0.028396667823547876) * c + 0.0010467480146039005;
+    let curve = (((LINEAR_4 * c + LINEAR_3) * c + LINEAR_2) * c + LINEAR_1) * c + LINEAR_0;
     return select(max(curve, vec3<f32>(0.0)), c / 12.92, c < vec3<f32>(0.04045));
 }
 
-// Linear to sRGB-encoded: the exact curve's straight toe, a cubic in the fourth root above it.
 fn to_srgb(c: vec3<f32>) -> vec3<f32> {
     let r = sqrt(sqrt(max(c, vec3<f32>(0.0))));
-    let curve = ((-0.13682768108936644 * r + 0.9525705330791956) * r + 0.2558012360116971) * r
-        - 0.0717615019221371;
+    let curve = ((SRGB_3 * r + SRGB_2) * r + SRGB_1) * r + SRGB_0;
     return select(curve, c * 12.92, c < vec3<f32>(0.0031308));
 }
 
