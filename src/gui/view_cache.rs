@@ -10,7 +10,7 @@ use super::camera::BoardCamera;
 use super::detail::BoardPicture;
 use crate::game::phase::GameState;
 use bevy::asset::RenderAssetUsages;
-use bevy::camera::visibility::RenderLayers;
+use bevy::camera::visibility::{RenderLayers, VisibilitySystems};
 use bevy::camera::{CameraMainTextureUsages, CameraUpdateSystems, RenderTarget, ScalingMode};
 use bevy::core_pipeline::{Core2d, Core2dSystems};
 use bevy::prelude::*;
@@ -22,6 +22,8 @@ use bevy::render::renderer::{RenderContext, ViewQuery};
 use bevy::render::texture::GpuImage;
 use bevy::render::view::ViewTarget;
 use bevy::window::RequestRedraw;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the window's camera always sees (counters, marks, names, everything but the terrain).
 const LIVE_LAYER: usize = 0;
@@ -65,6 +67,11 @@ pub struct ViewCache {
     stage: Stage,
 }
 
+/// Set by the render world when a picture could not be copied (its image missing, or another
+/// format than the window's): the main world then draws the terrain itself from the next frame on.
+#[derive(Resource, Clone, Default)]
+struct CopyFailed(Arc<AtomicBool>);
+
 /// On the window's camera: the picture its frames start from, while there is one.
 #[derive(Component, Clone, Default, ExtractComponent)]
 pub struct StartFromPicture(Option<AssetId<Image>>);
@@ -96,12 +103,20 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(GameState::NoGame), forget_view_cache)
         .add_systems(
             PostUpdate,
+            // After every camera move (the presentation camera's glide is in PostUpdate too) and
+            // before the frame's visible entities are listed from the camera's layers.
             follow_view
                 .after(CameraUpdateSystems)
+                .after(TransformSystems::Propagate)
+                .before(VisibilitySystems::CheckVisibility)
                 .run_if(super::board_shown.and_then(resource_exists::<ViewCache>)),
         );
+    let failed = CopyFailed::default();
+    app.insert_resource(failed.clone());
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
-        render_app.add_systems(Core2d, copy_picture.before(Core2dSystems::MainPass));
+        render_app
+            .insert_resource(failed)
+            .add_systems(Core2d, copy_picture.before(Core2dSystems::MainPass));
     }
 }
 
@@ -241,6 +256,7 @@ fn follow_view(
     // `HEXFRONT_VIEW_PICTURE=off`: the terrain drawn every frame (to compare, or should a driver
     // get the copy wrong).
     switched_off: Local<SwitchedOff>,
+    copy_failed: Res<CopyFailed>,
 ) {
     let Ok((mut camera, transform, projection, msaa, mut layers, mut start)) = window_camera.single_mut() else {
         return;
@@ -259,6 +275,7 @@ fn follow_view(
     // camera uses. A multisampled window draws into another texture than the one copied into.
     let usable = pixels.min_element() > 0
         && !switched_off.0
+        && !copy_failed.0.load(Ordering::Relaxed)
         && camera.viewport.is_none()
         && *msaa == Msaa::Off
         && board_picture.is_some_and(|p| p.baked());
@@ -320,17 +337,22 @@ fn follow_view(
 fn copy_picture(
     view: ViewQuery<(&ViewTarget, &StartFromPicture)>,
     images: Res<RenderAssets<GpuImage>>,
+    failed: Res<CopyFailed>,
     mut ctx: RenderContext,
 ) {
     let (target, start) = view.into_inner();
-    let Some(picture) = start.0.and_then(|id| images.get(id)) else {
+    let Some(id) = start.0 else { return };
+    let to = target.main_texture();
+    let Some(from) = images
+        .get(id)
+        .map(|p| &p.texture)
+        .filter(|from| from.format() == to.format())
+    else {
+        if !failed.0.swap(true, Ordering::Relaxed) {
+            warn!("the still view's picture could not be copied: the terrain is drawn every frame");
+        }
         return;
     };
-    let main = target.main_texture();
-    let (from, to) = (&picture.texture, main);
-    if from.format() != to.format() || to.sample_count() != 1 {
-        return;
-    }
     let size = Extent3d {
         width: from.width().min(to.width()),
         height: from.height().min(to.height()),
