@@ -9,11 +9,9 @@ use super::counters::{CounterPart, CounterPip, StackBadge};
 use super::layout::Layout;
 use super::view_cache::{TERRAIN_LAYER, VIEW_LAYER};
 use crate::game::phase::GameState;
-use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{RenderTarget, ScalingMode};
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
 use bevy::text::FontSize;
 use bevy::window::RequestRedraw;
 use std::time::{Duration, Instant};
@@ -116,21 +114,7 @@ fn start_bake(
     );
     let bounds = layout.bounds();
     let size = picture_size(bounds.size());
-    let mut image = Image {
-        data: None,
-        asset_usage: RenderAssetUsages::RENDER_WORLD,
-        ..default()
-    };
-    image.texture_descriptor.size = Extent3d {
-        width: size.x,
-        height: size.y,
-        depth_or_array_layers: 1,
-    };
-    image.texture_descriptor.dimension = TextureDimension::D2;
-    image.texture_descriptor.format = TextureFormat::Rgba8UnormSrgb;
-    image.texture_descriptor.usage =
-        TextureUsages::TEXTURE_BINDING | TextureUsages::COPY_DST | TextureUsages::RENDER_ATTACHMENT;
-    let handle = images.add(image);
+    let handle = images.add(super::view_cache::render_target_image(size));
     let centre = bounds.center();
     let camera = commands
         .spawn((

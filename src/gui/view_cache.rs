@@ -120,7 +120,9 @@ pub(super) fn plugin(app: &mut App) {
     }
 }
 
-fn render_image(pixels: UVec2) -> Image {
+/// An image a camera renders into (the board picture, the view's picture), in the format of the
+/// window camera's main texture so either can be copied into it.
+pub fn render_target_image(pixels: UVec2) -> Image {
     let mut image = Image {
         data: None,
         asset_usage: RenderAssetUsages::RENDER_WORLD,
@@ -132,7 +134,6 @@ fn render_image(pixels: UVec2) -> Image {
         depth_or_array_layers: 1,
     };
     image.texture_descriptor.dimension = TextureDimension::D2;
-    // The window camera's main texture's format, so one copies into the other.
     image.texture_descriptor.format = TextureFormat::Rgba8UnormSrgb;
     image.texture_descriptor.usage = TextureUsages::TEXTURE_BINDING
         | TextureUsages::COPY_SRC
@@ -146,7 +147,7 @@ fn spawn_view_cache(mut commands: Commands, mut images: ResMut<Assets<Image>>, c
         return;
     }
     let pixels = UVec2::ONE;
-    let image = images.add(render_image(pixels));
+    let image = images.add(render_target_image(pixels));
     let camera = commands
         .spawn((
             Camera2d,
@@ -287,7 +288,7 @@ fn follow_view(
     let stage = match cache.stage {
         Stage::Moving { still_for } if usable && still_for + 1 >= STILL_FRAMES => {
             if cache.pixels != pixels {
-                cache.image = images.add(render_image(pixels));
+                cache.image = images.add(render_target_image(pixels));
                 cache.pixels = pixels;
             }
             if let Ok((_, mut target, mut t, mut p)) = view_camera.get_mut(cache.camera) {
