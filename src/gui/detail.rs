@@ -7,7 +7,7 @@ use super::board::{BoardChunk, CellLabel, ObjectiveMark, PlaceName, ShowLabels};
 use super::camera::BoardCamera;
 use super::counters::{CounterPart, CounterPip, StackBadge};
 use super::layout::Layout;
-use super::view_cache::{TERRAIN_LAYER, VIEW_LAYER};
+use super::view_cache::{BAKE_LAYER, TERRAIN_LAYER, VIEW_LAYER};
 use crate::game::phase::GameState;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{RenderTarget, ScalingMode};
@@ -16,8 +16,6 @@ use bevy::text::FontSize;
 use bevy::window::RequestRedraw;
 use std::time::{Duration, Instant};
 
-/// The render layer the baking camera sees: the board's meshes are on it and on the main one.
-const BAKE_LAYER: usize = 1;
 /// The board picture's pixel budget (4 Mpx, 16 MiB) and longest side.
 const PICTURE_PIXELS: f32 = 4.0e6;
 const PICTURE_SIDE: f32 = 4096.0;

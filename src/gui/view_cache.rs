@@ -1,10 +1,11 @@
-//! The still view's picture, so a board that is not moving costs a copy a frame at any zoom and
-//! any size: once the camera has stood still a few frames, a second camera renders the board's
-//! terrain (its chunk meshes, or the whole-board picture from afar) as the window sees it into an
-//! image, and each frame starts from a copy of that image instead of clearing and drawing the
-//! terrain, until the camera moves, the window is resized or the board is drawn anew. Counters,
-//! marks, names and panels stay live on top. (A software renderer shades every pixel of a
-//! textured quad; a copy is a plain memory copy.)
+//! The still view's pictures, so a board that is not changing costs a copy a frame at any zoom,
+//! any size and any number of units: once the camera has stood still a few frames, a second
+//! camera renders the board as the window sees it into an image, and each frame starts from a copy
+//! of that image instead of clearing and drawing it. Two pictures: the terrain alone (good until
+//! the camera moves), and the whole scene, terrain with counters and names (good until anything
+//! drawn changes too). Gizmos (rings, outlines, arrows, marks) are drawn every frame on top, and
+//! egui's panels over them. (A software renderer shades every pixel of every textured quad; a
+//! copy is a plain memory copy.)
 
 use super::camera::BoardCamera;
 use super::detail::BoardPicture;
@@ -13,6 +14,8 @@ use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::{RenderLayers, VisibilitySystems};
 use bevy::camera::{CameraMainTextureUsages, CameraUpdateSystems, RenderTarget, ScalingMode};
 use bevy::core_pipeline::{Core2d, Core2dSystems};
+use bevy::ecs::system::SystemParam;
+use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
@@ -21,54 +24,101 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, T
 use bevy::render::renderer::{RenderContext, ViewQuery};
 use bevy::render::texture::GpuImage;
 use bevy::render::view::ViewTarget;
+use bevy::sprite::Anchor;
 use bevy::window::RequestRedraw;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// What the window's camera always sees (counters, marks, names, everything but the terrain).
-const LIVE_LAYER: usize = 0;
-/// The terrain as meshes (or the whole-board picture): seen by the window's camera while the
-/// view's picture is not ready.
-pub const TERRAIN_LAYER: usize = 3;
-/// The terrain as the view camera sees it.
+// The board's render layers, all in one place.
+/// Counters, names, objective stars: what the scene's picture adds to the terrain's.
+pub const LIVE_LAYER: usize = 0;
+/// The terrain's meshes as the board picture's baking camera sees them (`detail.rs`).
+pub const BAKE_LAYER: usize = 1;
+/// The terrain (its chunk meshes, or the board picture from afar) as the view's cameras see it.
 pub const VIEW_LAYER: usize = 2;
-/// Frames the camera stands still before the view is baked, and frames the view camera
-/// renders (the first may find a pipeline still compiling).
+/// The terrain as the window's camera sees it while no picture stands for it.
+pub const TERRAIN_LAYER: usize = 3;
+/// Gizmos, remade every frame (selection rings, reach outlines, arrows, done marks): never in a
+/// picture, always drawn by the window's camera.
+pub const GIZMO_LAYER: usize = 4;
+
+/// Frames the view stands still before a picture is baked, and frames its camera renders (the
+/// first may find a pipeline still compiling).
 const STILL_FRAMES: u32 = 2;
 const BAKE_FRAMES: u32 = 3;
+/// Frames in a row with a change after which the pictures stop asking for frames of their own: a
+/// system that marks something changed every frame must not keep an idle board redrawing.
+const RESTLESS_FRAMES: u32 = 60;
 
-/// Where the view stands: the camera's centre, world units per pixel, and the view's size in
-/// pixels. The view's picture is good while this is unchanged.
+/// Where the view stands: the camera's centre, the world area it shows and the view's size in
+/// pixels. The pictures are good while this is unchanged.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct ViewKey {
     centre: Vec2,
-    scale: f32,
     area: Vec2,
     pixels: UVec2,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
-    /// The camera is moving (or the board changed): the terrain is drawn live.
+    /// What the picture shows is changing (or the camera moving): drawn live.
     Moving { still_for: u32 },
-    /// The view camera is rendering the picture.
+    /// The picture's camera is rendering it.
     Baking { frames: u32 },
-    /// The picture stands for the terrain.
+    /// The picture stands for what it shows.
     Ready,
 }
 
-/// The view's picture: its camera, its image and how far it is.
-#[derive(Resource)]
-pub struct ViewCache {
+/// One of the view's pictures: its camera, its image and how far it is.
+struct Picture {
     camera: Entity,
     image: Handle<Image>,
     pixels: UVec2,
-    key: Option<ViewKey>,
     stage: Stage,
 }
 
+/// The view's two pictures: the terrain alone, and the whole scene.
+#[derive(Resource)]
+pub struct ViewCache {
+    key: Option<ViewKey>,
+    terrain: Picture,
+    scene: Picture,
+    /// Frames in a row in which something drawn changed.
+    restless: u32,
+}
+
+/// What stands for the board in the window's frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Nothing: the window's camera draws the terrain and the scene itself.
+    Live,
+    /// The terrain's picture, with the scene drawn over it.
+    Terrain,
+    /// The scene's picture: only gizmos drawn over it.
+    Scene,
+}
+
+/// `HEXFRONT_VIEW_PICTURE`: `off` draws everything every frame, `terrain` keeps only the
+/// terrain's picture (to compare, or should a driver get the copy wrong).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Allowed {
+    Nothing,
+    Terrain,
+    Both,
+}
+
+impl Default for Allowed {
+    fn default() -> Self {
+        match std::env::var("HEXFRONT_VIEW_PICTURE").as_deref() {
+            Ok("off") => Self::Nothing,
+            Ok("terrain") => Self::Terrain,
+            _ => Self::Both,
+        }
+    }
+}
+
 /// Set by the render world when a picture could not be copied (its image missing, or another
-/// format than the window's): the main world then draws the terrain itself from the next frame on.
+/// format than the window's): the main world then draws the board itself from the next frame on.
 #[derive(Resource, Clone, Default)]
 struct CopyFailed(Arc<AtomicBool>);
 
@@ -76,22 +126,22 @@ struct CopyFailed(Arc<AtomicBool>);
 #[derive(Component, Clone, Default, ExtractComponent)]
 pub struct StartFromPicture(Option<AssetId<Image>>);
 
-/// The window camera's layers: everything live, and the terrain's meshes unless the view's
-/// picture stands for them.
-pub fn window_layers(picture: bool) -> RenderLayers {
-    if picture {
-        RenderLayers::layer(LIVE_LAYER)
-    } else {
-        RenderLayers::from_layers(&[LIVE_LAYER, TERRAIN_LAYER])
+/// The window camera's layers: gizmos always, the scene unless its picture stands for it, the
+/// terrain unless a picture does.
+pub fn window_layers(shown: Shown) -> RenderLayers {
+    match shown {
+        Shown::Live => RenderLayers::from_layers(&[LIVE_LAYER, TERRAIN_LAYER, GIZMO_LAYER]),
+        Shown::Terrain => RenderLayers::from_layers(&[LIVE_LAYER, GIZMO_LAYER]),
+        Shown::Scene => RenderLayers::layer(GIZMO_LAYER),
     }
 }
 
-/// The window camera's parts for the view's picture: its layers, and a main texture a picture
+/// The window camera's parts for the view's pictures: its layers, and a main texture a picture
 /// can be copied into.
 pub fn window_camera_parts() -> impl Bundle {
     let usages = CameraMainTextureUsages::default();
     (
-        window_layers(false),
+        window_layers(Shown::Live),
         CameraMainTextureUsages(usages.0 | TextureUsages::COPY_DST),
         StartFromPicture::default(),
     )
@@ -99,6 +149,7 @@ pub fn window_camera_parts() -> impl Bundle {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(ExtractComponentPlugin::<StartFromPicture>::default())
+        .add_systems(Startup, gizmos_on_their_layer)
         .add_systems(OnEnter(GameState::Playing), spawn_view_cache)
         .add_systems(OnEnter(GameState::NoGame), forget_view_cache)
         .add_systems(
@@ -117,6 +168,14 @@ pub(super) fn plugin(app: &mut App) {
         render_app
             .insert_resource(failed)
             .add_systems(Core2d, copy_picture.before(Core2dSystems::MainPass));
+    }
+}
+
+/// Every gizmo group (the game's and Bevy's default) draws on the gizmo layer, which no picture
+/// sees: gizmos are remade every frame, a picture would keep yesterday's.
+fn gizmos_on_their_layer(mut store: ResMut<GizmoConfigStore>) {
+    for (_, config, _) in store.iter_mut() {
+        config.render_layers = RenderLayers::layer(GIZMO_LAYER);
     }
 }
 
@@ -146,28 +205,37 @@ fn spawn_view_cache(mut commands: Commands, mut images: ResMut<Assets<Image>>, c
     if cache.is_some() {
         return;
     }
-    let pixels = UVec2::ONE;
-    let image = images.add(render_target_image(pixels));
-    let camera = commands
-        .spawn((
-            Camera2d,
-            Camera {
-                order: -2,
-                is_active: false,
-                ..default()
-            },
-            RenderTarget::Image(image.clone().into()),
-            Projection::Orthographic(OrthographicProjection::default_2d()),
-            RenderLayers::layer(VIEW_LAYER),
-            Msaa::Off,
-        ))
-        .id();
+    let mut picture = |order: isize, layers: RenderLayers| {
+        let pixels = UVec2::ONE;
+        let image = images.add(render_target_image(pixels));
+        let camera = commands
+            .spawn((
+                Camera2d,
+                Camera {
+                    order,
+                    is_active: false,
+                    ..default()
+                },
+                RenderTarget::Image(image.clone().into()),
+                Projection::Orthographic(OrthographicProjection::default_2d()),
+                layers,
+                Msaa::Off,
+            ))
+            .id();
+        Picture {
+            camera,
+            image,
+            pixels,
+            stage: Stage::Moving { still_for: 0 },
+        }
+    };
+    let terrain = picture(-3, RenderLayers::layer(VIEW_LAYER));
+    let scene = picture(-2, RenderLayers::from_layers(&[VIEW_LAYER, LIVE_LAYER]));
     commands.insert_resource(ViewCache {
-        camera,
-        image,
-        pixels,
         key: None,
-        stage: Stage::Moving { still_for: 0 },
+        terrain,
+        scene,
+        restless: 0,
     });
 }
 
@@ -179,22 +247,24 @@ fn forget_view_cache(
     mut window_camera: Query<(&mut Camera, &mut RenderLayers, &mut StartFromPicture), With<BoardCamera>>,
 ) {
     if let Some(cache) = cache {
-        commands.entity(cache.camera).despawn();
+        commands.entity(cache.terrain.camera).despawn();
+        commands.entity(cache.scene.camera).despawn();
         commands.remove_resource::<ViewCache>();
     }
     for (mut camera, mut layers, mut start) in &mut window_camera {
-        show_picture(None, &mut camera, &mut layers, &mut start);
+        show_picture(Shown::Live, None, &mut camera, &mut layers, &mut start);
     }
 }
 
-/// The window camera draws the terrain itself (`None`) or starts each frame from a picture.
+/// The window camera draws the board itself, or starts each frame from a picture.
 fn show_picture(
+    shown: Shown,
     picture: Option<AssetId<Image>>,
     camera: &mut Camera,
     layers: &mut RenderLayers,
     start: &mut StartFromPicture,
 ) {
-    let layers_wanted = window_layers(picture.is_some());
+    let layers_wanted = window_layers(shown);
     if *layers != layers_wanted {
         *layers = layers_wanted;
     }
@@ -212,15 +282,6 @@ fn show_picture(
     }
 }
 
-/// `HEXFRONT_VIEW_PICTURE=off` read once.
-struct SwitchedOff(bool);
-
-impl Default for SwitchedOff {
-    fn default() -> Self {
-        Self(std::env::var("HEXFRONT_VIEW_PICTURE").is_ok_and(|v| v == "off"))
-    }
-}
-
 /// Whether two clear settings are the same (Bevy's type has no `==`); compared before writing, so
 /// an unchanged camera is not marked changed.
 fn same_clear(a: &ClearColorConfig, b: &ClearColorConfig) -> bool {
@@ -233,14 +294,154 @@ fn same_clear(a: &ClearColorConfig, b: &ClearColorConfig) -> bool {
     }
 }
 
-/// Watches the window's camera: a move drops the picture; standing still bakes it; a baked
-/// picture replaces the terrain's meshes.
+/// Anything the scene's picture shows that changed this frame: a counter moved, shown, hidden,
+/// made or removed, a text or colour changed, a mesh, material or image remade.
+#[derive(SystemParam)]
+struct SceneChanges<'w, 's> {
+    drawn: Query<
+        'w,
+        's,
+        (),
+        (
+            Or<(With<Mesh2d>, With<Text2d>, With<Sprite>)>,
+            Without<BoardCamera>,
+            Or<(
+                Changed<GlobalTransform>,
+                Changed<Mesh2d>,
+                Changed<MeshMaterial2d<ColorMaterial>>,
+                Changed<Text2d>,
+                Changed<TextColor>,
+                Changed<TextFont>,
+                Changed<Sprite>,
+                Changed<Anchor>,
+                Changed<RenderLayers>,
+            )>,
+        ),
+    >,
+    // Any entity's: a parent's visibility hides its children.
+    shown: Query<'w, 's, (), Changed<Visibility>>,
+    removed_meshes: RemovedComponents<'w, 's, Mesh2d>,
+    removed_texts: RemovedComponents<'w, 's, Text2d>,
+    removed_sprites: RemovedComponents<'w, 's, Sprite>,
+    meshes: MessageReader<'w, 's, AssetEvent<Mesh>>,
+    materials: MessageReader<'w, 's, AssetEvent<ColorMaterial>>,
+    images: MessageReader<'w, 's, AssetEvent<Image>>,
+}
+
+impl SceneChanges<'_, '_> {
+    /// Whether anything changed; reads every message, so none is seen twice. The pictures' own
+    /// images (`own`) are not part of the scene.
+    fn any(&mut self, own: &[AssetId<Image>]) -> bool {
+        let removed = self.removed_meshes.read().count()
+            + self.removed_texts.read().count()
+            + self.removed_sprites.read().count();
+        let assets = self.meshes.read().filter(|e| redraws(e, &[])).count()
+            + self.materials.read().filter(|e| redraws(e, &[])).count()
+            + self.images.read().filter(|e| redraws(e, own)).count();
+        removed + assets > 0 || !self.drawn.is_empty() || !self.shown.is_empty()
+    }
+}
+
+/// Whether an asset event can change what is drawn: an asset made, loaded or changed, unless it
+/// is one of `own` (one dropped is drawn by nothing).
+fn redraws<A: Asset>(event: &AssetEvent<A>, own: &[AssetId<A>]) -> bool {
+    match event {
+        AssetEvent::Added { id } | AssetEvent::Modified { id } | AssetEvent::LoadedWithDependencies { id } => {
+            !own.contains(id)
+        }
+        AssetEvent::Removed { .. } | AssetEvent::Unused { .. } => false,
+    }
+}
+
+type ViewCameraParts<'a> = (
+    &'a mut Camera,
+    &'a mut RenderTarget,
+    &'a mut Transform,
+    &'a mut Projection,
+);
+
+impl Picture {
+    /// One frame of the picture's life: a change drops it; standing still bakes it, its camera
+    /// aimed as the window's (`depth`: the window camera's z).
+    fn step(
+        &mut self,
+        changed: bool,
+        key: ViewKey,
+        depth: f32,
+        images: &mut Assets<Image>,
+        cameras: &mut Query<ViewCameraParts, Without<BoardCamera>>,
+        background: Color,
+    ) {
+        if changed {
+            self.stage = Stage::Moving { still_for: 0 };
+        }
+        let stage = match self.stage {
+            Stage::Moving { still_for } if still_for + 1 >= STILL_FRAMES => {
+                if self.pixels != key.pixels {
+                    self.image = images.add(render_target_image(key.pixels));
+                    self.pixels = key.pixels;
+                }
+                if let Ok((_, mut target, mut t, mut p)) = cameras.get_mut(self.camera) {
+                    *target = RenderTarget::Image(self.image.clone().into());
+                    *t = Transform::from_translation(key.centre.extend(depth));
+                    *p = Projection::Orthographic(OrthographicProjection {
+                        scaling_mode: ScalingMode::Fixed {
+                            width: key.area.x,
+                            height: key.area.y,
+                        },
+                        ..OrthographicProjection::default_2d()
+                    });
+                }
+                Stage::Baking { frames: 0 }
+            }
+            Stage::Moving { still_for } => Stage::Moving {
+                still_for: still_for + u32::from(!changed),
+            },
+            Stage::Baking { frames } if frames + 1 >= BAKE_FRAMES => Stage::Ready,
+            Stage::Baking { frames } => Stage::Baking { frames: frames + 1 },
+            Stage::Ready => Stage::Ready,
+        };
+        if let Ok((mut camera, ..)) = cameras.get_mut(self.camera) {
+            let baking = matches!(stage, Stage::Baking { .. });
+            if camera.is_active != baking {
+                camera.is_active = baking;
+            }
+            // The picture's background is the window's.
+            let clear = ClearColorConfig::Custom(background);
+            if !same_clear(&camera.clear_color, &clear) {
+                camera.clear_color = clear;
+            }
+        }
+        if self.stage != stage {
+            debug!("view picture {:?}: {:?} -> {stage:?}", self.camera, self.stage);
+        }
+        self.stage = stage;
+    }
+
+    fn ready(&self) -> Option<AssetId<Image>> {
+        (self.stage == Stage::Ready).then(|| self.image.id())
+    }
+
+    /// Dropped for good (the pictures are off or cannot be used): its camera stops.
+    fn drop_picture(&mut self, cameras: &mut Query<ViewCameraParts, Without<BoardCamera>>) {
+        self.stage = Stage::Moving { still_for: 0 };
+        if let Ok((mut camera, ..)) = cameras.get_mut(self.camera)
+            && camera.is_active
+        {
+            camera.is_active = false;
+        }
+    }
+}
+
+/// Watches the window's camera and the scene: a camera move drops both pictures, a change in the
+/// scene drops the scene's; standing still bakes them; a baked picture stands for what it shows.
 fn follow_view(
     mut cache: ResMut<ViewCache>,
     mut images: ResMut<Assets<Image>>,
     clear: Res<ClearColor>,
     board_picture: Option<Res<BoardPicture>>,
     new_chunks: Query<(), Added<super::board::BoardChunk>>,
+    mut scene_changes: SceneChanges,
     mut window_camera: Query<
         (
             &mut Camera,
@@ -252,13 +453,12 @@ fn follow_view(
         ),
         With<BoardCamera>,
     >,
-    mut view_camera: Query<(&mut Camera, &mut RenderTarget, &mut Transform, &mut Projection), Without<BoardCamera>>,
+    mut view_cameras: Query<ViewCameraParts, Without<BoardCamera>>,
     mut redraw: MessageWriter<RequestRedraw>,
-    // `HEXFRONT_VIEW_PICTURE=off`: the terrain drawn every frame (to compare, or should a driver
-    // get the copy wrong).
-    switched_off: Local<SwitchedOff>,
+    allowed: Local<Allowed>,
     copy_failed: Res<CopyFailed>,
 ) {
+    let scene_changed = scene_changes.any(&[cache.terrain.image.id(), cache.scene.image.id()]);
     let Ok((mut camera, transform, projection, msaa, mut layers, mut start)) = window_camera.single_mut() else {
         return;
     };
@@ -268,67 +468,49 @@ fn follow_view(
     let pixels = camera.physical_viewport_size().unwrap_or(UVec2::ZERO);
     let key = ViewKey {
         centre: transform.translation.truncate() + ortho.area.center(),
-        scale: ortho.scale,
         area: ortho.area.size(),
         pixels,
     };
-    // The whole-board picture must be done first: its baking compiles the pipelines the view
-    // camera uses. A multisampled window draws into another texture than the one copied into.
+    // The whole-board picture must be done first: its baking compiles the pipelines the view's
+    // cameras use. A multisampled window draws into another texture than the one copied into.
     let usable = pixels.min_element() > 0
-        && !switched_off.0
+        && *allowed != Allowed::Nothing
         && !copy_failed.0.load(Ordering::Relaxed)
         && camera.viewport.is_none()
         && *msaa == Msaa::Off
         && board_picture.is_some_and(|p| p.baked());
-    let changed = cache.key != Some(key) || !new_chunks.is_empty() || clear.is_changed() || !usable;
-    if changed {
-        cache.key = Some(key);
-        cache.stage = Stage::Moving { still_for: 0 };
+    if !usable {
+        cache.key = None;
+        cache.terrain.drop_picture(&mut view_cameras);
+        cache.scene.drop_picture(&mut view_cameras);
+        show_picture(Shown::Live, None, &mut camera, &mut layers, &mut start);
+        return;
     }
-    let stage = match cache.stage {
-        Stage::Moving { still_for } if usable && still_for + 1 >= STILL_FRAMES => {
-            if cache.pixels != pixels {
-                cache.image = images.add(render_target_image(pixels));
-                cache.pixels = pixels;
-            }
-            if let Ok((_, mut target, mut t, mut p)) = view_camera.get_mut(cache.camera) {
-                *target = RenderTarget::Image(cache.image.clone().into());
-                *t = Transform::from_translation(key.centre.extend(transform.translation.z));
-                *p = Projection::Orthographic(OrthographicProjection {
-                    scaling_mode: ScalingMode::Fixed {
-                        width: key.area.x,
-                        height: key.area.y,
-                    },
-                    ..OrthographicProjection::default_2d()
-                });
-            }
-            Stage::Baking { frames: 0 }
-        }
-        Stage::Moving { still_for } => Stage::Moving {
-            still_for: still_for + u32::from(usable && !changed),
-        },
-        Stage::Baking { frames } if frames + 1 >= BAKE_FRAMES => Stage::Ready,
-        Stage::Baking { frames } => Stage::Baking { frames: frames + 1 },
-        Stage::Ready => Stage::Ready,
+    let view_changed = cache.key != Some(key) || !new_chunks.is_empty() || clear.is_changed();
+    cache.key = Some(key);
+    let depth = transform.translation.z;
+    cache
+        .terrain
+        .step(view_changed, key, depth, &mut images, &mut view_cameras, clear.0);
+    if *allowed == Allowed::Both {
+        let changed = view_changed || scene_changed;
+        cache
+            .scene
+            .step(changed, key, depth, &mut images, &mut view_cameras, clear.0);
+    }
+    let (shown, picture) = match (cache.scene.ready(), cache.terrain.ready()) {
+        (Some(scene), _) => (Shown::Scene, Some(scene)),
+        (None, Some(terrain)) => (Shown::Terrain, Some(terrain)),
+        (None, None) => (Shown::Live, None),
     };
-    if let Ok((mut view, ..)) = view_camera.get_mut(cache.camera) {
-        let baking = matches!(stage, Stage::Baking { .. });
-        if view.is_active != baking {
-            view.is_active = baking;
-        }
-        // The picture's background is the window's.
-        let view_clear = ClearColorConfig::Custom(clear.0);
-        if !same_clear(&view.clear_color, &view_clear) {
-            view.clear_color = view_clear;
-        }
-    }
-    if cache.stage != stage {
-        debug!("view picture: {:?} -> {stage:?}", cache.stage);
-    }
-    cache.stage = stage;
-    let picture = (stage == Stage::Ready).then(|| cache.image.id());
-    show_picture(picture, &mut camera, &mut layers, &mut start);
-    if stage != Stage::Ready && usable {
+    show_picture(shown, picture, &mut camera, &mut layers, &mut start);
+    cache.restless = if view_changed || scene_changed {
+        cache.restless.saturating_add(1)
+    } else {
+        0
+    };
+    let unfinished = shown != Shown::Scene && !(*allowed == Allowed::Terrain && shown == Shown::Terrain);
+    if unfinished && cache.restless < RESTLESS_FRAMES {
         redraw.write(RequestRedraw);
     }
 }
@@ -361,4 +543,111 @@ fn copy_picture(
     };
     ctx.command_encoder()
         .copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), size);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `SceneChanges::any` said each frame.
+    #[derive(Resource, Default)]
+    struct Said(Vec<bool>);
+
+    #[derive(Resource)]
+    struct Own(AssetId<Image>);
+
+    fn watch(mut changes: SceneChanges, own: Res<Own>, mut said: ResMut<Said>) {
+        said.0.push(changes.any(&[own.0]));
+    }
+
+    /// A frame, and whether the scene was said to have changed in it.
+    fn frame(app: &mut App) -> bool {
+        app.update();
+        *app.world().resource::<Said>().0.last().expect("a frame was watched")
+    }
+
+    #[test]
+    fn the_scene_changes_when_anything_drawn_moves_shows_goes_or_is_remade_and_only_then() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin))
+            .init_asset::<Mesh>()
+            .init_asset::<ColorMaterial>()
+            .init_asset::<Image>()
+            .init_resource::<Said>()
+            .add_systems(PostUpdate, watch.after(TransformSystems::Propagate));
+        let own = app
+            .world_mut()
+            .resource_mut::<Assets<Image>>()
+            .add(render_target_image(UVec2::ONE));
+        app.insert_resource(Own(own.id()));
+        frame(&mut app);
+        assert!(!frame(&mut app), "nothing drawn, nothing changed");
+
+        let counter = app
+            .world_mut()
+            .spawn((Mesh2d(Handle::default()), Transform::default()))
+            .id();
+        assert!(frame(&mut app), "a counter made");
+        assert!(!frame(&mut app), "a counter standing still");
+        let name = app
+            .world_mut()
+            .spawn((Text2d::new("Mortain"), Transform::default()))
+            .id();
+        assert!(frame(&mut app), "a name made");
+        assert!(!frame(&mut app));
+
+        app.world_mut()
+            .get_mut::<Transform>(counter)
+            .expect("a counter")
+            .translation
+            .x = 40.0;
+        assert!(frame(&mut app), "a counter moved");
+        assert!(!frame(&mut app));
+        app.world_mut().entity_mut(counter).insert(Visibility::Hidden);
+        assert!(frame(&mut app), "a counter hidden");
+        assert!(!frame(&mut app));
+        app.world_mut().get_mut::<Text2d>(name).expect("a name").0 = "St Hilaire".into();
+        assert!(frame(&mut app), "a name's text changed");
+        assert!(!frame(&mut app));
+
+        // A parent moved moves the counters under it.
+        let stack = app.world_mut().spawn(Transform::default()).id();
+        app.world_mut().entity_mut(counter).insert(ChildOf(stack));
+        frame(&mut app);
+        assert!(!frame(&mut app));
+        app.world_mut()
+            .get_mut::<Transform>(stack)
+            .expect("a stack")
+            .translation
+            .y = 10.0;
+        assert!(frame(&mut app), "a stack moved");
+        assert!(!frame(&mut app));
+
+        let material = app
+            .world_mut()
+            .resource_mut::<Assets<ColorMaterial>>()
+            .add(ColorMaterial::from_color(Color::WHITE));
+        assert!(frame(&mut app), "a material made");
+        assert!(!frame(&mut app));
+        if let Some(mut m) = app
+            .world_mut()
+            .resource_mut::<Assets<ColorMaterial>>()
+            .get_mut(&material)
+        {
+            m.color = Color::BLACK;
+        }
+        assert!(frame(&mut app), "a material's colour changed");
+        assert!(!frame(&mut app));
+
+        // The pictures' own images are not the scene.
+        let own = app.world().resource::<Own>().0;
+        if let Some(mut image) = app.world_mut().resource_mut::<Assets<Image>>().get_mut(own) {
+            image.texture_descriptor.label = None;
+        }
+        assert!(!frame(&mut app), "the picture's own image changed");
+
+        app.world_mut().despawn(counter);
+        assert!(frame(&mut app), "a counter removed");
+        assert!(!frame(&mut app));
+    }
 }
