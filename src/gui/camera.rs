@@ -45,9 +45,10 @@ fn apply_antialiasing(
     if !(settings.is_changed() || adapter.is_added()) {
         return;
     }
-    // wgpu's DeviceType is not re-exported by Bevy; its Debug name is stable ("Cpu").
-    let software = format!("{:?}", adapter.device_type) == "Cpu";
-    let wanted = if settings.antialiasing.wanted(software) {
+    let wanted = if settings
+        .antialiasing
+        .wanted(super::settings::software_renderer(&adapter))
+    {
         Msaa::Sample4
     } else {
         Msaa::Off

@@ -18,7 +18,9 @@ pub struct Settings {
     /// Ask before the phase that ends a side's player turn is ended.
     pub confirm_end_turn: bool,
     /// Smooth edges on the board (multisampling).
-    pub antialiasing: Antialiasing,
+    pub antialiasing: ByRenderer,
+    /// Soft shadows under windows, menus and tooltips.
+    pub shadows: ByRenderer,
     /// In hotseat, hide the board between two players' turns until the next one is seated.
     pub hand_over: bool,
     /// Presentation mode's pacing, camera and background (for streamers).
@@ -64,25 +66,32 @@ pub enum Background {
     Transparent,
 }
 
-/// Multisampled board edges: on a graphics card they cost little; a software renderer (no
-/// graphics driver) spends most of each frame on them, so `Auto` leaves them off there.
+/// A look that costs a graphics card little and a software renderer (no graphics driver, every
+/// pixel shaded on the processor) much: multisampled board edges, soft shadows under windows.
+/// `Auto` has it on a graphics card only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Antialiasing {
+pub enum ByRenderer {
     #[default]
     Auto,
     On,
     Off,
 }
 
-impl Antialiasing {
-    /// Whether to multisample, given whether the renderer runs on the CPU.
+impl ByRenderer {
+    /// Whether to have it, given whether the renderer runs on the CPU.
     pub fn wanted(self, software_renderer: bool) -> bool {
         match self {
-            Antialiasing::Auto => !software_renderer,
-            Antialiasing::On => true,
-            Antialiasing::Off => false,
+            ByRenderer::Auto => !software_renderer,
+            ByRenderer::On => true,
+            ByRenderer::Off => false,
         }
     }
+}
+
+/// Whether the renderer runs on the processor (Mesa's llvmpipe and the like).
+pub fn software_renderer(adapter: &bevy::render::renderer::RenderAdapterInfo) -> bool {
+    // wgpu's DeviceType is not re-exported by Bevy; its Debug name is stable ("Cpu").
+    format!("{:?}", adapter.device_type) == "Cpu"
 }
 
 impl Default for Settings {
@@ -91,7 +100,8 @@ impl Default for Settings {
             ui_scale: 1.0,
             colour_blind: false,
             confirm_end_turn: true,
-            antialiasing: Antialiasing::Auto,
+            antialiasing: ByRenderer::Auto,
+            shadows: ByRenderer::Auto,
             hand_over: true,
             streaming: Streaming::default(),
         }
@@ -172,7 +182,10 @@ pub(super) fn plugin(app: &mut App) {
             problem,
         })
         .add_systems(Update, (toggle_window, save_and_apply).chain())
-        .add_systems(EguiPrimaryContextPass, (apply_scale, settings_window).chain());
+        .add_systems(
+            EguiPrimaryContextPass,
+            (apply_scale, apply_shadows, settings_window).chain(),
+        );
 }
 
 /// The player's saved settings (the defaults when there are none), read before the window opens.
@@ -252,6 +265,46 @@ fn apply_scale(
     Ok(())
 }
 
+/// A row for a `ByRenderer` setting: its name (with what it does on hover) and Auto/On/Off.
+fn by_renderer(ui: &mut egui::Ui, name: &str, hover: &str, value: &mut ByRenderer) {
+    ui.horizontal(|ui| {
+        ui.label(name).on_hover_text(hover);
+        for (choice, label) in [
+            (ByRenderer::Auto, "Auto"),
+            (ByRenderer::On, "On"),
+            (ByRenderer::Off, "Off"),
+        ] {
+            ui.selectable_value(value, choice, label);
+        }
+    });
+}
+
+/// Shadows under egui's windows and popups as the settings ask, once the renderer has said what
+/// it runs on.
+fn apply_shadows(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+) -> Result {
+    let Some(adapter) = adapter else { return Ok(()) };
+    let wanted = settings.shadows.wanted(software_renderer(&adapter));
+    let ctx = contexts.ctx_mut()?;
+    let shown = ctx.global_style().visuals.window_shadow != egui::Shadow::NONE;
+    if shown != wanted {
+        let stock = egui::Visuals::dark();
+        ctx.all_styles_mut(|style| {
+            let (window, popup) = if wanted {
+                (stock.window_shadow, stock.popup_shadow)
+            } else {
+                (egui::Shadow::NONE, egui::Shadow::NONE)
+            };
+            style.visuals.window_shadow = window;
+            style.visuals.popup_shadow = popup;
+        });
+    }
+    Ok(())
+}
+
 /// Sets the window to a capture's exact size.
 fn frame_size_buttons(ui: &mut egui::Ui, window: &mut Window) {
     use super::present::{FrameSize, set_frame_size};
@@ -319,17 +372,18 @@ fn settings_window(
                 .on_hover_text("A stray Enter at the last phase asks first; undo (Ctrl+Z) can still take an end back");
             ui.checkbox(&mut edited.hand_over, "Hand-over screen between players")
                 .on_hover_text("Hotseat: the board is hidden when the turn passes to the other player, until they click, so neither sees the other's hidden choices");
-            ui.horizontal(|ui| {
-                ui.label("Smooth edges")
-                    .on_hover_text("Multisampling: smoother hex edges and counters. Auto turns it off when the graphics run on the processor (no driver), where it costs most of each frame");
-                for (value, name) in [
-                    (Antialiasing::Auto, "Auto"),
-                    (Antialiasing::On, "On"),
-                    (Antialiasing::Off, "Off"),
-                ] {
-                    ui.selectable_value(&mut edited.antialiasing, value, name);
-                }
-            });
+            by_renderer(
+                ui,
+                "Smooth edges",
+                "Multisampling: smoother hex edges and counters. Auto turns it off when the graphics run on the processor (no driver), where it costs most of each frame",
+                &mut edited.antialiasing,
+            );
+            by_renderer(
+                ui,
+                "Shadows",
+                "Soft shadows under windows, menus and tooltips. Auto turns them off when the graphics run on the processor (no driver), where the game log's alone costs a quarter of each frame",
+                &mut edited.shadows,
+            );
             streaming_settings(ui, &mut edited.streaming);
             if let Ok(mut window) = windows.single_mut() {
                 frame_size_buttons(ui, &mut window);
