@@ -89,7 +89,7 @@ pub struct ViewCache {
 
 /// What stands for the board in the window's frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shown {
+enum Shown {
     /// Nothing: the window's camera draws the terrain and the scene itself.
     Live,
     /// The terrain's picture, with the scene drawn over it.
@@ -128,7 +128,7 @@ pub struct StartFromPicture(Option<AssetId<Image>>);
 
 /// The window camera's layers: gizmos always, the scene unless its picture stands for it, the
 /// terrain unless a picture does.
-pub fn window_layers(shown: Shown) -> RenderLayers {
+fn window_layers(shown: Shown) -> RenderLayers {
     match shown {
         Shown::Live => RenderLayers::from_layers(&[LIVE_LAYER, TERRAIN_LAYER, GIZMO_LAYER]),
         Shown::Terrain => RenderLayers::from_layers(&[LIVE_LAYER, GIZMO_LAYER]),
