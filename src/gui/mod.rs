@@ -31,6 +31,7 @@ pub mod present;
 pub mod redraw;
 pub mod replay;
 pub mod saves;
+mod scene_changes;
 pub mod score;
 pub mod script;
 pub mod settings;
