@@ -2,7 +2,6 @@
 //! WASD/arrows, zoom with the wheel (toward the cursor) and +/-.
 
 use super::layout::Layout;
-use bevy::camera::CameraOutputMode;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
@@ -30,15 +29,6 @@ pub(super) fn plugin(app: &mut App) {
 fn spawn_camera(mut commands: Commands) {
     commands.spawn((
         Camera2d,
-        Camera {
-            // The only camera drawing into the window, and its last pass covers every pixel: the
-            // window's texture needs no clearing first (a software renderer fills it for nothing).
-            output_mode: CameraOutputMode::Write {
-                blend_state: None,
-                clear_color: ClearColorConfig::None,
-            },
-            ..default()
-        },
         BoardCamera,
         Msaa::Off,
         super::view_cache::window_camera_parts(),

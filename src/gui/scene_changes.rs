@@ -18,7 +18,8 @@ pub struct SceneChanges<'w, 's> {
         (),
         (
             Or<(With<Mesh2d>, With<Text2d>, With<Sprite>)>,
-            // The window's camera: its layers change with the picture shown, not the scene.
+            // Never matches the window's camera anyway; said for Bevy's access check, since
+            // `follow_view` writes that camera's layers in the same system.
             Without<BoardCamera>,
             Or<(
                 Changed<GlobalTransform>,

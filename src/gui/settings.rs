@@ -291,16 +291,20 @@ fn apply_shadows(
     let ctx = contexts.ctx_mut()?;
     let shown = ctx.global_style().visuals.window_shadow != egui::Shadow::NONE;
     if shown != wanted {
-        let stock = egui::Visuals::dark();
-        ctx.all_styles_mut(|style| {
-            let (window, popup) = if wanted {
-                (stock.window_shadow, stock.popup_shadow)
-            } else {
-                (egui::Shadow::NONE, egui::Shadow::NONE)
-            };
-            style.visuals.window_shadow = window;
-            style.visuals.popup_shadow = popup;
-        });
+        for (theme, stock) in [
+            (egui::Theme::Dark, egui::Visuals::dark()),
+            (egui::Theme::Light, egui::Visuals::light()),
+        ] {
+            ctx.style_mut_of(theme, |style| {
+                let (window, popup) = if wanted {
+                    (stock.window_shadow, stock.popup_shadow)
+                } else {
+                    (egui::Shadow::NONE, egui::Shadow::NONE)
+                };
+                style.visuals.window_shadow = window;
+                style.visuals.popup_shadow = popup;
+            });
+        }
     }
     Ok(())
 }

@@ -11,9 +11,9 @@ use super::camera::BoardCamera;
 use super::detail::BoardPicture;
 use super::scene_changes::SceneChanges;
 use crate::game::phase::GameState;
-use bevy::asset::RenderAssetUsages;
+use bevy::asset::{AssetEventSystems, RenderAssetUsages};
 use bevy::camera::visibility::{RenderLayers, VisibilitySystems};
-use bevy::camera::{CameraMainTextureUsages, CameraUpdateSystems, RenderTarget, ScalingMode};
+use bevy::camera::{CameraMainTextureUsages, CameraUpdateSystems, ImageRenderTarget, RenderTarget, ScalingMode};
 use bevy::core_pipeline::{Core2d, Core2dSystems};
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
@@ -41,8 +41,9 @@ pub const TERRAIN_LAYER: usize = 3;
 /// picture, always drawn by the window's camera.
 pub const GIZMO_LAYER: usize = 4;
 
-/// Frames the view stands still before a picture is baked, and frames its camera renders (the
-/// first may find a pipeline still compiling).
+/// Frames the view stands still before a picture is baked, and frames its camera renders: at
+/// least two, since the camera is aimed after this frame's transforms were propagated (the first
+/// frame renders with its old place and size), and a pipeline may still be compiling.
 const STILL_FRAMES: u32 = 2;
 const BAKE_FRAMES: u32 = 3;
 /// Frames in a row with a change after which the pictures stop asking for frames of their own: a
@@ -56,6 +57,8 @@ struct ViewKey {
     centre: Vec2,
     area: Vec2,
     pixels: UVec2,
+    /// The window's scale factor: the pictures' cameras lay text out at it, as the window's does.
+    scale_factor: f32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,6 +160,7 @@ pub(super) fn plugin(app: &mut App) {
             // before the frame's visible entities are listed from the camera's layers.
             follow_view
                 .after(CameraUpdateSystems)
+                .after(AssetEventSystems)
                 .after(TransformSystems::Propagate)
                 .before(VisibilitySystems::CheckVisibility)
                 .run_if(super::board_shown.and_then(resource_exists::<ViewCache>)),
@@ -322,7 +326,10 @@ impl Picture {
                     self.pixels = key.pixels;
                 }
                 if let Ok((_, mut target, mut t, mut p)) = cameras.get_mut(self.camera) {
-                    *target = RenderTarget::Image(self.image.clone().into());
+                    *target = RenderTarget::Image(ImageRenderTarget {
+                        handle: self.image.clone(),
+                        scale_factor: key.scale_factor,
+                    });
                     *t = Transform::from_translation(key.centre.extend(depth));
                     *p = Projection::Orthographic(OrthographicProjection {
                         scaling_mode: ScalingMode::Fixed {
@@ -410,6 +417,7 @@ fn follow_view(
         centre: transform.translation.truncate() + ortho.area.center(),
         area: ortho.area.size(),
         pixels,
+        scale_factor: camera.target_scaling_factor().unwrap_or(1.0),
     };
     // The whole-board picture must be done first: its baking compiles the pipelines the view's
     // cameras use. A multisampled window draws into another texture than the one copied into.
