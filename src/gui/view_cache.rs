@@ -119,6 +119,17 @@ impl Default for Allowed {
     }
 }
 
+impl Allowed {
+    /// The picture the window shows once everything has stood still long enough.
+    fn best(self) -> Shown {
+        match self {
+            Allowed::Nothing => Shown::Live,
+            Allowed::Terrain => Shown::Terrain,
+            Allowed::Both => Shown::Scene,
+        }
+    }
+}
+
 /// Set by the render world when a picture could not be copied (its image missing, or another
 /// format than the window's): the main world then draws the board itself from the next frame on.
 #[derive(Resource, Clone, Default)]
@@ -457,8 +468,7 @@ fn follow_view(
     } else {
         0
     };
-    let unfinished = shown != Shown::Scene && !(*allowed == Allowed::Terrain && shown == Shown::Terrain);
-    if unfinished && cache.restless < RESTLESS_FRAMES {
+    if shown != allowed.best() && cache.restless < RESTLESS_FRAMES {
         redraw.write(RequestRedraw);
     }
 }
