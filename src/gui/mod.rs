@@ -17,6 +17,7 @@ mod egui_shader;
 pub mod end;
 mod focus;
 mod fonts;
+mod frame_reuse;
 pub mod guide;
 pub mod handover;
 pub mod hud;
@@ -95,7 +96,13 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
-        .add_plugins((redraw::plugin, detail::plugin, view_cache::plugin, egui_shader::plugin))
+        .add_plugins((
+            redraw::plugin,
+            detail::plugin,
+            view_cache::plugin,
+            egui_shader::plugin,
+            frame_reuse::plugin,
+        ))
         .add_plugins((
             bars::plugin,
             attack_panels::plugin,

@@ -87,6 +87,17 @@ pub struct ViewCache {
     scene: Picture,
     /// Frames in a row in which something drawn changed.
     restless: u32,
+    /// Times the scene's picture has been baked (a new baking may reuse the same image).
+    scene_bakes: u32,
+}
+
+impl ViewCache {
+    /// The scene's picture while it stands for the board: its image, which baking of it, and its
+    /// size in pixels.
+    pub fn scene_shown(&self) -> Option<(AssetId<Image>, u32, UVec2)> {
+        let key = self.key?;
+        self.scene.ready().map(|id| (id, self.scene_bakes, key.pixels))
+    }
 }
 
 /// What stands for the board in the window's frames.
@@ -139,6 +150,19 @@ struct CopyFailed(Arc<AtomicBool>);
 #[derive(Component, Clone, Default, ExtractComponent)]
 pub struct StartFromPicture(Option<AssetId<Image>>);
 
+impl StartFromPicture {
+    pub fn picture(&self) -> Option<AssetId<Image>> {
+        self.0
+    }
+
+    /// Another picture to start from (the kept frame, `frame_reuse.rs`), written only if it differs.
+    pub fn set_picture(&mut self, picture: Option<AssetId<Image>>) {
+        if self.0 != picture {
+            self.0 = picture;
+        }
+    }
+}
+
 /// The window camera's layers: gizmos always, the scene unless its picture stands for it, the
 /// terrain unless a picture does.
 fn window_layers(shown: Shown) -> RenderLayers {
@@ -157,6 +181,7 @@ pub fn window_camera_parts() -> impl Bundle {
         window_layers(Shown::Live),
         CameraMainTextureUsages(usages.0 | TextureUsages::COPY_DST),
         StartFromPicture::default(),
+        super::frame_reuse::KeepFrame::default(),
     )
 }
 
@@ -250,6 +275,7 @@ fn spawn_view_cache(mut commands: Commands, mut images: ResMut<Assets<Image>>, c
         terrain,
         scene,
         restless: 0,
+        scene_bakes: 0,
     });
 }
 
@@ -291,9 +317,7 @@ fn show_picture(
     if !same_clear(&camera.clear_color, &clear) {
         camera.clear_color = clear;
     }
-    if start.0 != picture {
-        start.0 = picture;
-    }
+    start.set_picture(picture);
 }
 
 /// Whether two clear settings are the same (Bevy's type has no `==`); compared before writing, so
@@ -415,8 +439,14 @@ fn follow_view(
     mut redraw: MessageWriter<RequestRedraw>,
     allowed: Local<Allowed>,
     copy_failed: Res<CopyFailed>,
+    kept_frame: Res<super::frame_reuse::KeptFrame>,
 ) {
-    let scene_changed = scene_changes.any(&[cache.terrain.image.id(), cache.scene.image.id()]);
+    let own = [
+        Some(cache.terrain.image.id()),
+        Some(cache.scene.image.id()),
+        kept_frame.image(),
+    ];
+    let scene_changed = scene_changes.any(&own.into_iter().flatten().collect::<Vec<_>>());
     let Ok((mut camera, transform, projection, msaa, mut layers, mut start)) = window_camera.single_mut() else {
         return;
     };
@@ -453,9 +483,13 @@ fn follow_view(
         .step(view_changed, key, depth, &mut images, &mut view_cameras, clear.0);
     if *allowed == Allowed::Both {
         let changed = view_changed || scene_changed;
+        let was_ready = cache.scene.ready().is_some();
         cache
             .scene
             .step(changed, key, depth, &mut images, &mut view_cameras, clear.0);
+        if !was_ready && cache.scene.ready().is_some() {
+            cache.scene_bakes = cache.scene_bakes.wrapping_add(1);
+        }
     }
     let (shown, picture) = match (cache.scene.ready(), cache.terrain.ready()) {
         (Some(scene), _) => (Shown::Scene, Some(scene)),
