@@ -6,6 +6,7 @@
 
 use super::camera::BoardCamera;
 use super::view_cache::{StartFromPicture, ViewCache, render_target_image};
+use crate::game::phase::GameState;
 use bevy::camera::visibility::RenderLayers;
 use bevy::core_pipeline::Core2d;
 use bevy::core_pipeline::upscaling::upscaling;
@@ -17,11 +18,12 @@ use bevy::render::RenderApp;
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
 use bevy::render::render_asset::RenderAssets;
 use bevy::render::render_resource::Extent3d;
+use bevy::render::render_resource::PipelineCache;
 use bevy::render::renderer::{RenderContext, ViewQuery};
 use bevy::render::texture::GpuImage;
 use bevy::render::view::ViewTarget;
-use bevy_egui::EguiRenderOutput;
 use bevy_egui::egui;
+use bevy_egui::{EguiPostUpdateSet, EguiRenderOutput};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -39,6 +41,12 @@ pub struct KeepFrame(Option<(AssetId<Image>, u32)>);
 /// and whether a copy could not be made (another format or size: frames are then always drawn).
 #[derive(Resource, Clone, Default)]
 struct CopiesMade(Arc<(AtomicU32, AtomicBool)>);
+
+/// Whether egui changes one of its textures this frame. Read between egui's output and the
+/// texture updates (bevy_egui empties the delta before `Last`): a texture whose pixels change
+/// under the same triangles would otherwise leave a kept frame stale.
+#[derive(Resource, Default)]
+struct EguiTexturesChanging(bool);
 
 /// The kept frame: its image, and what it showed.
 #[derive(Resource, Default)]
@@ -81,7 +89,11 @@ impl KeptFrame {
             self.kept = None;
             return FrameUse::Draw;
         };
-        self.same_for = if self.last == Some(shows) { self.same_for + 1 } else { 0 };
+        self.same_for = if self.last == Some(shows) {
+            self.same_for.saturating_add(1)
+        } else {
+            0
+        };
         self.last = Some(shows);
         match self.kept {
             Some((kept, first)) if kept == shows && copied >= first => FrameUse::Reuse,
@@ -106,25 +118,47 @@ impl KeptFrame {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(ExtractComponentPlugin::<KeepFrame>::default())
-        .init_resource::<KeptFrame>();
+        .init_resource::<KeptFrame>()
+        .init_resource::<EguiTexturesChanging>();
     // `HEXFRONT_FRAME_REUSE=off`: every frame drawn (to compare, or should a driver get the copy
     // wrong).
     if std::env::var("HEXFRONT_FRAME_REUSE").is_ok_and(|v| v == "off") {
         return;
     }
     app.add_systems(
+        PostUpdate,
+        note_egui_textures
+            .after(EguiPostUpdateSet::ProcessOutput)
+            .before(EguiPostUpdateSet::PostProcessOutput),
+    )
+    .add_systems(
         Last,
         // After the frame's gizmos are in their assets; egui's output is read in PostUpdate.
         reuse_frames
             .after(GizmoMeshSystems)
             .run_if(super::board_shown.and_then(resource_exists::<ViewCache>)),
-    );
+    )
+    .add_systems(OnEnter(GameState::NoGame), forget_kept_frame);
     let copies = CopiesMade::default();
     app.insert_resource(copies.clone());
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app
             .insert_resource(copies)
             .add_systems(Core2d, keep_frame.after(bevy_egui::render::egui_pass).before(upscaling));
+    }
+}
+
+fn note_egui_textures(output: Query<&EguiRenderOutput, With<BoardCamera>>, mut changing: ResMut<EguiTexturesChanging>) {
+    changing.0 = output.iter().any(|o| !o.textures_delta.is_empty());
+}
+
+/// Leaving the board: nothing kept, no copies asked for (the start screen is not a board).
+fn forget_kept_frame(mut kept: ResMut<KeptFrame>, mut keep: Query<&mut KeepFrame>) {
+    *kept = KeptFrame::default();
+    for mut keep in &mut keep {
+        if keep.0.is_some() {
+            keep.0 = None;
+        }
     }
 }
 
@@ -141,6 +175,7 @@ fn frame_signature<'a>(
     }
     let mut h = FixedHasher.build_hasher();
     scene.hash(&mut h);
+    h.write_usize(egui_output.paint_jobs.len());
     for job in &egui_output.paint_jobs {
         let r = job.clip_rect;
         for v in [r.min.x, r.min.y, r.max.x, r.max.y] {
@@ -197,6 +232,7 @@ fn reuse_frames(
     gizmo_assets: Option<Res<Assets<GizmoAsset>>>,
     gizmo_configs: Option<Res<GizmoConfigStore>>,
     copies: Res<CopiesMade>,
+    egui_textures: Res<EguiTexturesChanging>,
     mut window_camera: Query<
         (
             &mut EguiRenderOutput,
@@ -216,18 +252,20 @@ fn reuse_frames(
         .scene_shown()
         .filter(|(id, ..)| start.picture() == Some(*id) && !copies.0.1.load(Ordering::Relaxed));
     let configs_changed = gizmo_configs.is_some_and(|c| c.is_changed());
-    let shows = scene.filter(|_| !configs_changed).and_then(|scene| {
-        let mut handles: Vec<_> = gizmo_handles
-            .iter()
-            .flat_map(|h| h.handles().iter())
-            .map(|(ty, handle)| (*ty, handle.as_ref().map(Handle::id)))
-            .collect();
-        handles.sort_by_key(|(ty, _)| *ty);
-        let gizmos = handles
-            .into_iter()
-            .map(|(_, id)| id.and_then(|id| gizmo_assets.as_ref().and_then(|a| a.get(id))));
-        frame_signature(scene, &egui_output, gizmos)
-    });
+    let shows = scene
+        .filter(|_| !configs_changed && !egui_textures.0)
+        .and_then(|scene| {
+            let mut handles: Vec<_> = gizmo_handles
+                .iter()
+                .flat_map(|h| h.handles().iter())
+                .map(|(ty, handle)| (*ty, handle.as_ref().map(Handle::id)))
+                .collect();
+            handles.sort_by_key(|(ty, _)| *ty);
+            let gizmos = handles
+                .into_iter()
+                .map(|(_, id)| id.and_then(|id| gizmo_assets.as_ref().and_then(|a| a.get(id))));
+            frame_signature(scene, &egui_output, gizmos)
+        });
     let wanted = match kept.step(shows, copies.0.0.load(Ordering::Acquire)) {
         FrameUse::Draw => None,
         FrameUse::DrawAndKeep(number) => {
@@ -260,19 +298,29 @@ fn keep_frame(
     view: ViewQuery<(&ViewTarget, &KeepFrame)>,
     images: Res<RenderAssets<GpuImage>>,
     copies: Res<CopiesMade>,
+    pipelines: Res<PipelineCache>,
     mut ctx: RenderContext,
 ) {
     let (target, keep) = view.into_inner();
     let Some((id, number)) = keep.0 else { return };
+    // A pipeline still compiling means something was left out of this frame (Bevy skips its
+    // draws): not a frame to keep.
+    if pipelines.waiting_pipelines().next().is_some() {
+        return;
+    }
     // A new image reaches the render world a frame after it is made: the next copy is asked for.
     let Some(to) = images.get(id).map(|p| &p.texture) else {
         return;
     };
     let from = target.main_texture();
-    if to.format() != from.format() || to.size() != from.size() {
+    if to.format() != from.format() {
         if !copies.0.1.swap(true, Ordering::Relaxed) {
             warn!("the window's finished frame could not be kept: every frame is drawn");
         }
+        return;
+    }
+    // A window resized since the image was made: the next frame shows something else anyway.
+    if to.size() != from.size() {
         return;
     }
     let size = Extent3d {

@@ -38,7 +38,9 @@ pub const VIEW_LAYER: usize = 2;
 /// The terrain as the window's camera sees it while no picture stands for it.
 pub const TERRAIN_LAYER: usize = 3;
 /// Gizmos, remade every frame (selection rings, reach outlines, arrows, done marks): never in a
-/// picture, always drawn by the window's camera.
+/// picture, always drawn by the window's camera. Gizmos only: a frame copied from the kept frame
+/// (`frame_reuse.rs`) leaves this layer out after visibility was worked out, so an entity here
+/// would be drawn over its own copy.
 pub const GIZMO_LAYER: usize = 4;
 
 /// Frames the view stands still before a picture is baked, and frames its camera renders: at
