@@ -110,6 +110,15 @@ impl KeptFrame {
         }
     }
 
+    /// Nothing kept any more (the board left). The copies' numbering goes on: the render world's
+    /// count of copies made does not start again.
+    fn forget(&mut self) {
+        *self = KeptFrame {
+            copies: self.copies,
+            ..default()
+        };
+    }
+
     fn copy(&mut self) -> FrameUse {
         self.copies += 1;
         FrameUse::DrawAndKeep(self.copies)
@@ -154,7 +163,7 @@ fn note_egui_textures(output: Query<&EguiRenderOutput, With<BoardCamera>>, mut c
 
 /// Leaving the board: nothing kept, no copies asked for (the start screen is not a board).
 fn forget_kept_frame(mut kept: ResMut<KeptFrame>, mut keep: Query<&mut KeepFrame>) {
-    *kept = KeptFrame::default();
+    kept.forget();
     for mut keep in &mut keep {
         if keep.0.is_some() {
             keep.0 = None;
@@ -375,9 +384,15 @@ mod tests {
         assert_eq!(first, [Draw, Draw, Draw, Draw, DrawAndKeep(3)]);
         assert_eq!(kept.step(b, 2), DrawAndKeep(4));
         assert_eq!(kept.step(b, 3), Reuse);
+        // The board left and came back: no copy made before counts for the new one.
+        kept.forget();
+        let first: Vec<FrameUse> = (0..5).map(|_| kept.step(b, 4)).collect();
+        assert_eq!(first, [Draw, Draw, Draw, Draw, DrawAndKeep(5)]);
+        assert_eq!(kept.step(b, 4), DrawAndKeep(6));
+        assert_eq!(kept.step(b, 5), Reuse);
         // Nothing comparable (egui changing a texture): drawn, and the kept frame forgotten.
-        assert_eq!(kept.step(None, 4), Draw);
-        assert_eq!(kept.step(b, 4), Draw);
+        assert_eq!(kept.step(None, 6), Draw);
+        assert_eq!(kept.step(b, 6), Draw);
     }
 
     #[test]
