@@ -5,7 +5,7 @@
 //! benchmark) then costs a copy and Bevy's last pass instead of every panel's every pixel.
 
 use super::camera::BoardCamera;
-use super::view_cache::{StartFromPicture, ViewCache, render_target_image};
+use super::view_cache::{OwnImages, StartFromPicture, ViewCache, render_target_image};
 use crate::game::phase::GameState;
 use bevy::camera::visibility::RenderLayers;
 use bevy::core_pipeline::Core2d;
@@ -50,7 +50,7 @@ struct EguiTexturesChanging(bool);
 
 /// The kept frame: its image, and what it showed.
 #[derive(Resource, Default)]
-pub struct KeptFrame {
+struct KeptFrame {
     image: Option<(Handle<Image>, UVec2)>,
     /// What the last frame showed, and for how many frames in a row.
     last: Option<u64>,
@@ -73,11 +73,6 @@ enum FrameUse {
 }
 
 impl KeptFrame {
-    /// The kept frame's image (its making is no change of the scene).
-    pub fn image(&self) -> Option<AssetId<Image>> {
-        self.image.as_ref().map(|(h, _)| h.id())
-    }
-
     /// One frame: `shows` is what it would show (None: something that cannot be compared, such
     /// as a texture egui is changing, or no scene picture on screen); `copied` the last copy's
     /// number the render world made. The render world copies a frame while the main world runs
@@ -127,6 +122,7 @@ impl KeptFrame {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(ExtractComponentPlugin::<KeepFrame>::default())
+        .register_required_components::<BoardCamera, KeepFrame>()
         .init_resource::<KeptFrame>()
         .init_resource::<EguiTexturesChanging>();
     // `HEXFRONT_FRAME_REUSE=off`: every frame drawn (to compare, or should a driver get the copy
@@ -162,8 +158,9 @@ fn note_egui_textures(output: Query<&EguiRenderOutput, With<BoardCamera>>, mut c
 }
 
 /// Leaving the board: nothing kept, no copies asked for (the start screen is not a board).
-fn forget_kept_frame(mut kept: ResMut<KeptFrame>, mut keep: Query<&mut KeepFrame>) {
+fn forget_kept_frame(mut kept: ResMut<KeptFrame>, mut own_images: ResMut<OwnImages>, mut keep: Query<&mut KeepFrame>) {
     kept.forget();
+    own_images.0.clear();
     for mut keep in &mut keep {
         if keep.0.is_some() {
             keep.0 = None;
@@ -237,6 +234,7 @@ fn reuse_frames(
     cache: Res<ViewCache>,
     mut kept: ResMut<KeptFrame>,
     mut images: ResMut<Assets<Image>>,
+    mut own_images: ResMut<OwnImages>,
     gizmo_handles: Option<Res<GizmoHandles>>,
     gizmo_assets: Option<Res<Assets<GizmoAsset>>>,
     gizmo_configs: Option<Res<GizmoConfigStore>>,
@@ -280,7 +278,10 @@ fn reuse_frames(
         FrameUse::DrawAndKeep(number) => {
             let pixels = scene.map_or(UVec2::ONE, |(_, _, p)| p);
             if kept.image.as_ref().is_none_or(|(_, p)| *p != pixels) {
-                kept.image = Some((images.add(render_target_image(pixels)), pixels));
+                let image = images.add(render_target_image(pixels));
+                // Its making is no change of the scene.
+                own_images.0 = vec![image.id()];
+                kept.image = Some((image, pixels));
             }
             kept.image.as_ref().map(|(h, _)| (h.id(), number))
         }

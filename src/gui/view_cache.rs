@@ -102,6 +102,11 @@ impl ViewCache {
     }
 }
 
+/// Images of the view's own besides its two pictures (the kept frame, `frame_reuse.rs`): their
+/// making is no change of the scene.
+#[derive(Resource, Default)]
+pub struct OwnImages(pub Vec<AssetId<Image>>);
+
 /// What stands for the board in the window's frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shown {
@@ -183,12 +188,12 @@ pub fn window_camera_parts() -> impl Bundle {
         window_layers(Shown::Live),
         CameraMainTextureUsages(usages.0 | TextureUsages::COPY_DST),
         StartFromPicture::default(),
-        super::frame_reuse::KeepFrame::default(),
     )
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(ExtractComponentPlugin::<StartFromPicture>::default())
+        .init_resource::<OwnImages>()
         .add_systems(Startup, gizmos_on_their_layer)
         .add_systems(OnEnter(GameState::Playing), spawn_view_cache)
         .add_systems(OnEnter(GameState::NoGame), forget_view_cache)
@@ -441,14 +446,11 @@ fn follow_view(
     mut redraw: MessageWriter<RequestRedraw>,
     allowed: Local<Allowed>,
     copy_failed: Res<CopyFailed>,
-    kept_frame: Res<super::frame_reuse::KeptFrame>,
+    own_images: Res<OwnImages>,
 ) {
-    let own = [
-        Some(cache.terrain.image.id()),
-        Some(cache.scene.image.id()),
-        kept_frame.image(),
-    ];
-    let scene_changed = scene_changes.any(&own.into_iter().flatten().collect::<Vec<_>>());
+    let mut own = vec![cache.terrain.image.id(), cache.scene.image.id()];
+    own.extend(&own_images.0);
+    let scene_changed = scene_changes.any(&own);
     let Ok((mut camera, transform, projection, msaa, mut layers, mut start)) = window_camera.single_mut() else {
         return;
     };
