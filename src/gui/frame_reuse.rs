@@ -2,45 +2,73 @@
 //! frames before it drew (the scene's picture, the same gizmos, the same egui panels), it starts
 //! from a copy of that frame and draws neither the gizmos nor egui's panels again. Whatever keeps
 //! asking for frames while nothing on screen changes (the pointer moving within a cell, a
-//! benchmark) then costs a copy and Bevy's last pass instead of every panel's every pixel.
+//! benchmark) then costs a copy and Bevy's last pass instead of every panel's every pixel. On a
+//! software renderer, where that last pass alone fills every pixel on the processor, a run of
+//! such frames is not presented at all but for one in eight: the window already shows it.
 
 use super::camera::BoardCamera;
 use super::view_cache::{OwnImages, StartFromPicture, ViewCache, render_target_image};
 use crate::game::phase::GameState;
 use bevy::camera::visibility::RenderLayers;
+use bevy::camera::{CameraOutputMode, ClearColorConfig};
 use bevy::core_pipeline::Core2d;
 use bevy::core_pipeline::upscaling::upscaling;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::gizmos::{GizmoAsset, GizmoHandles, GizmoMeshSystems};
 use bevy::platform::hash::FixedHasher;
 use bevy::prelude::*;
-use bevy::render::RenderApp;
+use bevy::render::camera::{ExtractedCamera, sort_cameras};
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
 use bevy::render::render_asset::RenderAssets;
 use bevy::render::render_resource::Extent3d;
 use bevy::render::render_resource::PipelineCache;
+use bevy::render::renderer::RenderAdapterInfo;
 use bevy::render::renderer::{RenderContext, ViewQuery};
 use bevy::render::texture::GpuImage;
 use bevy::render::view::ViewTarget;
+use bevy::render::view::screenshot::Screenshot;
+use bevy::render::{Render, RenderApp, RenderSystems};
 use bevy_egui::egui;
 use bevy_egui::{EguiPostUpdateSet, EguiRenderOutput};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Duration;
 
 /// Frames in a row that must look the same before the finished frame is kept: a board that
 /// changes every frame never pays for the copy, an idle one never asks for frames at all.
 const SAME_FRAMES_BEFORE_KEEPING: u32 = 4;
 
+/// Copies of the kept frame presented before the window is taken to show it (a frame may fail
+/// to be presented).
+const PRESENTED_BEFORE_HELD: u32 = 2;
+
+/// In a run of copies the window already shows, one is presented this often all the same: a
+/// window uncovered on a desktop that keeps no copy of it (X11 without a compositor) is painted
+/// again soon.
+const PRESENT_AT_LEAST_EVERY: Duration = Duration::from_secs(1);
+
+/// A frame after a pause this long is presented: it may be the window asking to be painted.
+const PAUSE_BEFORE_PRESENTING: Duration = Duration::from_millis(250);
+
 /// On the window's camera: the image its finished frame (before Bevy's last pass) is copied
-/// into, and the copy's number.
-#[derive(Component, Clone, Default, ExtractComponent)]
-pub struct KeepFrame(Option<(AssetId<Image>, u32)>);
+/// into and the copy's number; and whether the window already shows this frame (then it is not
+/// presented).
+#[derive(Component, Clone, Default, PartialEq, ExtractComponent)]
+pub struct KeepFrame {
+    copy_into: Option<(AssetId<Image>, u32)>,
+    window_holds_it: bool,
+}
 
 /// What the render world did with the main world's requests: the number of the last frame copied,
 /// and whether a copy could not be made (another format or size: frames are then always drawn).
 #[derive(Resource, Clone, Default)]
 struct CopiesMade(Arc<(AtomicU32, AtomicBool)>);
+
+/// Whether copies of the kept frame the window already shows may go unpresented: on a software
+/// renderer (a graphics card's last pass is cheap), and not with `HEXFRONT_FRAME_REUSE=present`.
+#[derive(Resource, Clone, Copy)]
+struct SkipPresenting(bool);
 
 /// Whether egui changes one of its textures this frame. Read between egui's output and the
 /// texture updates (bevy_egui empties the delta before `Last`): a texture whose pixels change
@@ -59,6 +87,10 @@ struct KeptFrame {
     kept: Option<(u64, u32)>,
     /// The last copy's number asked for.
     copies: u32,
+    /// Frames in a row that were copies of the kept frame.
+    reused_for: u32,
+    /// How long the window's frames have not been presented.
+    unpresented_for: Duration,
 }
 
 /// What this frame does with the kept frame.
@@ -78,6 +110,28 @@ impl KeptFrame {
     /// number the render world made. The render world copies a frame while the main world runs
     /// the next, so a copy is only used once it says it made it.
     fn step(&mut self, shows: Option<u64>, copied: u32) -> FrameUse {
+        let frame_use = self.choose(shows, copied);
+        self.reused_for = match frame_use {
+            FrameUse::Reuse => self.reused_for.saturating_add(1),
+            _ => 0,
+        };
+        frame_use
+    }
+
+    /// After `step`: whether this frame goes unpresented, the window already showing it. It is
+    /// one of a run of copies of the kept frame long enough for one to have been presented, it
+    /// follows the last frame without a pause (a frame after one may be the window asking to be
+    /// painted), and a frame was presented less than `PRESENT_AT_LEAST_EVERY` ago.
+    fn skips_presenting(&mut self, since_last_frame: Duration) -> bool {
+        let unpresented_for = self.unpresented_for + since_last_frame;
+        let skip = self.reused_for > PRESENTED_BEFORE_HELD
+            && since_last_frame < PAUSE_BEFORE_PRESENTING
+            && unpresented_for < PRESENT_AT_LEAST_EVERY;
+        self.unpresented_for = if skip { unpresented_for } else { Duration::ZERO };
+        skip
+    }
+
+    fn choose(&mut self, shows: Option<u64>, copied: u32) -> FrameUse {
         let Some(shows) = shows else {
             self.last = None;
             self.same_for = 0;
@@ -127,9 +181,11 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<EguiTexturesChanging>();
     // `HEXFRONT_FRAME_REUSE=off`: every frame drawn (to compare, or should a driver get the copy
     // wrong).
-    if std::env::var("HEXFRONT_FRAME_REUSE").is_ok_and(|v| v == "off") {
+    let switch = std::env::var("HEXFRONT_FRAME_REUSE").unwrap_or_default();
+    if switch == "off" {
         return;
     }
+    app.insert_resource(SkipPresenting(switch != "present"));
     app.add_systems(
         PostUpdate,
         note_egui_textures
@@ -149,7 +205,11 @@ pub(super) fn plugin(app: &mut App) {
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app
             .insert_resource(copies)
-            .add_systems(Core2d, keep_frame.after(bevy_egui::render::egui_pass).before(upscaling));
+            .add_systems(Core2d, keep_frame.after(bevy_egui::render::egui_pass).before(upscaling))
+            .add_systems(
+                Render,
+                skip_presenting.in_set(RenderSystems::CreateViews).before(sort_cameras),
+            );
     }
 }
 
@@ -162,8 +222,8 @@ fn forget_kept_frame(mut kept: ResMut<KeptFrame>, mut own_images: ResMut<OwnImag
     kept.forget();
     own_images.0.clear();
     for mut keep in &mut keep {
-        if keep.0.is_some() {
-            keep.0 = None;
+        if *keep != KeepFrame::default() {
+            *keep = KeepFrame::default();
         }
     }
 }
@@ -240,6 +300,10 @@ fn reuse_frames(
     gizmo_configs: Option<Res<GizmoConfigStore>>,
     copies: Res<CopiesMade>,
     egui_textures: Res<EguiTexturesChanging>,
+    skip_presenting: Res<SkipPresenting>,
+    adapter: Option<Res<RenderAdapterInfo>>,
+    time: Res<Time<Real>>,
+    screenshots: Query<(), With<Screenshot>>,
     mut window_camera: Query<
         (
             &mut EguiRenderOutput,
@@ -297,8 +361,31 @@ fn reuse_frames(
             None
         }
     };
-    if keep.0 != wanted {
-        keep.0 = wanted;
+    // A screenshot of the window is taken from a frame presented.
+    let may_skip =
+        skip_presenting.0 && adapter.is_some_and(|a| super::settings::software_renderer(&a)) && screenshots.is_empty();
+    let wanted = KeepFrame {
+        copy_into: wanted,
+        window_holds_it: may_skip && kept.skips_presenting(time.delta()),
+    };
+    if *keep != wanted {
+        *keep = wanted;
+    }
+}
+
+/// Render world, before the cameras are sorted and the window's image for the frame fetched: a frame the window already
+/// shows skips Bevy's last pass and is not presented (the window camera's output is skipped, so no
+/// image is fetched), instead of sampling and writing every pixel again (~20 ms for 1.6 M pixels
+/// on a software renderer) to show the same.
+fn skip_presenting(mut cameras: Query<(&mut ExtractedCamera, &KeepFrame)>) {
+    for (mut camera, keep) in &mut cameras {
+        if keep.window_holds_it {
+            camera.output_mode = CameraOutputMode::Skip;
+            // A camera with no output that clears is not rendered at all, and its working
+            // textures would be let go after three frames, to be made again for the next frame
+            // presented. (Its frame starts from the kept frame anyway.)
+            camera.clear_color = ClearColorConfig::None;
+        }
     }
 }
 
@@ -312,7 +399,7 @@ fn keep_frame(
     mut ctx: RenderContext,
 ) {
     let (target, keep) = view.into_inner();
-    let Some((id, number)) = keep.0 else { return };
+    let Some((id, number)) = keep.copy_into else { return };
     // A pipeline still compiling means something was left out of this frame (Bevy skips its
     // draws): not a frame to keep.
     if pipelines.waiting_pipelines().next().is_some() {
@@ -394,6 +481,34 @@ mod tests {
         // Nothing comparable (egui changing a texture): drawn, and the kept frame forgotten.
         assert_eq!(kept.step(None, 6), Draw);
         assert_eq!(kept.step(b, 6), Draw);
+    }
+
+    #[test]
+    fn a_run_of_copies_goes_unpresented_but_for_one_a_second_after_a_pause_or_a_drawn_frame() {
+        use FrameUse::*;
+        let ms = Duration::from_millis;
+        let mut kept = KeptFrame::default();
+        let a = frame_signature(scene(), &output(0.0), std::iter::empty());
+        let frame = |kept: &mut KeptFrame, shows, since| (kept.step(shows, 1), kept.skips_presenting(since));
+        let first: Vec<_> = (0..5).map(|_| frame(&mut kept, a, ms(10))).collect();
+        assert!(first.iter().all(|(_, skip)| !skip), "{first:?}");
+        // The first copies are presented, then the window shows the kept frame.
+        let copies: Vec<_> = (0..PRESENTED_BEFORE_HELD + 1)
+            .map(|_| frame(&mut kept, a, ms(10)))
+            .collect();
+        assert!(copies.iter().all(|(used, _)| *used == Reuse), "{copies:?}");
+        assert!(copies[..PRESENTED_BEFORE_HELD as usize].iter().all(|(_, skip)| !skip));
+        assert_eq!(copies.last(), Some(&(Reuse, true)));
+        // Ten seconds of frames 10 ms apart: one presented a second.
+        let presented = (0..1000).filter(|_| !frame(&mut kept, a, ms(10)).1).count();
+        assert_eq!(presented, 10);
+        // A frame after a pause is presented (it may be the window asking to be painted).
+        assert_eq!(frame(&mut kept, a, ms(300)), (Reuse, false));
+        assert_eq!(frame(&mut kept, a, ms(10)), (Reuse, true));
+        // Anything else drawn, and the copies start again from the first.
+        let b = frame_signature(scene(), &output(1.0), std::iter::empty());
+        assert_eq!(frame(&mut kept, b, ms(10)), (Draw, false));
+        assert_eq!(frame(&mut kept, a, ms(10)), (Draw, false));
     }
 
     #[test]

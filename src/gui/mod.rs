@@ -139,6 +139,26 @@ pub fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
     ])
 }
 
+/// The renderer asks the graphics driver for memory in small blocks (8-64 MiB, not wgpu's default
+/// 128-256 MiB): a 2D board holds few textures, and with a software renderer (llvmpipe) a block is
+/// the process's own memory, resident once touched and only given back when the whole block is
+/// free, so the board picture's one-off bake would otherwise stay in memory for good.
+/// `HEXFRONT_GPU_MEMORY=performance` asks for wgpu's default blocks (to compare).
+fn render_plugin() -> bevy::render::RenderPlugin {
+    use bevy::render::settings::{MemoryHints, RenderCreation, WgpuSettings};
+    let memory_hints = match std::env::var("HEXFRONT_GPU_MEMORY").as_deref() {
+        Ok("performance") => MemoryHints::Performance,
+        _ => MemoryHints::MemoryUsage,
+    };
+    bevy::render::RenderPlugin {
+        render_creation: RenderCreation::Automatic(Box::new(WgpuSettings {
+            memory_hints,
+            ..default()
+        })),
+        ..default()
+    }
+}
+
 /// Opens the window, on `start` when one is given (else on the start screen), and runs until it
 /// is closed.
 pub fn run(
@@ -159,12 +179,16 @@ pub fn run(
         Some(s) => format!("Hexfront — {}", s.game.scenario.raw.name),
         None => "Hexfront".to_string(),
     };
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(primary_window(title, &options)),
-        // Closing the window asks first while a game is being played (`leave`).
-        close_when_requested: false,
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(primary_window(title, &options)),
+                // Closing the window asks first while a game is being played (`leave`).
+                close_when_requested: false,
+                ..default()
+            })
+            .set(render_plugin()),
+    )
     .add_plugins(bevy_egui::EguiPlugin::default())
     .insert_resource(ClearColor(present::DARK))
     .add_plugins((crate::game::plugin, plugin));

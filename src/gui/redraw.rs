@@ -2,6 +2,8 @@
 //! computer's turn, a replay playing, arrows fading, a key held), so a still board costs no CPU.
 //! Features that animate ask for frames with `RequestRedraw`; this plugin adds a few frames after
 //! every input so the changes it causes (state changes a frame apart, egui's second pass) settle.
+//! When the window goes still after a spell of work, memory the allocator holds free goes back
+//! to the system.
 
 use crate::game::phase::{GameState, Phase};
 use bevy::input::keyboard::KeyboardInput;
@@ -38,7 +40,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, choose_update_mode)
         .add_systems(OnEnter(GameState::NoGame), choose_update_mode)
         .add_systems(OnExit(GameState::NoGame), choose_update_mode)
-        .add_systems(Last, settle_after_input);
+        .add_systems(Last, (settle_after_input, give_back_memory_when_still).chain());
     app.add_systems(
         PreUpdate,
         drop_unchanged_modifiers
@@ -93,6 +95,62 @@ fn settle_after_input(
     }
 }
 
+/// Frames of work (frames that asked for another) since memory was last given back before a
+/// still window gives it back again: a click's settling is enough, the board's minute wake-ups
+/// (one frame each, asking for none) never are.
+const WORK_BEFORE_GIVING_BACK: u32 = SETTLE_FRAMES;
+
+/// Counts the frames of work since memory was last given back.
+#[derive(Default)]
+struct SinceGivenBack {
+    frames_of_work: u32,
+}
+
+impl SinceGivenBack {
+    /// One frame drawn; whether to give memory back now: the window goes still (no frame asked
+    /// for) after enough frames of work.
+    fn drawn(&mut self, more_frames_asked: bool) -> bool {
+        if more_frames_asked {
+            self.frames_of_work = self.frames_of_work.saturating_add(1);
+            return false;
+        }
+        let give_back = self.frames_of_work >= WORK_BEFORE_GIVING_BACK;
+        if give_back {
+            self.frames_of_work = 0;
+        }
+        give_back
+    }
+}
+
+/// With the window going still, the allocator's free memory goes back to the system: glibc keeps
+/// what was freed (the board picture's one-off bake, the software renderer's working textures and
+/// shader compiles) in its arenas, where it counts as the process's memory until trimmed.
+fn give_back_memory_when_still(
+    continuous: Res<Continuous>,
+    mut asked: MessageReader<RequestRedraw>,
+    mut since: Local<SinceGivenBack>,
+) {
+    let more_frames_asked = asked.read().count() > 0;
+    if !continuous.0 && since.drawn(more_frames_asked) {
+        // Off the frame: trimming walks every arena (a few milliseconds).
+        bevy::tasks::AsyncComputeTaskPool::get()
+            .spawn(async { release_free_memory() })
+            .detach();
+    }
+}
+
+/// Gives the allocator's free pages back to the system (glibc's `malloc_trim`; other allocators
+/// and systems return freed memory themselves).
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            safe fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        malloc_trim(0);
+    }
+}
+
 /// bevy_egui 0.42 tells egui the modifier keys every frame as an event, and egui answers any
 /// event by asking for the next frame: the window never sleeps. Only a change is passed on.
 fn drop_unchanged_modifiers(mut inputs: Query<&mut bevy_egui::EguiInput>, mut last: Local<Option<egui::Modifiers>>) {
@@ -128,6 +186,29 @@ mod tests {
                 UpdateMode::Continuous => panic!("a still board redraws continuously"),
             }
         }
+    }
+
+    #[test]
+    fn memory_goes_back_when_the_window_goes_still_after_work_only() {
+        let mut since = SinceGivenBack::default();
+        // Starting up: frames asked for, then the window goes still.
+        assert!(
+            (0..20).all(|_| !since.drawn(true)),
+            "given back while frames are still asked for"
+        );
+        assert!(
+            since.drawn(false),
+            "not given back when the window went still after work"
+        );
+        // The minute wake-ups of a still board: one frame each, nothing given back.
+        assert!((0..10).all(|_| !since.drawn(false)));
+        // A click: the settle frames, then still again.
+        let mut given: Vec<bool> = (0..SETTLE_FRAMES).map(|_| since.drawn(true)).collect();
+        given.push(since.drawn(false));
+        assert_eq!(given.iter().filter(|g| **g).count(), 1, "{given:?}");
+        assert_eq!(given.last(), Some(&true));
+        // Whatever the allocator, giving back memory is safe to call at any time.
+        release_free_memory();
     }
 
     #[test]
