@@ -3,8 +3,9 @@
 //! from a copy of that frame and draws neither the gizmos nor egui's panels again. Whatever keeps
 //! asking for frames while nothing on screen changes (the pointer moving within a cell, a
 //! benchmark) then costs a copy and Bevy's last pass instead of every panel's every pixel. On a
-//! software renderer, where that last pass alone fills every pixel on the processor, a run of
-//! such frames is not presented at all but for one in eight: the window already shows it.
+//! software renderer, where that last pass alone fills every pixel on the processor, such frames
+//! are not presented at all once the window shows one (but for one a second, and the first after
+//! a pause).
 
 use super::camera::BoardCamera;
 use super::view_cache::{OwnImages, StartFromPicture, ViewCache, render_target_image};
@@ -27,7 +28,7 @@ use bevy::render::renderer::{RenderContext, ViewQuery};
 use bevy::render::texture::GpuImage;
 use bevy::render::view::ViewTarget;
 use bevy::render::view::screenshot::Screenshot;
-use bevy::render::{Render, RenderApp, RenderSystems};
+use bevy::render::{Extract, ExtractSchedule, Render, RenderApp, RenderSystems};
 use bevy_egui::egui;
 use bevy_egui::{EguiPostUpdateSet, EguiRenderOutput};
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -199,17 +200,38 @@ pub(super) fn plugin(app: &mut App) {
             .after(GizmoMeshSystems)
             .run_if(super::board_shown.and_then(resource_exists::<ViewCache>)),
     )
+    // A frame skips presenting only when `reuse_frames` says so that frame.
+    .add_systems(First, present_unless_told)
     .add_systems(OnEnter(GameState::NoGame), forget_kept_frame);
     let copies = CopiesMade::default();
     app.insert_resource(copies.clone());
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app
             .insert_resource(copies)
+            .init_resource::<ScreenshotPending>()
+            .add_systems(ExtractSchedule, note_screenshots)
             .add_systems(Core2d, keep_frame.after(bevy_egui::render::egui_pass).before(upscaling))
             .add_systems(
                 Render,
                 skip_presenting.in_set(RenderSystems::CreateViews).before(sort_cameras),
             );
+    }
+}
+
+/// Render world: whether a screenshot of the window is asked for this frame (it is taken from the
+/// frame's image, which a skipped frame does not have).
+#[derive(Resource, Default)]
+struct ScreenshotPending(bool);
+
+fn note_screenshots(screenshots: Extract<Query<(), With<Screenshot>>>, mut pending: ResMut<ScreenshotPending>) {
+    pending.0 = !screenshots.is_empty();
+}
+
+fn present_unless_told(mut keep: Query<&mut KeepFrame>) {
+    for mut keep in &mut keep {
+        if keep.window_holds_it {
+            keep.window_holds_it = false;
+        }
     }
 }
 
@@ -377,9 +399,9 @@ fn reuse_frames(
 /// shows skips Bevy's last pass and is not presented (the window camera's output is skipped, so no
 /// image is fetched), instead of sampling and writing every pixel again (~20 ms for 1.6 M pixels
 /// on a software renderer) to show the same.
-fn skip_presenting(mut cameras: Query<(&mut ExtractedCamera, &KeepFrame)>) {
+fn skip_presenting(mut cameras: Query<(&mut ExtractedCamera, &KeepFrame)>, screenshot: Res<ScreenshotPending>) {
     for (mut camera, keep) in &mut cameras {
-        if keep.window_holds_it {
+        if keep.window_holds_it && !screenshot.0 {
             camera.output_mode = CameraOutputMode::Skip;
             // A camera with no output that clears is not rendered at all, and its working
             // textures would be let go after three frames, to be made again for the next frame
@@ -509,6 +531,63 @@ mod tests {
         let b = frame_signature(scene(), &output(1.0), std::iter::empty());
         assert_eq!(frame(&mut kept, b, ms(10)), (Draw, false));
         assert_eq!(frame(&mut kept, a, ms(10)), (Draw, false));
+    }
+
+    #[test]
+    fn a_skipped_frame_has_no_output_but_keeps_its_textures_and_a_screenshot_is_presented() {
+        use bevy::ecs::schedule::ScheduleLabel;
+        let mut world = World::new();
+        world.init_resource::<bevy::render::camera::SortedCameras>();
+        world.init_resource::<ScreenshotPending>();
+        let camera = |holds| {
+            (
+                ExtractedCamera {
+                    target: None,
+                    physical_viewport_size: None,
+                    physical_target_size: None,
+                    viewport: None,
+                    schedule: Core2d.intern(),
+                    order: 0,
+                    output_mode: CameraOutputMode::default(),
+                    msaa_writeback: default(),
+                    clear_color: ClearColorConfig::Default,
+                    sorted_camera_index_for_target: 0,
+                    exposure: 1.0,
+                    hdr: false,
+                    compositing_space: None,
+                },
+                KeepFrame {
+                    copy_into: None,
+                    window_holds_it: holds,
+                },
+            )
+        };
+        let held = world.spawn(camera(true)).id();
+        let drawn = world.spawn(camera(false)).id();
+        let mut schedule = Schedule::default();
+        schedule.add_systems((skip_presenting, sort_cameras).chain());
+        let output = |world: &World, e: Entity| {
+            let sorted = world.resource::<bevy::render::camera::SortedCameras>();
+            let skip = sorted
+                .0
+                .iter()
+                .find(|c| c.entity == e)
+                .map(|c| matches!(c.output_mode, CameraOutputMode::Skip));
+            let clears = !matches!(
+                world.get::<ExtractedCamera>(e).unwrap().clear_color,
+                ClearColorConfig::None
+            );
+            (skip, clears)
+        };
+        schedule.run(&mut world);
+        // Skipped, and not clearing (a camera with no output that clears gets no working textures).
+        assert_eq!(output(&world, held), (Some(true), false));
+        assert_eq!(output(&world, drawn), (Some(false), true));
+        // A screenshot asked for: presented (the render world extracts cameras anew each frame).
+        world.entity_mut(held).insert(camera(true));
+        world.resource_mut::<ScreenshotPending>().0 = true;
+        schedule.run(&mut world);
+        assert_eq!(output(&world, held), (Some(false), true));
     }
 
     #[test]

@@ -100,23 +100,32 @@ fn settle_after_input(
 /// (one frame each, asking for none) never are.
 const WORK_BEFORE_GIVING_BACK: u32 = SETTLE_FRAMES;
 
-/// Counts the frames of work since memory was last given back.
+/// Memory is given back at most this often (the pointer stopping after every move would
+/// otherwise trim, and the next frames fault the pages back in).
+const GIVE_BACK_AT_MOST_EVERY: Duration = Duration::from_secs(2);
+
+/// Counts the frames of work and the time since memory was last given back.
 #[derive(Default)]
 struct SinceGivenBack {
     frames_of_work: u32,
+    time: Option<Duration>,
 }
 
 impl SinceGivenBack {
-    /// One frame drawn; whether to give memory back now: the window goes still (no frame asked
-    /// for) after enough frames of work.
-    fn drawn(&mut self, more_frames_asked: bool) -> bool {
+    /// One frame drawn, `since_last_frame` after the one before; whether to give memory back now:
+    /// the window goes still (no frame asked for) after enough frames of work, and not within
+    /// `GIVE_BACK_AT_MOST_EVERY` of the last time (the work then counts for the next still frame).
+    fn drawn(&mut self, more_frames_asked: bool, since_last_frame: Duration) -> bool {
+        self.time = self.time.map(|t| t + since_last_frame);
         if more_frames_asked {
             self.frames_of_work = self.frames_of_work.saturating_add(1);
             return false;
         }
-        let give_back = self.frames_of_work >= WORK_BEFORE_GIVING_BACK;
+        let give_back =
+            self.frames_of_work >= WORK_BEFORE_GIVING_BACK && self.time.is_none_or(|t| t >= GIVE_BACK_AT_MOST_EVERY);
         if give_back {
             self.frames_of_work = 0;
+            self.time = Some(Duration::ZERO);
         }
         give_back
     }
@@ -129,9 +138,10 @@ fn give_back_memory_when_still(
     continuous: Res<Continuous>,
     mut asked: MessageReader<RequestRedraw>,
     mut since: Local<SinceGivenBack>,
+    time: Res<Time<Real>>,
 ) {
     let more_frames_asked = asked.read().count() > 0;
-    if !continuous.0 && since.drawn(more_frames_asked) {
+    if !continuous.0 && since.drawn(more_frames_asked, time.delta()) {
         // Off the frame: trimming walks every arena (a few milliseconds).
         bevy::tasks::AsyncComputeTaskPool::get()
             .spawn(async { release_free_memory() })
@@ -189,24 +199,29 @@ mod tests {
     }
 
     #[test]
-    fn memory_goes_back_when_the_window_goes_still_after_work_only() {
+    fn memory_goes_back_when_the_window_goes_still_after_work_at_most_every_two_seconds() {
+        let frame = Duration::from_millis(20);
         let mut since = SinceGivenBack::default();
         // Starting up: frames asked for, then the window goes still.
         assert!(
-            (0..20).all(|_| !since.drawn(true)),
+            (0..20).all(|_| !since.drawn(true, frame)),
             "given back while frames are still asked for"
         );
         assert!(
-            since.drawn(false),
+            since.drawn(false, frame),
             "not given back when the window went still after work"
         );
         // The minute wake-ups of a still board: one frame each, nothing given back.
-        assert!((0..10).all(|_| !since.drawn(false)));
+        assert!((0..10).all(|_| !since.drawn(false, Duration::from_secs(60))));
         // A click: the settle frames, then still again.
-        let mut given: Vec<bool> = (0..SETTLE_FRAMES).map(|_| since.drawn(true)).collect();
-        given.push(since.drawn(false));
-        assert_eq!(given.iter().filter(|g| **g).count(), 1, "{given:?}");
-        assert_eq!(given.last(), Some(&true));
+        let mut given: Vec<bool> = (0..SETTLE_FRAMES).map(|_| since.drawn(true, frame)).collect();
+        given.push(since.drawn(false, frame));
+        assert_eq!(given, [vec![false; SETTLE_FRAMES as usize], vec![true]].concat());
+        // Another click within two seconds: not yet; its work is given back at the next still
+        // frame two seconds on.
+        assert!((0..SETTLE_FRAMES).all(|_| !since.drawn(true, frame)));
+        assert!(!since.drawn(false, frame), "given back twice within two seconds");
+        assert!(since.drawn(false, GIVE_BACK_AT_MOST_EVERY));
         // Whatever the allocator, giving back memory is safe to call at any time.
         release_free_memory();
     }
