@@ -39,7 +39,7 @@ pub const VIEW_LAYER: usize = 2;
 pub const TERRAIN_LAYER: usize = 3;
 /// Gizmos, remade every frame (selection rings, reach outlines, arrows, done marks): never in a
 /// picture, always drawn by the window's camera. Gizmos only: a frame copied from the kept frame
-/// (`frame_reuse.rs`) leaves this layer out after visibility was worked out, so an entity here
+/// (`frame_reuse/`) leaves this layer out after visibility was worked out, so an entity here
 /// would be drawn over its own copy.
 pub const GIZMO_LAYER: usize = 4;
 
@@ -102,7 +102,7 @@ impl ViewCache {
     }
 }
 
-/// Images of the view's own besides its two pictures (the kept frame, `frame_reuse.rs`): their
+/// Images of the view's own besides its two pictures (the kept frame, `frame_reuse/`): their
 /// making is no change of the scene.
 #[derive(Resource, Default)]
 pub struct OwnImages(pub Vec<AssetId<Image>>);
@@ -162,7 +162,7 @@ impl StartFromPicture {
         self.0
     }
 
-    /// Another picture to start from (the kept frame, `frame_reuse.rs`), written only if it differs.
+    /// Another picture to start from (the kept frame, `frame_reuse/`), written only if it differs.
     pub fn set_picture(&mut self, picture: Option<AssetId<Image>>) {
         if self.0 != picture {
             self.0 = picture;
