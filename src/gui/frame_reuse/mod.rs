@@ -28,7 +28,6 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy::render::renderer::{RenderContext, ViewQuery};
 use bevy::render::texture::GpuImage;
 use bevy::render::view::ViewTarget;
-use bevy::render::view::screenshot::Screenshot;
 use bevy_egui::egui;
 use bevy_egui::{EguiPostUpdateSet, EguiRenderOutput};
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -295,7 +294,6 @@ fn reuse_frames(
     skip_presenting: Res<present::SkipPresenting>,
     adapter: Option<Res<RenderAdapterInfo>>,
     time: Res<Time<Real>>,
-    screenshots: Query<(), With<Screenshot>>,
     mut window_camera: Query<
         (
             &mut EguiRenderOutput,
@@ -353,9 +351,9 @@ fn reuse_frames(
             None
         }
     };
-    // A screenshot of the window is taken from a frame presented.
-    let may_skip =
-        skip_presenting.0 && adapter.is_some_and(|a| super::settings::software_renderer(&a)) && screenshots.is_empty();
+    // (A frame with a screenshot asked for is presented all the same: `present.rs` sees it in the
+    // render world, whatever system asked for it.)
+    let may_skip = skip_presenting.0 && adapter.is_some_and(|a| super::settings::software_renderer(&a));
     let wanted = KeepFrame {
         copy_into: wanted,
         window_holds_it: may_skip && kept.skips_presenting(time.delta()),
