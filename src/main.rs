@@ -242,9 +242,13 @@ fn new_ruleset(from: &str, file: &std::path::Path) -> ExitCode {
 /// different length each time (the summary says how many orders), for the test that kills it
 /// part-way. Prints `writing` once the first write is done, so the test knows it is under way.
 fn rewrite_saves(file: &std::path::Path, to: &std::path::Path, count: u64) -> ExitCode {
-    use hexfront::game::save::{SavedGame, to_text};
-    let game: Result<SavedGame, _> =
-        hexfront::source::read_file(file).and_then(|text| hexfront::source::Source::new(file, &text).parse());
+    use hexfront::game::save::{SavedGame, load_game, replay_app, saved_game, to_text};
+    // Read as the game reads it (an older format migrated), written in today's.
+    let game = load_game(file, 1).map_err(|e| e.to_string()).and_then(|loaded| {
+        replay_app(&loaded, None)
+            .map(|app| saved_game(app.world()))
+            .map_err(|e| format!("{}: {e}", file.display()))
+    });
     let game = match game {
         Ok(g) => g,
         Err(e) => {
@@ -350,7 +354,11 @@ fn open_game(cli: Cli) -> ExitCode {
         }
     };
     let seats = if cli.ai.is_empty() {
-        Vec::new()
+        // A saved game seats the computer where it played.
+        start
+            .as_ref()
+            .map(|s| hexfront::gui::computer::seats_from_names(&s.game.seats))
+            .unwrap_or_default()
     } else {
         let scenario = match start.as_ref() {
             Some(s) => s.game.scenario.clone(),

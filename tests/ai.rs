@@ -228,3 +228,116 @@ fn the_computer_never_reads_the_games_dice() {
     assert!(first.len() >= 3, "{first:?}");
     assert_eq!(first, orders(2));
 }
+
+/// Ends phases until `turn`, side `side` (by index), phase `wanted`.
+fn to_turn(app: &mut App, turn: u32, side: usize, wanted: Phase) {
+    for _ in 0..40 {
+        let t = app.world().resource::<hexfront::game::phase::TurnState>().clone();
+        if t.turn == turn && t.active.0 == side && common::board::phase(app) == wanted {
+            return;
+        }
+        issue(app.world_mut(), Order::EndPhase).unwrap();
+    }
+    panic!("never reached turn {turn}, side {side}, {wanted:?}");
+}
+
+/// Red's 8-strength corps next to blue's 4 at 2:1, away from the objective (0402, red's); the
+/// game's three turns end with red's.
+fn two_to_one_board(objective: &str, red_at: &str, blue_at: &str, points: u32) -> App {
+    start(&fixture_with(
+        "war-against-russia",
+        HEXES,
+        "'.': \"clear\"",
+        &["........", "........", "........", "........", "........", "........"],
+        "",
+        &[corps("b", "blue", blue_at, 4), corps("r", "red", red_at, 8)],
+        &format!(
+            r#"objectives: [(cell: "{objective}", name: "Town", points: {points}, held_by: "red")],
+        win: [(side: "blue", hold: ["{objective}"])], otherwise: "red","#
+        ),
+    ))
+}
+
+#[test]
+fn the_computer_makes_no_last_turn_attack_that_cannot_change_the_result() {
+    // Turn 2: the 2:1 attack is worth making (the enemy's steps matter for what comes).
+    let mut app = two_to_one_board("0402", "0706", "0705", 5);
+    to_turn(&mut app, 2, 1, Phase::Combat);
+    let mut player = ComputerPlayer::new(1, Profile::standard(), 1);
+    match player.next_order(app.world_mut()) {
+        Some(Order::Attack(a)) => assert_eq!(a.target, cell("0705")),
+        other => panic!("turn 2: expected the 2:1 attack, got {other:?}"),
+    }
+    // Turn 3, red's the game's last player turn: taking 0705 decides nothing (only the objective
+    // does) and an exchange would cost steps for nothing.
+    let mut app = two_to_one_board("0402", "0706", "0705", 5);
+    to_turn(&mut app, 3, 1, Phase::Combat);
+    let mut player = ComputerPlayer::new(1, Profile::standard(), 1);
+    assert_eq!(player.next_order(app.world_mut()), Some(Order::EndPhase));
+}
+
+#[test]
+fn a_garrison_weighs_its_objective_before_it_attacks_out_of_it() {
+    // Red's corps alone in a valuable objective: an exchange or a loss would empty it.
+    let mut app = two_to_one_board("0402", "0402", "0502", 30);
+    to_turn(&mut app, 2, 1, Phase::Combat);
+    let mut player = ComputerPlayer::new(1, Profile::standard(), 1);
+    let garrison = player.next_order(app.world_mut());
+    // The same corps and enemy with the objective elsewhere (and held): it attacks.
+    let mut app = two_to_one_board("0806", "0402", "0502", 30);
+    to_turn(&mut app, 2, 1, Phase::Combat);
+    let mut player = ComputerPlayer::new(1, Profile::standard(), 1);
+    let free = player.next_order(app.world_mut());
+    assert!(matches!(free, Some(Order::Attack(_))), "free to attack: {free:?}");
+    assert_eq!(garrison, Some(Order::EndPhase), "the garrison stays: {garrison:?}");
+}
+
+#[test]
+fn a_stack_with_nothing_to_do_does_not_wander() {
+    // Red's corps far from blue and beside its own garrisoned objective: over three turns of
+    // movement it settles once, at most, and never goes back and forth.
+    let mut app = start(&fixture_with(
+        "war-against-russia",
+        HEXES,
+        "'.': \"clear\", 'f': \"forest\"",
+        &["..........", "..........", "......ff..", "......ff..", ".........."],
+        "",
+        &[
+            corps("b", "blue", "0101", 2),
+            corps("g", "red", "0903", 6),
+            corps("w", "red", "0703", 6),
+        ],
+        r#"objectives: [(cell: "0903", name: "Town", points: 5, held_by: "red")],
+        win: [(side: "blue", hold: ["0903"])], otherwise: "red","#,
+    ));
+    let mut cells = vec![common::board::at(&mut app, "w").unwrap()];
+    let mut red = ComputerPlayer::new(1, Profile::standard(), 7);
+    for turn in 1..=3 {
+        to_turn(&mut app, turn, 1, Phase::Movement);
+        while let Some(order) = red.next_order(app.world_mut()) {
+            if order == Order::EndPhase {
+                break;
+            }
+            issue(app.world_mut(), order).unwrap();
+        }
+        let now = common::board::at(&mut app, "w").unwrap();
+        if cells.last() != Some(&now) {
+            cells.push(now);
+        }
+    }
+    assert!(cells.len() <= 2, "w wandered: {cells:?}");
+}
+
+#[test]
+fn the_passive_baseline_answers_as_defender_and_its_games_finish() {
+    // It never moves or attacks, but answers what the rules ask of it (a result to answer, a
+    // retreat, No Retreat! orders): else the game would wait for it for ever.
+    for path in ["scenarios/mortain-1944.ron", "scenarios/smolensk-1941.ron"] {
+        let scenario = Scenario::load(path).unwrap();
+        for seed in 1..=2 {
+            let (record, _) = play_game(&scenario, seed, 0, &[seat("standard"), seat("passive")]);
+            assert!(record.finished, "{path} seed {seed}: not finished ({})", record.reason);
+            assert_eq!(record.computer_refused, 0, "{path} seed {seed}");
+        }
+    }
+}

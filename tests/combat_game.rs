@@ -4,7 +4,9 @@
 
 use bevy::prelude::*;
 use hexfront::combat::{self, Choices, Dice};
-use hexfront::game::combat::{Attacked, CombatResolved, PendingAdvances, PendingCombat, PendingRetreats};
+use hexfront::game::combat::{
+    Attacked, CombatResolved, PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats,
+};
 use hexfront::game::components::*;
 use hexfront::game::execute::issue;
 use hexfront::game::headless_app;
@@ -49,6 +51,12 @@ fn attack(app: &mut App, ids: &[&str], target: &str) -> (Option<String>, Option<
     }
     if app.world().resource::<PendingCombat>().0.is_some()
         && let Err(r) = issue(app.world_mut(), Order::Defend(DefenseOrder::default()))
+    {
+        return (Some(r.reason), None);
+    }
+    // A result that leaves the defender a choice: it gives the plain answer.
+    if app.world().resource::<PendingAnswer>().0.is_some()
+        && let Err(r) = issue(app.world_mut(), Order::Answer(Default::default()))
     {
         return (Some(r.reason), None);
     }

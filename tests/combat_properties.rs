@@ -507,3 +507,102 @@ fn results_group_by_equal_effects() {
     let results: Vec<&CombatResult> = o.outcomes.iter().map(|x| &x.result).collect();
     assert_eq!(results.len(), 2, "BR and DE");
 }
+
+/// The game rolls a combat with the plain answer, then carries it out with the defender's answer
+/// on the same dice (and any the answer rolls next): for every answer the rules give, that is the
+/// very combat one resolution with the answer chosen beforehand gives on the same seed, and the
+/// answer's listed outcomes (summing to 1) hold its result.
+#[test]
+fn an_answer_after_the_dice_is_the_combat_chosen_before_them() {
+    use hexfront::combat::DefenderChoices;
+    use hexfront::combat::answers::{defender_answers, with_answer};
+    use hexfront::combat::odds::Fraction;
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    let mut checked = 0;
+    let mut asked = 0;
+    for name in [
+        "killing-ground",
+        "rommel",
+        "war-against-russia",
+        "next-war",
+        "small-general",
+    ] {
+        let rs = ruleset(name);
+        let rules = &rs.combat;
+        for _ in 0..120 {
+            let mut s = random_situation(&mut rng, &rs, 3);
+            s.choices = Choices::of(&s.choices.attacker(), &DefenderChoices::default());
+            for u in &mut s.defenders {
+                u.loss_rank = 0;
+            }
+            let Ok(a) = assess(rules, &s) else { continue };
+            for seed in 0..3u64 {
+                let mut first = ChaCha8Rng::seed_from_u64(seed);
+                let (_, plain) = fight(rules, &s, &mut Dice::seeded(&mut first)).unwrap();
+                let faces: Vec<u8> = plain.rolls.iter().map(|r| r.face).collect();
+                let answers = defender_answers(rules, &s, &a, &faces);
+                assert_eq!(
+                    answers[0].choices,
+                    DefenderChoices::default(),
+                    "{name}: the plain answer first"
+                );
+                if answers.len() > 1 {
+                    asked += 1;
+                }
+                for answer in &answers {
+                    let chosen = with_answer(&s, &answer.choices);
+                    let mut once = ChaCha8Rng::seed_from_u64(seed);
+                    let (_, before) = fight(rules, &chosen, &mut Dice::seeded(&mut once)).unwrap();
+                    let mut twice = ChaCha8Rng::seed_from_u64(seed);
+                    fight(rules, &s, &mut Dice::seeded(&mut twice)).unwrap();
+                    let (_, after) = fight(rules, &chosen, &mut Dice::forced_then_seeded(&faces, &mut twice)).unwrap();
+                    assert_eq!(before.result, after.result, "{name}: {}", answer.label);
+                    let faces_of = |o: &hexfront::combat::Outcome| o.rolls.iter().map(|r| r.face).collect::<Vec<u8>>();
+                    assert_eq!(faces_of(&before), faces_of(&after), "{name}: {}", answer.label);
+                    assert!(
+                        answer.outcomes.iter().any(|o| o.result == after.result),
+                        "{name}: {}",
+                        answer.label
+                    );
+                    let total = answer.outcomes.iter().fold(Fraction::ZERO, |t, o| t.plus(o.exact));
+                    assert_eq!(total, Fraction::ONE, "{name}: {}", answer.label);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 1000 && asked > 100,
+        "{checked} answers checked, {asked} results with a choice"
+    );
+}
+
+/// War Against Russia: under No Retreat! orders no defender retreats, whatever else holds (an
+/// armor overrun converts DR and DE; the orders still turn DW into D and dw into no effect).
+#[test]
+fn no_defender_under_no_retreat_orders_ever_retreats() {
+    let rs = ruleset("war-against-russia");
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let mut s = random_situation(&mut rng, &rs, 3);
+        s.defense.no_retreat = true;
+        s.choices = Choices::of(&s.choices.attacker(), &Default::default());
+        if s.defenders
+            .iter()
+            .any(|u| u.is_one_of(&["hungarian".into(), "italian".into(), "romanian".into()]))
+        {
+            continue;
+        }
+        let Ok(a) = assess(&rs.combat, &s) else { continue };
+        for o in enumerate(&rs.combat, &s, &a, &s.choices) {
+            assert!(
+                !o.result.defender.units.iter().any(|u| u.retreats),
+                "a defender under orders retreats: {:?}",
+                o.result.code
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "{checked} outcomes checked");
+}

@@ -332,6 +332,8 @@ fn a_scenario_built_from_new_validates_and_plays() {
         points: None,
         more_points: false,
         sudden_death: false,
+        lead: None,
+        level: None,
     }];
     properties.otherwise = Some("red".into());
     h.apply(&mut s, Edit::Properties(Box::new(properties)));

@@ -190,15 +190,16 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
     assert_eq!(st.points[de.0], 0);
     assert_eq!(st.leader(), Some(us));
     assert_eq!(st.turns_left, scenario.raw.turns - 1);
-    assert_eq!(st.conditions.len(), 1);
-    let (side, met, sudden) = &st.conditions[0];
+    // Graded: German decisive, substantive, marginal (6 points), American decisive, substantive.
+    assert_eq!(st.conditions.len(), 5);
+    let (side, met, sudden) = &st.conditions[2];
     assert_eq!((*side, *sudden), (de, false));
     assert_eq!(
         met.as_ref().unwrap_err(),
         "German holds 0 objective points of the 6 needed"
     );
     assert_eq!(
-        hexfront::game::victory::condition_words(&scenario.win[0], &scenario.objectives),
+        hexfront::game::victory::condition_words(&scenario.win[2], &scenario.objectives),
         "at least 6 objective points when the game ends"
     );
     // Put a German unit alone on the Avranches road (6 points) as a move would.
@@ -223,11 +224,12 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
     assert_eq!(st.points[de.0], 6);
     assert_eq!(st.leader(), Some(de), "the Germans would win if it ended now");
     assert!(
-        st.conditions[0]
+        st.conditions[2]
             .1
             .as_ref()
             .is_ok_and(|why| why.contains("6 objective points"))
     );
+    assert_eq!(st.level(), Some(hexfront::scenario::file::VictoryLevel::Marginal));
     assert!(
         app.world()
             .resource::<GameLog>()
@@ -249,6 +251,8 @@ fn objectives_change_hands_and_the_last_turn_ends_with_a_verdict() {
     let verdict = app.world().resource::<Verdict>().clone();
     assert_eq!(verdict.winner, Some(de), "{verdict:?}");
     assert!(verdict.reason.contains("6 objective points"), "{}", verdict.reason);
+    assert!(verdict.reason.contains("a marginal victory"), "{}", verdict.reason);
+    assert_eq!(verdict.level, Some(hexfront::scenario::file::VictoryLevel::Marginal));
     assert_eq!(verdict.points[de.0], 6);
 }
 
@@ -297,8 +301,8 @@ fn taking_st_vith_is_a_sudden_death_victory() {
 fn win_conditions_are_validated_with_their_field() {
     let text = std::fs::read_to_string(SCENARIOS[0]).unwrap();
     let bad = text.replace(
-        "win: [(side: \"german\", points: 6)]",
-        "win: [(side: \"german\", hold: [\"0101\"])]",
+        "(side: \"german\", hold: [\"0708\", \"1012\"], level: Decisive)",
+        "(side: \"german\", hold: [\"0101\"], level: Decisive)",
     );
     let e = Scenario::from_ron_str("m.ron", &bad).unwrap_err();
     assert_eq!(e.field, "win[0].hold[0]");

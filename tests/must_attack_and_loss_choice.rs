@@ -109,6 +109,26 @@ fn the_computer_makes_the_owed_attack_before_ending_the_phase() {
     assert_eq!(attack.target, cell("0202"));
     assert_eq!(attack.attackers, ids(&["s2"]));
     give(&mut app, Order::Attack(attack)).expect("the owed attack is legal");
+    // The German defender decides on No Retreat! before the die, and answers the result: the
+    // computer, attacking, waits for both.
+    if app
+        .world()
+        .resource::<hexfront::game::combat::PendingCombat>()
+        .0
+        .is_some()
+    {
+        assert_eq!(player.next_order(app.world_mut()), None);
+        give(&mut app, Order::Defend(Default::default())).unwrap();
+    }
+    if app
+        .world()
+        .resource::<hexfront::game::combat::PendingAnswer>()
+        .0
+        .is_some()
+    {
+        assert_eq!(player.next_order(app.world_mut()), None);
+        give(&mut app, Order::Answer(Default::default())).unwrap();
+    }
     // Nothing is owed any more: the computer ends the phase.
     assert_eq!(player.next_order(app.world_mut()), Some(Order::EndPhase));
 }
@@ -148,7 +168,7 @@ fn the_owner_names_who_takes_losses_first_where_the_rules_leave_the_choice() {
 }
 
 #[test]
-fn an_attack_order_carries_the_owners_loss_choices_into_the_combat() {
+fn the_attack_carries_the_attackers_loss_choice_and_the_answer_the_defenders() {
     let s = fixture(
         "next-war",
         "Hex(top: Flat)",
@@ -165,12 +185,19 @@ fn an_attack_order_carries_the_owners_loss_choices_into_the_combat() {
     let mut app = start(&s);
     to_phase(&mut app, Phase::Combat);
     let mut order = AttackOrder::plain(ids(&["a1", "a2"]), cell("0301"));
-    order.choices.attacker_losses_first = ids(&["a2"]);
-    order.choices.defender_losses_first = ids(&["d2", "d1"]);
+    order.choices.losses_first = ids(&["a2"]);
     let mut state: SystemState<GameView> = SystemState::new(app.world_mut());
     let view = state.get(app.world()).unwrap();
     let (situation, _, _) = view.situation(&order, None).unwrap();
     let ranks = |v: &[hexfront::combat::Combatant]| v.iter().map(|u| u.loss_rank).collect::<Vec<_>>();
     assert_eq!(ranks(&situation.attackers), [0, 1]);
-    assert_eq!(ranks(&situation.defenders), [2, 1]);
+    // The attack does not name the defender's: its answer to the result does.
+    assert_eq!(ranks(&situation.defenders), [0, 0]);
+    let answer = hexfront::combat::DefenderChoices {
+        losses_first: ids(&["d2", "d1"]),
+        ..Default::default()
+    };
+    let answered = hexfront::combat::answers::with_answer(&situation, &answer);
+    assert_eq!(ranks(&answered.defenders), [2, 1]);
+    assert_eq!(answered.choices.defender_losses_first, ids(&["d2", "d1"]));
 }

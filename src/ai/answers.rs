@@ -1,6 +1,7 @@
 //! The computer player's answers to what a combat hands it: the defender's tactics and barrage
-//! (Rommel, against every attacking tactic it cannot see, equally likely), the retreat path (as
-//! owner the safest end, as opponent the worst), and the advance after combat.
+//! (Rommel, against every attacking tactic it cannot see, equally likely), No Retreat! orders
+//! (War Against Russia), its answer to a result (the one that costs it least), the retreat path
+//! (as owner the safest end, as opponent the worst), and the advance after combat.
 
 use super::ComputerPlayer;
 use super::attacks::{batteries, odds_of};
@@ -15,11 +16,19 @@ use crate::rules::grid::Cell;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
-/// Rommel: the defence that loses least on average over the attacker's possible tactics.
+/// The defence before the dice that loses least: Rommel's on average over the attacker's
+/// possible tactics, War Against Russia's No Retreat! orders or not.
 pub(super) fn defend(world: &mut World, player: &mut ComputerPlayer) -> Order {
     let Some(declared) = world.resource::<PendingCombat>().0.clone() else {
         return Order::Defend(DefenseOrder::default());
     };
+    if !world
+        .resource::<crate::game::components::GameMap>()
+        .ruleset
+        .secret_tactics()
+    {
+        return no_retreat(world, player, &declared.order);
+    }
     let seen = declared.as_seen_by(Side(player.side));
     let defenders: Vec<Entity> = world
         .resource::<crate::game::components::MapIndex>()
@@ -52,7 +61,7 @@ pub(super) fn defend(world: &mut World, player: &mut ComputerPlayer) -> Order {
         for guess in &guesses {
             let mut attack = seen.clone();
             attack.tactics = guess.clone();
-            if let Some(s) = odds_of(world, &attack, Some(&answer)) {
+            if let Some(s) = odds_of(world, &attack, Some(&answer), &Default::default()) {
                 total += s.expected_defender_steps + 2.0 * s.p_cell_taken - 0.8 * s.expected_attacker_steps;
                 counted += 1.0;
             }
@@ -66,6 +75,39 @@ pub(super) fn defend(world: &mut World, player: &mut ComputerPlayer) -> Order {
         }
     }
     Order::Defend(best.map(|(_, a)| a).unwrap_or_default())
+}
+
+/// War Against Russia: No Retreat! orders when they cost the defender less than retreating.
+fn no_retreat(world: &mut World, player: &mut ComputerPlayer, order: &crate::game::order::AttackOrder) -> Order {
+    let mut best: Option<(f64, DefenseOrder)> = None;
+    for defense in crate::game::fight::defense_options(world) {
+        let Some(s) = odds_of(world, order, Some(&defense), &Default::default()) else {
+            continue;
+        };
+        let loss = crate::combat::answers::defender_cost(&s) + player.jitter();
+        if best.as_ref().is_none_or(|(b, _)| loss < *b) {
+            best = Some((loss, defense));
+        }
+    }
+    Order::Defend(best.map(|(_, d)| d).unwrap_or_default())
+}
+
+/// The answer to a result that costs the defender least (the game's suggestion, which weighs
+/// steps, the cell and the attacker's losses; a weaker player's noise may pick another close
+/// one).
+pub(super) fn answer_result(world: &mut World, player: &mut ComputerPlayer) -> Order {
+    let Some(w) = world.resource::<crate::game::combat::PendingAnswer>().0.clone() else {
+        return Order::Answer(Default::default());
+    };
+    let suggested = &w.options[w.suggested];
+    let mut best = (f64::MAX, suggested.choices.clone());
+    for o in &w.options {
+        let cost = crate::combat::answers::defender_cost(&o.summary) + player.jitter();
+        if cost < best.0 {
+            best = (cost, o.choices.clone());
+        }
+    }
+    Order::Answer(best.1)
 }
 
 /// The retreat of the first waiting unit: as its owner the end that scores best for it, as the
@@ -149,6 +191,7 @@ pub(super) fn advance(world: &mut World, player: &mut ComputerPlayer) -> Order {
 pub fn fallback(world: &mut World, refused: &Order) -> Option<Order> {
     match refused {
         Order::Defend(_) => Some(Order::Defend(DefenseOrder::default())),
+        Order::Answer(_) => Some(Order::Answer(Default::default())),
         Order::Retreat { .. } => {
             let p = world.resource::<PendingRetreats>().0.first()?.clone();
             let path = waiting_retreat_paths(world, &p)?.first()?.cells.to_vec();

@@ -8,7 +8,7 @@
 use super::survey::{Stack, Survey};
 use super::{ComputerPlayer, unit_ids};
 use crate::combat::odds::{Summary, summarize_leaves};
-use crate::combat::{self, CombatRules, RetreatOrSteps, Tactic};
+use crate::combat::{self, CombatRules, DefenderChoices, RetreatOrSteps, Tactic};
 use crate::game::combat::{Attacked, DEFAULT_BARRAGE_RANGE, accelerated_effort_by, plan_attack};
 use crate::game::components::{Effectiveness, GameMap, Position, Side, Steps, Unit};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
@@ -23,6 +23,7 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
     let budget = player.profile.budget.max(1) as usize;
     let mut weighed = 0;
     let mut best: Option<(f64, AttackOrder)> = None;
+    let last_chance = last_player_turn(world);
     for target in &survey.enemy {
         let near: Vec<&Stack> = survey
             .own
@@ -39,10 +40,16 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
                 if weighed >= budget {
                     break;
                 }
-                let Some((score, order)) = worst_case(world, order, &mut weighed) else {
+                let Some((summary, order)) = worst_case(world, order, &mut weighed) else {
                     continue;
                 };
-                let score = score_of(&score, &survey, target, player) + player.jitter();
+                if last_chance && pointless(&summary, &survey, target) {
+                    continue;
+                }
+                let score = score_of(&summary, &survey, target, player)
+                    - garrison_at_risk(world, &survey, &units)
+                        * (summary.p_attacker_eliminated + summary.p_attacker_retreats)
+                    + player.jitter();
                 if best.as_ref().is_none_or(|(b, _)| score > *b) {
                     best = Some((score, order));
                 }
@@ -50,6 +57,42 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
         }
     }
     best.filter(|(s, _)| *s > MIN_SCORE).map(|(_, o)| Order::Attack(o))
+}
+
+/// Whether this is the game's last player turn: nothing the enemy could do afterwards.
+fn last_player_turn(world: &World) -> bool {
+    let turn = world.resource::<crate::game::phase::TurnState>();
+    let sides = world.resource::<crate::game::components::Sides>().0.len().max(1);
+    turn.turn == turn.last_turn && (turn.active.0 + 1) % sides == turn.first_side.0
+}
+
+/// An attack that cannot change who wins (only objectives decide: this one is not one, or
+/// cannot be taken) and risks the attacker.
+fn pointless(s: &Summary, survey: &Survey, target: &Stack) -> bool {
+    let can_change = survey.value_of(target.cell) > 0.0 && s.p_cell_taken > 0.0;
+    !can_change && (s.expected_attacker_steps > 0.0 || s.p_attacker_eliminated > 0.0)
+}
+
+/// What the attackers leave at risk: the value of each objective the side holds whose whole
+/// garrison takes part (a retreat or elimination empties it).
+fn garrison_at_risk(world: &World, survey: &Survey, attackers: &[Entity]) -> f64 {
+    let mut cells: Vec<Cell> = attackers
+        .iter()
+        .filter_map(|e| world.get::<Position>(*e).map(|p| p.0))
+        .collect();
+    cells.sort();
+    cells.dedup();
+    cells
+        .into_iter()
+        .filter(|c| survey.goals.iter().any(|g| g.held && g.cell == *c))
+        .filter(|c| {
+            let index = world.resource::<crate::game::components::MapIndex>();
+            index.stack(*c).iter().all(|e| {
+                attackers.contains(e) || world.get::<Side>(*e) != attackers.first().and_then(|a| world.get::<Side>(*a))
+            })
+        })
+        .map(|c| survey.value_of(c))
+        .sum()
 }
 
 /// What an attack is worth to its side: the cell taken (more for an objective), the share of
@@ -65,44 +108,44 @@ pub(super) fn score_of(s: &Summary, survey: &Survey, target: &Stack, player: &Co
         - 0.5 * (1.0 - p.aggression) * s.p_attacker_eliminated
 }
 
-/// The exact odds of an attack as its side may know them (no hidden defence), or `None` when
-/// the rules refuse it.
-pub(super) fn odds_of(world: &mut World, order: &AttackOrder, defense: Option<&DefenseOrder>) -> Option<Summary> {
+/// The exact odds of an attack as its side may know them (no hidden defence), with the
+/// defender answering every result with `answer`, or `None` when the rules refuse it.
+pub(super) fn odds_of(
+    world: &mut World,
+    order: &AttackOrder,
+    defense: Option<&DefenseOrder>,
+    answer: &DefenderChoices,
+) -> Option<Summary> {
     let planned = world
         .run_system_cached_with(plan_attack, (order.clone(), defense.cloned()))
         .ok()?
         .ok()?;
     let ruleset = world.resource::<GameMap>().ruleset.clone();
-    let assessment = combat::assess(&ruleset.combat, &planned.situation).ok()?;
+    let situation = combat::answers::with_answer(&planned.situation, answer);
+    let assessment = combat::assess(&ruleset.combat, &situation).ok()?;
     Some(summarize_leaves(
         &ruleset.combat,
-        &planned.situation,
+        &situation,
         &assessment,
-        &planned.situation.choices,
+        &situation.choices,
     ))
 }
 
-/// `order` with the answers its defender owns (retreat-or-steps, No Retreat!, a hold check) as
-/// the computer defending would give them: the ones worst for the attacker. A player attacking
-/// the computer gives its attack through this, so the defender's choices stay the defender's.
-pub fn defenders_answer(world: &mut World, order: AttackOrder) -> AttackOrder {
-    worst_case(world, order.clone(), &mut 0).map_or(order, |(_, o)| o)
-}
-
-/// The attack under each answer the defender owns, keeping the one worst for the attacker.
+/// The attack under each answer the defender owns (before the dice and to its results), keeping
+/// the one worst for the attacker: the computer assumes the defender answers as well as it can.
 fn worst_case(world: &mut World, order: AttackOrder, weighed: &mut usize) -> Option<(Summary, AttackOrder)> {
-    let mut worst: Option<(f64, Summary, AttackOrder)> = None;
-    for answer in defender_variants(world, &order) {
+    let mut worst: Option<(f64, Summary)> = None;
+    for (defense, answer) in defender_variants(world) {
         *weighed += 1;
-        let Some(s) = odds_of(world, &answer, None) else {
+        let Some(s) = odds_of(world, &order, defense.as_ref(), &answer) else {
             continue;
         };
         let gain = s.p_cell_taken * 2.0 + s.expected_defender_steps - s.expected_attacker_steps;
-        if worst.as_ref().is_none_or(|(w, _, _)| gain < *w) {
-            worst = Some((gain, s, answer));
+        if worst.as_ref().is_none_or(|(w, _)| gain < *w) {
+            worst = Some((gain, s));
         }
     }
-    worst.map(|(_, s, o)| (s, o))
+    worst.map(|(_, s)| (s, order))
 }
 
 /// Who attacks: the fresh units of each engaged stack alone, and (for a player that looks
@@ -134,7 +177,7 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
     match rules {
         CombatRules::KillingGround(_) => {
             let mut steps = base.clone();
-            steps.choices.attacker_retreat = RetreatOrSteps::Steps;
+            steps.choices.retreat = RetreatOrSteps::Steps;
             out.push(steps);
             // The strongest attacker that may make an Accelerated Effort (8.10.4), if any.
             let by = accelerated_effort_by(units.iter().filter_map(|e| {
@@ -157,7 +200,7 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
             }
         }
         CombatRules::WarAgainstRussia(_) => out.push(AttackOrder {
-            choices: combat::Choices {
+            choices: combat::AttackerChoices {
                 german_exchange: true,
                 ..base.choices.clone()
             },
@@ -185,26 +228,30 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
     out
 }
 
-/// The attack under each answer its defender owns (the attacker writes them into the order in
-/// a hotseat game; the computer assumes the defender answers as well as it can).
-fn defender_variants(world: &World, order: &AttackOrder) -> Vec<AttackOrder> {
+/// The answers the defender owns, as the attacker weighs them: a defence before the dice and the
+/// same answer to every result.
+fn defender_variants(world: &World) -> Vec<(Option<DefenseOrder>, DefenderChoices)> {
     let rules = &world.resource::<GameMap>().ruleset.combat;
-    let with = |f: &dyn Fn(&mut AttackOrder)| {
-        let mut o = order.clone();
-        f(&mut o);
-        o
+    let plain = DefenderChoices::default();
+    let answer = |f: &dyn Fn(&mut DefenderChoices)| {
+        let mut c = DefenderChoices::default();
+        f(&mut c);
+        (None, c)
     };
     match rules {
-        CombatRules::KillingGround(_) => vec![
-            with(&|o| o.choices.defender_retreat = RetreatOrSteps::Retreat),
-            with(&|o| o.choices.defender_retreat = RetreatOrSteps::Steps),
+        CombatRules::KillingGround(_) => vec![(None, plain.clone()), answer(&|c| c.retreat = RetreatOrSteps::Steps)],
+        CombatRules::WarAgainstRussia(_) => vec![
+            (None, plain.clone()),
+            (
+                Some(DefenseOrder {
+                    no_retreat: true,
+                    ..DefenseOrder::default()
+                }),
+                plain,
+            ),
         ],
-        CombatRules::WarAgainstRussia(_) => vec![with(&|o| o.no_retreat = false), with(&|o| o.no_retreat = true)],
-        CombatRules::NextWar(_) => vec![
-            with(&|o| o.choices.ignore_retreat = false),
-            with(&|o| o.choices.ignore_retreat = true),
-        ],
-        _ => vec![order.clone()],
+        CombatRules::NextWar(_) => vec![(None, plain), answer(&|c| c.hold = true)],
+        _ => vec![(None, plain)],
     }
 }
 

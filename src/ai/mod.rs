@@ -14,11 +14,10 @@ mod rollout;
 mod survey;
 
 pub use answers::fallback;
-pub use attacks::defenders_answer;
 pub use profile::{LEVELS, Profile};
 pub use rollout::PostureJob;
 
-use crate::game::combat::{PendingAdvances, PendingCombat, PendingRetreats};
+use crate::game::combat::{PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats};
 use crate::game::components::Sides;
 use crate::game::execute::{execute, issuer};
 use crate::game::order::{DefenseOrder, IssuedOrder, Order};
@@ -36,6 +35,8 @@ pub fn side_to_act(world: &World) -> Option<usize> {
     }
     let probe = if world.resource::<PendingCombat>().0.is_some() {
         Order::Defend(DefenseOrder::default())
+    } else if world.resource::<PendingAnswer>().0.is_some() {
+        Order::Answer(Default::default())
     } else if !world.resource::<PendingRetreats>().0.is_empty() {
         Order::Retreat {
             unit: String::new(),
@@ -118,6 +119,9 @@ impl ComputerPlayer {
         }
         if world.resource::<PendingCombat>().0.is_some() {
             return Some(answers::defend(world, self));
+        }
+        if world.resource::<PendingAnswer>().0.is_some() {
+            return Some(answers::answer_result(world, self));
         }
         if !world.resource::<PendingRetreats>().0.is_empty() {
             return answers::retreat(world, self);

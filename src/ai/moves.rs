@@ -149,13 +149,29 @@ fn best_cell(
         let stride = cells.len().div_ceil(budget);
         cells = cells.into_iter().step_by(stride).collect();
     }
-    let stay = survey.place_score(&movers, stack.cell, &player.profile, follows) + player.jitter();
-    let mut best: Option<(Cell, f64)> = None;
+    let stay = survey.place_score(&movers, stack.cell, &player.profile, follows);
+    // A player that looks ahead moves only for a real gain: its noise picks among cells, it
+    // does not send a stack with nothing to do wandering off good ground.
+    let stay_judged = if player.profile.looks_ahead {
+        stay
+    } else {
+        stay + player.jitter()
+    };
+    let mut best: Option<(Cell, f64, f64)> = None;
     for c in cells {
-        let score = survey.place_score(&movers, c, &player.profile, follows) + player.jitter();
-        if best.is_none_or(|(_, b)| score > b) {
-            best = Some((c, score));
+        let score = survey.place_score(&movers, c, &player.profile, follows);
+        let judged = score + player.jitter();
+        if best.is_none_or(|(_, b, _)| judged > b) {
+            best = Some((c, judged, score));
         }
     }
-    best.map(|(c, s)| (c, s - stay)).filter(|(_, gain)| *gain > MIN_GAIN)
+    best.map(|(c, judged, score)| {
+        let gain = if player.profile.looks_ahead {
+            score - stay
+        } else {
+            judged - stay_judged
+        };
+        (c, gain)
+    })
+    .filter(|(_, gain)| *gain > MIN_GAIN)
 }

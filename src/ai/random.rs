@@ -2,17 +2,18 @@
 //! the game's dice). Each step it picks what kind of order to give (ending the phase with a
 //! fixed weight, else a move, an attack or the answer the rules ask for), then one order of that
 //! kind uniformly among the legal ones: a stack or a unit of it to any reachable cell, any
-//! allowed attack of one or all adjacent stacks with random options (retreat-or-steps, No
-//! Retreat!, exchange, hold, Rommel's tactics), any legal retreat path, any allowed advance or
-//! ending the advance, and the defender's tactics.
+//! allowed attack of one or all adjacent stacks with the attacker's random options
+//! (retreat-or-steps, exchange, Rommel's tactics), any legal retreat path, any allowed advance or
+//! ending the advance, the defender's tactics or No Retreat! orders, and any of the defender's
+//! answers to a result.
 
 use crate::combat::{RetreatOrSteps, Tactic};
 use crate::game::advance::advance_options;
-use crate::game::combat::{GameView, PendingAdvances, PendingCombat, PendingRetreats, plan_attack};
+use crate::game::combat::{GameView, PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats, plan_attack};
 use crate::game::components::*;
 use crate::game::execute::issuer;
 use crate::game::movement::{may_end_in, movers_and_others, search_moves};
-use crate::game::order::{AttackOrder, DefenseOrder, IssuedOrder, Order};
+use crate::game::order::{AttackOrder, IssuedOrder, Order};
 use crate::game::phase::{GameState, Phase};
 use crate::game::retreat::waiting_retreat_paths;
 use crate::rules::grid::Cell;
@@ -27,7 +28,9 @@ pub fn random_order(world: &mut World, rng: &mut ChaCha8Rng) -> Option<IssuedOrd
         return None;
     }
     let order = if world.resource::<PendingCombat>().0.is_some() {
-        defense(rng)
+        defense(world, rng)
+    } else if let Some(w) = world.resource::<PendingAnswer>().0.clone() {
+        Order::Answer(pick(rng, &w.options).map(|o| o.choices).unwrap_or_default())
     } else if !world.resource::<PendingRetreats>().0.is_empty() {
         retreat(world, rng)?
     } else if !world.resource::<PendingAdvances>().0.is_empty() {
@@ -55,13 +58,9 @@ fn pick<T: Clone>(rng: &mut impl Rng, items: &[T]) -> Option<T> {
     (!items.is_empty()).then(|| items[rng.random_range(0..items.len())].clone())
 }
 
-fn defense(rng: &mut ChaCha8Rng) -> Order {
-    let mut tactics: Vec<Option<Tactic>> = vec![None];
-    tactics.extend(Tactic::DEFENSE.iter().cloned().map(Some));
-    Order::Defend(DefenseOrder {
-        tactics: pick(rng, &tactics).flatten().into_iter().collect(),
-        ..DefenseOrder::default()
-    })
+fn defense(world: &mut World, rng: &mut ChaCha8Rng) -> Order {
+    let options = crate::game::fight::defense_options(world);
+    Order::Defend(pick(rng, &options).unwrap_or_default())
 }
 
 fn unit_id(world: &World, e: Entity) -> String {
@@ -170,17 +169,15 @@ fn random_options(world: &World, rng: &mut ChaCha8Rng, order: &mut AttackOrder, 
     let ros = [RetreatOrSteps::Retreat, RetreatOrSteps::Steps];
     match &world.resource::<GameMap>().ruleset.combat {
         R::KillingGround(_) => {
-            order.choices.defender_retreat = pick(rng, &ros).unwrap_or_default();
-            order.choices.attacker_retreat = pick(rng, &ros).unwrap_or_default();
+            order.choices.retreat = pick(rng, &ros).unwrap_or_default();
             if rng.random_bool(0.3) {
                 order.accelerated_effort = units.first().map(|e| unit_id(world, *e));
             }
         }
         R::WarAgainstRussia(_) => {
-            order.no_retreat = rng.random_bool(0.3);
             order.choices.german_exchange = rng.random_bool(0.3);
         }
-        R::NextWar(_) => order.choices.ignore_retreat = rng.random_bool(0.4),
+        R::NextWar(_) => {}
         R::Rommel(_) => {
             let mut tactics: Vec<Option<Tactic>> = vec![None];
             tactics.extend(Tactic::ATTACK.iter().cloned().map(Some));

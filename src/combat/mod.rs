@@ -2,11 +2,13 @@
 //! modifiers and a table cell, then resolved with dice into an `Outcome`. The game's systems, the
 //! exact preview (`odds`) and the command-line combat lab all call these same functions.
 
+pub mod answers;
 pub mod dice;
 pub mod killing_ground;
 mod losses;
 pub mod next_war;
 pub mod odds;
+pub mod reference;
 pub mod report;
 mod result;
 pub mod rommel;

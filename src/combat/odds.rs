@@ -4,7 +4,8 @@
 //! branches.
 
 use super::{
-    Assessment, Choices, CombatResult, CombatRules, Dice, NeedDie, Refusal, RetreatOrSteps, Situation, assess, resolve,
+    Assessment, Choices, CombatResult, CombatRules, DefenderChoices, Dice, NeedDie, Refusal, RetreatOrSteps, Situation,
+    assess, resolve,
 };
 use serde::Serialize;
 use std::fmt;
@@ -61,6 +62,31 @@ pub struct OutcomeOdds {
     pub exact: Fraction,
     /// The first dice found that lead here (for `--dice`).
     pub example_dice: Vec<u8>,
+    /// The defender's answers to this result, when it has two or more that lead to different
+    /// results (filled in by `answers::odds_with_answers`; empty elsewhere).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<AnswerOption>,
+}
+
+/// One answer of the defender and where it leads.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnswerOption {
+    pub choices: DefenderChoices,
+    /// The answer in words (`take 2 steps instead of retreating`).
+    pub label: String,
+    /// Its results, most likely first; one, unless the answer rolls again (a hold check).
+    pub outcomes: Vec<OutcomeOdds>,
+    pub summary: Summary,
+}
+
+impl AnswerOption {
+    /// The answer's result when no die is left to roll.
+    pub fn certain(&self) -> Option<&CombatResult> {
+        match self.outcomes.as_slice() {
+            [only] => Some(&only.result),
+            _ => None,
+        }
+    }
 }
 
 /// What to expect of a combat.
@@ -71,6 +97,8 @@ pub struct Summary {
     pub p_defender_eliminated: f64,
     pub p_attacker_eliminated: f64,
     pub p_cell_taken: f64,
+    /// The chance that the attackers retreat (or some of them).
+    pub p_attacker_retreats: f64,
 }
 
 /// An owner's choice and where it leads.
@@ -132,10 +160,13 @@ fn for_each_leaf(
     s: &Situation,
     a: &Assessment,
     choices: &Choices,
-    every_face: bool,
+    (every_face, prefix): (bool, &[u8]),
     mut leaf: impl FnMut(&[u8], u64, u64, CombatResult),
 ) {
-    let mut stack: Vec<([u8; MAX_DICE], usize, u64, u64)> = vec![([0; MAX_DICE], 0, 1, 1)];
+    let mut start = [0; MAX_DICE];
+    let known = prefix.len().min(MAX_DICE);
+    start[..known].copy_from_slice(&prefix[..known]);
+    let mut stack: Vec<([u8; MAX_DICE], usize, u64, u64)> = vec![(start, known, 1, 1)];
     while let Some((faces, len, num, den)) = stack.pop() {
         let mut dice = if every_face {
             Dice::branch_every_face(&faces[..len])
@@ -165,13 +196,26 @@ fn for_each_leaf(
 
 /// Every result of the combat with the given choices, with exact probabilities.
 pub fn enumerate(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Vec<OutcomeOdds> {
-    grouped(rules, s, a, choices, false)
+    grouped(rules, s, a, choices, (false, &[]))
+}
+
+/// Every result of the combat with the given choices once the dice `known` have been rolled
+/// (the rest branched), with exact probabilities that sum to 1: what each answer of the
+/// defender leads to after the roll.
+pub fn enumerate_from(
+    rules: &CombatRules,
+    s: &Situation,
+    a: &Assessment,
+    choices: &Choices,
+    known: &[u8],
+) -> Vec<OutcomeOdds> {
+    grouped(rules, s, a, choices, (false, known))
 }
 
 /// The same as `enumerate`, branching on every face of every die (3d6: all 216) instead of one
 /// face per group the rules declare equivalent; tests check the two agree.
 pub fn enumerate_every_face(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Vec<OutcomeOdds> {
-    grouped(rules, s, a, choices, true)
+    grouped(rules, s, a, choices, (true, &[]))
 }
 
 fn grouped(
@@ -179,10 +223,10 @@ fn grouped(
     s: &Situation,
     a: &Assessment,
     choices: &Choices,
-    every_face: bool,
+    how: (bool, &[u8]),
 ) -> Vec<OutcomeOdds> {
     let mut out: Vec<(OutcomeOdds, Tally)> = Vec::new();
-    for_each_leaf(rules, s, a, choices, every_face, |faces, num, den, result| {
+    for_each_leaf(rules, s, a, choices, how, |faces, num, den, result| {
         match out.iter_mut().find(|(o, _)| same(&o.result, &result)) {
             Some((_, tally)) => tally.add_leaf(num, den),
             None => out.push((
@@ -191,6 +235,7 @@ fn grouped(
                     probability: 0.0,
                     exact: Fraction::ZERO,
                     example_dice: faces.to_vec(),
+                    answers: Vec::new(),
                 },
                 Tally { num, den },
             )),
@@ -225,6 +270,9 @@ impl Summary {
         if r.cell_taken {
             self.p_cell_taken += p;
         }
+        if r.attacker.units.iter().any(|u| u.retreats && !u.eliminated) {
+            self.p_attacker_retreats += p;
+        }
     }
 
     fn nearly_equals(&self, o: &Summary) -> bool {
@@ -234,13 +282,14 @@ impl Summary {
             && close(self.p_defender_eliminated, o.p_defender_eliminated)
             && close(self.p_attacker_eliminated, o.p_attacker_eliminated)
             && close(self.p_cell_taken, o.p_cell_taken)
+            && close(self.p_attacker_retreats, o.p_attacker_retreats)
     }
 }
 
 /// The summary of a combat straight from its leaves, without grouping equal results.
 pub fn summarize_leaves(rules: &CombatRules, s: &Situation, a: &Assessment, choices: &Choices) -> Summary {
     let mut summary = Summary::default();
-    for_each_leaf(rules, s, a, choices, false, |_, num, den, result| {
+    for_each_leaf(rules, s, a, choices, (false, &[]), |_, num, den, result| {
         summary.add(num as f64 / den as f64, &result)
     });
     summary
@@ -316,14 +365,17 @@ fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
     alts
 }
 
-/// The exact preview of a combat: outcomes, summary, and each choice's branch.
+/// The exact preview of a combat: outcomes (`answers::odds_with_answers` adds the defender's
+/// answers to each), summary,
+/// and a branch for each answer of the defender's given for the whole combat (before the dice,
+/// or the same answer to every result).
 pub fn odds(rules: &CombatRules, s: &Situation) -> Result<Odds, Refusal> {
     let assessment = assess(rules, s)?;
     let outcomes = enumerate(rules, s, &assessment, &s.choices);
     let summary = summarize(&outcomes);
     // Only choices that change something are worth showing; a branch needs only its summary,
     // so its leaves are summed without grouping.
-    let branches = alternatives(rules, s)
+    let mut branches: Vec<Branch> = alternatives(rules, s)
         .into_iter()
         .filter_map(|(choice, choices)| {
             let other = summarize_leaves(rules, s, &assessment, &choices);
@@ -334,10 +386,43 @@ pub fn odds(rules: &CombatRules, s: &Situation) -> Result<Odds, Refusal> {
             })
         })
         .collect();
+    for (choice, other) in defense_alternatives(rules, s) {
+        let Ok(a) = assess(rules, &other) else { continue };
+        let theirs = summarize_leaves(rules, &other, &a, &other.choices);
+        if !theirs.nearly_equals(&summary) {
+            branches.push(Branch {
+                choice,
+                choices: other.choices.clone(),
+                summary: theirs,
+            });
+        }
+    }
     Ok(Odds {
         assessment,
         outcomes,
         summary,
         branches,
     })
+}
+
+/// The answers the defender gives before the dice, where it has not given them yet: War Against
+/// Russia's No Retreat! orders, Rommel's own defensive tactics.
+fn defense_alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Situation)> {
+    let mut out = Vec::new();
+    match rules {
+        CombatRules::WarAgainstRussia(_) if !s.defense.no_retreat => {
+            let mut other = s.clone();
+            other.defense.no_retreat = true;
+            out.push(("defender gives No Retreat! orders".to_string(), other));
+        }
+        CombatRules::Rommel(_) if s.defense.tactics.is_empty() => {
+            for t in [super::Tactic::DefenseInDepth, super::Tactic::Withdraw] {
+                let mut other = s.clone();
+                other.defense.tactics = vec![t.clone()];
+                out.push((format!("defender plays {}", t.name()), other));
+            }
+        }
+        _ => {}
+    }
+    out
 }

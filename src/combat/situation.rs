@@ -355,6 +355,106 @@ impl Default for Choices {
     }
 }
 
+impl Choices {
+    /// The resolution's choices from the attacker's (given with the attack) and the defender's
+    /// (its answer once the dice are known).
+    pub fn of(attacker: &AttackerChoices, defender: &DefenderChoices) -> Choices {
+        Choices {
+            attacker_retreat: attacker.retreat,
+            defender_retreat: defender.retreat,
+            evade: defender.evade,
+            defender_withdraws: defender.withdraw,
+            german_exchange: attacker.german_exchange,
+            ignore_retreat: defender.hold,
+            attrition_as_retreat: defender.attrition_as_retreat,
+            attacker_losses_first: attacker.losses_first.clone(),
+            defender_losses_first: defender.losses_first.clone(),
+        }
+    }
+
+    /// The attacker's part.
+    pub fn attacker(&self) -> AttackerChoices {
+        AttackerChoices {
+            retreat: self.attacker_retreat,
+            german_exchange: self.german_exchange,
+            losses_first: self.attacker_losses_first.clone(),
+        }
+    }
+
+    /// The defender's part.
+    pub fn defender(&self) -> DefenderChoices {
+        DefenderChoices {
+            retreat: self.defender_retreat,
+            evade: self.evade,
+            withdraw: self.defender_withdraws,
+            hold: self.ignore_retreat,
+            attrition_as_retreat: self.attrition_as_retreat,
+            losses_first: self.defender_losses_first.clone(),
+        }
+    }
+}
+
+fn is_retreat(r: &RetreatOrSteps) -> bool {
+    *r == RetreatOrSteps::Retreat
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// What the rules let the attacker decide, given with the attack: Killing Ground's
+/// retreat-or-steps for its own units, War Against Russia's German exchange, and who of its
+/// units takes losses first where the owner picks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AttackerChoices {
+    #[serde(skip_serializing_if = "is_retreat")]
+    pub retreat: RetreatOrSteps,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub german_exchange: bool,
+    /// Unit ids, first to lose first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub losses_first: Vec<String>,
+}
+
+/// What the rules let the defender decide once the result is known: its answer (Killing Ground
+/// 8.93's retreat-or-steps and 8.10.3's hex instead of an attritional loss, Rommel's evasion and
+/// withdrawal, War Against Russia's voluntary retreat on a D, Next War's attempt to ignore a
+/// retreat, and who takes losses first where the owner picks). The default is the plain answer:
+/// retreat, evade when it can, stay where the rules allow it, no hold check.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DefenderChoices {
+    #[serde(skip_serializing_if = "is_retreat")]
+    pub retreat: RetreatOrSteps,
+    /// Rommel: a mobile defender evades its last hit when it can.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub evade: bool,
+    /// Rommel: the surviving defenders retreat after combat. War Against Russia: on a `D` the
+    /// dispersed defenders retreat a hex.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub withdraw: bool,
+    /// Next War: try to ignore the retreat (an ER check).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hold: bool,
+    /// Killing Ground 8.10.3: a hex of retreat instead of an attritional loss.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub attrition_as_retreat: bool,
+    /// Unit ids, first to lose first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub losses_first: Vec<String>,
+}
+
+impl Default for DefenderChoices {
+    fn default() -> Self {
+        Choices::default().defender()
+    }
+}
+
 /// Everything a combat needs to be assessed and resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Situation {

@@ -23,6 +23,7 @@ pub struct Properties {
     pub victory: String,
     pub win: Vec<RawWin>,
     pub otherwise: Option<String>,
+    pub otherwise_level: Option<crate::scenario::file::VictoryLevel>,
     pub weather: crate::combat::Weather,
 }
 
@@ -38,6 +39,7 @@ impl Properties {
             victory: s.victory.clone(),
             win: s.win.clone(),
             otherwise: s.otherwise.clone(),
+            otherwise_level: s.otherwise_level,
             weather: s.weather,
         }
     }
@@ -52,6 +54,7 @@ impl Properties {
         s.victory = self.victory;
         s.win = self.win;
         s.otherwise = self.otherwise;
+        s.otherwise_level = self.otherwise_level;
         s.weather = self.weather;
     }
 }

@@ -456,6 +456,7 @@ pub fn new_scenario(grid: GridKind, width: u32, height: u32, ruleset: &str, fill
         victory: "Describe how each side wins.".into(),
         win: Vec::new(),
         otherwise: None,
+        otherwise_level: None,
         units: Vec::new(),
         weather: crate::combat::Weather::Clear,
         progress: None,

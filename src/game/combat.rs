@@ -1,16 +1,19 @@
 //! Combat in the game: an attack order in the combat phase is checked and turned into a
-//! `Situation` (`situation.rs`), rolled through `combat::fight` with the game's seeded dice, and
-//! its result turned into `CombatEffects` by one pure function (`combat_effects`, which the
-//! computer player can call on a copy to look ahead) that a thin step applies. The retreats and
-//! advances a result demands wait in `PendingRetreats` / `PendingAdvances` for the combat
-//! phase's retreat and advance steps (`retreat.rs`, `advance.rs`). Rommel's secret tactics wait
-//! in `PendingCombat` for the defender's answer.
+//! `Situation` (`situation.rs`) and planned; `fight.rs` rolls it through `combat::fight` with the
+//! game's seeded dice (after the defender's answer before the dice, where the rules give one), and
+//! its result is turned into `CombatEffects` by one pure function (`combat_effects`, which the
+//! computer player can call on a copy to look ahead) that a thin step applies. A result that
+//! leaves the defender a choice waits in `PendingAnswer`; the retreats and advances a result
+//! demands wait in `PendingRetreats` / `PendingAdvances` for the combat phase's retreat and
+//! advance steps (`retreat.rs`, `advance.rs`). Rommel's secret tactics and War Against Russia's
+//! No Retreat! decision wait in `PendingCombat` for the defender's answer.
 
 use super::components::{
-    Effectiveness, Experience, GameLog, GameMap, GameRng, MapIndex, MovePoints, Position, Side, Statuses, Steps, Unit,
+    Effectiveness, Experience, GameLog, MapIndex, MovePoints, Position, Side, Statuses, Steps, Unit,
 };
-use super::order::{AttackOrder, DefenseOrder, tactic_names};
+use super::order::{AttackOrder, DefenseOrder};
 use super::phase::{CombatStep, Phase};
+use crate::combat::answers::AnswerOption;
 use crate::combat::{
     self, AdvanceRight, Assessment, CombatResult, Outcome, RetreatDemand, Role, Situation, UnitResult, Weather, report,
 };
@@ -131,6 +134,44 @@ impl DeclaredCombat {
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct PendingCombat(pub Option<DeclaredCombat>);
 
+/// A combat rolled whose result leaves the defender a choice (two or more answers that lead to
+/// different results): the dice stand, and the combat is carried out with the defender's
+/// `Answer`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitingAnswer {
+    pub order: AttackOrder,
+    pub defense: Option<DefenseOrder>,
+    /// The faces rolled, in order.
+    pub dice: Vec<u8>,
+    pub attacker: Side,
+    pub defender: Side,
+    /// The result as the table gives it (the plain answer), in words.
+    pub result: String,
+    /// Each answer with where it leads, the plain one first.
+    pub options: Vec<AnswerOption>,
+    /// The answer suggested to the defender (an index into `options`).
+    pub suggested: usize,
+}
+
+/// The combat result waiting for the defender's answer, if any.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PendingAnswer(pub Option<WaitingAnswer>);
+
+/// War Against Russia: the Russians' No Retreat! decision for a whole turn, per (turn, side):
+/// given once, at the first attack on them in that turn that it would change.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct NoRetreatTurns(pub Vec<(u32, usize, bool)>);
+
+impl NoRetreatTurns {
+    /// The decision of `side` for turn `turn`, if it has made one.
+    pub fn decided(&self, turn: u32, side: usize) -> Option<bool> {
+        self.0
+            .iter()
+            .find(|(t, s, _)| *t == turn && *s == side)
+            .map(|(_, _, on)| *on)
+    }
+}
+
 /// The weather of the current turn (scenarios may set it; clear by default).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CurrentWeather(pub Weather);
@@ -140,6 +181,8 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<PendingRetreats>()
         .init_resource::<PendingAdvances>()
         .init_resource::<PendingCombat>()
+        .init_resource::<PendingAnswer>()
+        .init_resource::<NoRetreatTurns>()
         .init_resource::<CurrentWeather>()
         .add_systems(OnExit(Phase::Combat), clear_attacked);
 }
@@ -332,7 +375,7 @@ pub fn combat_effects(p: &PlannedCombat, r: &CombatResult, rules: &Ruleset) -> C
 }
 
 /// Carries out a combat's effects on the world.
-fn apply_combat_effects(
+pub(super) fn apply_combat_effects(
     In(fx): In<CombatEffects>,
     mut index: ResMut<MapIndex>,
     mut retreats: ResMut<PendingRetreats>,
@@ -388,104 +431,14 @@ fn apply_combat_effects(
     advances.0.extend(fx.advance);
 }
 
-/// Rommel: checks an attack with secret tactics and leaves it waiting for the defender.
-pub(super) fn declare(world: &mut World, order: AttackOrder) -> Result<(), String> {
-    let planned = run(world, plan_attack, (order, None))??;
-    let attacker = world.resource::<super::phase::TurnState>().active;
-    let defender = planned
-        .defenders
-        .first()
-        .and_then(|e| world.get::<Side>(*e).copied())
-        .unwrap_or(attacker);
-    let names = planned
-        .situation
-        .attackers
-        .iter()
-        .map(|c| c.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
-    world.resource_mut::<GameLog>().push(format!(
-        "Attack declared on {} by {names}; the attacker's tactics stay hidden until the defender answers.",
-        planned.order.target
-    ));
-    world.resource_mut::<PendingCombat>().0 = Some(DeclaredCombat {
-        order: planned.order,
-        attacker,
-        defender,
-    });
-    Ok(())
-}
-
-/// Checks, rolls and carries out an attack (with the defender's answer, in Rommel).
-pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<DefenseOrder>) -> Result<(), String> {
-    let planned = run(world, plan_attack, (order, defense))??;
-    let ruleset = world.resource::<GameMap>().ruleset.clone();
-    let checkpoint = world.resource::<GameRng>().checkpoint();
-    let fought = world
-        .resource_mut::<GameRng>()
-        .with_dice(|dice| combat::fight(&ruleset.combat, &planned.situation, dice));
-    let (assessment, outcome) = match fought {
-        Ok(x) => x,
-        Err(refusal) => {
-            // A forced die the rules cannot use: refused, and the dice stand where they stood.
-            world.resource_mut::<GameRng>().restore(checkpoint);
-            return Err(refusal.0);
-        }
-    };
-    world.resource_mut::<PendingCombat>().0 = None;
-    let effects = combat_effects(&planned, &outcome.result, &ruleset);
-    let summary = narrate(world, &planned, &assessment, &outcome);
-    run(world, apply_combat_effects, effects)?;
-    world.write_message(CombatResolved {
-        target: planned.order.target,
-        attackers: planned.attackers,
-        defenders: planned.defenders,
-        result: outcome.result,
-        summary,
-        cell: assessment.cell,
-        rolls: outcome.rolls,
-        narrative: outcome.log,
-    });
-    Ok(())
-}
-
 /// Where a watcher (presentation mode's odds overlay) asks for it, `execute` puts here the odds of
 /// every combat just before its dice are rolled, whoever gave the order.
 #[derive(Resource, Default)]
 pub struct OddsBeforeRoll(pub Option<(PlannedCombat, combat::Odds)>);
 
-/// The combat an order would fight now, planned and with its exact odds, without rolling: an
-/// attack (outside Rommel, where an attack only declares) or Rommel's defender's answer. `None`
-/// for every other order. The replay theatre and `hexfront highlights` show a logged combat's
-/// odds with it, through the same planning and `combat::odds` the attack panel uses.
-pub fn odds_before(
-    world: &mut World,
-    order: &super::order::Order,
-) -> Option<Result<(PlannedCombat, combat::Odds), String>> {
-    use super::order::Order;
-    let (attack, defense) = match order {
-        Order::Attack(a) if !world.resource::<GameMap>().ruleset.secret_tactics() => (a.clone(), None),
-        Order::Defend(d) => (
-            world.resource::<PendingCombat>().0.as_ref()?.order.clone(),
-            Some(d.clone()),
-        ),
-        _ => return None,
-    };
-    let planned = match run(world, plan_attack, (attack, defense)) {
-        Ok(Ok(p)) => p,
-        Ok(Err(e)) | Err(e) => return Some(Err(e)),
-    };
-    let rules = &world.resource::<GameMap>().ruleset.combat;
-    Some(
-        combat::odds(rules, &planned.situation)
-            .map(|o| (planned, o))
-            .map_err(|r| r.0),
-    )
-}
-
 /// Logs the odds, modifiers, narrative and result (the result last: the status bar shows the
 /// newest line); returns the result in words.
-fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outcome) -> String {
+pub(super) fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outcome) -> String {
     let r = &outcome.result;
     let s = &p.situation;
     let summary = format!(
@@ -495,14 +448,6 @@ fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outco
         report::side_text(&s.defenders, &r.defender, Role::Defender)
     );
     let mut log = world.resource_mut::<GameLog>();
-    // Rommel: the defender has answered, so both sides' tactics are shown.
-    if p.defense.is_some() {
-        log.push(format!(
-            "  Tactics revealed: attacker {}, defender {}.",
-            tactic_names(&p.order.tactics),
-            tactic_names(p.defense.as_ref().map_or(&[][..], |d| &d.tactics))
-        ));
-    }
     let modifiers: Vec<String> = a
         .modifiers
         .iter()

@@ -116,6 +116,8 @@ pub struct GameMap {
     pub win: Vec<WinCondition>,
     /// Who wins when no condition is met; `None`: a draw.
     pub otherwise: Option<usize>,
+    /// The level of the `otherwise` win, where the scenario grades its victories.
+    pub otherwise_level: Option<crate::scenario::file::VictoryLevel>,
     /// Next War's first turn: per cell, the sides whose ZOCs may not extend there because it
     /// started under enemy control (`rules::zoc::start_control_bars`); empty under other rules.
     pub start_bars: Vec<u8>,

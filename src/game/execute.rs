@@ -114,7 +114,7 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
     let public = public_words(world, &issued.order);
     let named = issued.order.words_with(&|id| unit_label(world, id));
     if world.contains_resource::<game_combat::OddsBeforeRoll>() {
-        let odds = game_combat::odds_before(world, &issued.order).and_then(Result::ok);
+        let odds = super::fight::odds_before(world, &issued.order).and_then(Result::ok);
         if odds.is_some() {
             world.resource_mut::<game_combat::OddsBeforeRoll>().0 = odds;
         }
@@ -183,6 +183,7 @@ pub fn issuer(world: &World, order: &Order) -> Result<Option<(usize, String)>, S
     let sides = world.resource::<Sides>().0.len();
     let active = world.resource::<TurnState>().active.0;
     let declared = &world.resource::<PendingCombat>().0;
+    let answer = &world.resource::<game_combat::PendingAnswer>().0;
     let retreats = &world.resource::<PendingRetreats>().0;
     let advances = &world.resource::<PendingAdvances>().0;
     match order {
@@ -195,8 +196,19 @@ pub fn issuer(world: &World, order: &Order) -> Result<Option<(usize, String)>, S
             None => Err("no attack is waiting for the defender's answer".into()),
         },
         _ if declared.is_some() => Err(format!(
-            "the attack on {} waits for the defender's tactics first",
+            "the attack on {} waits for the defender's answer first",
             declared.as_ref().map_or(String::new(), |c| c.order.target.to_string())
+        )),
+        Order::Answer(_) => match answer {
+            Some(w) => Ok(Some((
+                w.defender.0,
+                format!("answers the result of the combat at {}", w.order.target),
+            ))),
+            None => Err("no combat result is waiting for the defender's answer".into()),
+        },
+        _ if answer.is_some() => Err(format!(
+            "the combat at {} waits for the defender's answer to its result first",
+            answer.as_ref().map_or(String::new(), |w| w.order.target.to_string())
         )),
         Order::Retreat { .. } => {
             let Some(p) = retreats.first() else {
@@ -259,17 +271,25 @@ fn carry_out(world: &mut World, side: usize, order: Order) -> Result<(), String>
             run(world, super::movement::move_units, (units, to))?
         }
         Order::Attack(attack) => {
-            if world.resource::<GameMap>().ruleset.secret_tactics() {
-                game_combat::declare(world, attack)
+            if super::fight::waits_for_defense(world, &attack) {
+                super::fight::declare(world, attack)
             } else {
-                game_combat::fight(world, attack, None)
+                let defense = super::fight::standing_defense(world, &attack);
+                super::fight::fight(world, attack, defense)
             }
         }
         Order::Defend(defense) => {
             let declared = world.resource::<PendingCombat>().0.clone();
             let declared = declared.ok_or("no attack is waiting for the defender's answer")?;
-            game_combat::fight(world, declared.order, Some(defense))
+            check_defense(world, &defense)?;
+            let for_the_turn = super::fight::decides_the_turn(world, &declared);
+            super::fight::fight(world, declared.order.clone(), Some(defense.clone()))?;
+            if for_the_turn {
+                super::fight::remember_no_retreat(world, &declared, &defense);
+            }
+            Ok(())
         }
+        Order::Answer(choices) => super::fight::answer(world, choices),
         Order::Retreat { unit, path } => {
             let unit = entities(world, &[unit])?[0];
             run(world, carry_out_retreats, Some((unit, path)))?
@@ -288,6 +308,20 @@ fn carry_out(world: &mut World, side: usize, order: Order) -> Result<(), String>
             Ok(())
         }
     }
+}
+
+/// A defence the ruleset can take: tactics and barrage in Rommel, No Retreat! orders in War
+/// Against Russia.
+fn check_defense(world: &World, defense: &super::order::DefenseOrder) -> Result<(), String> {
+    use crate::combat::CombatRules as R;
+    let rules = &world.resource::<GameMap>().ruleset.combat;
+    if !matches!(rules, R::Rommel(_)) && (!defense.tactics.is_empty() || !defense.barrage.is_empty()) {
+        return Err("only Rommel's rules have defensive tactics and barrages".into());
+    }
+    if !matches!(rules, R::WarAgainstRussia(_)) && defense.no_retreat {
+        return Err("No Retreat! orders are War Against Russia's rule".into());
+    }
+    Ok(())
 }
 
 /// The side gives up: the other side (of two) wins; with more sides, nobody does.
@@ -311,6 +345,8 @@ fn concede(world: &mut World, side: usize) {
         reason,
         points,
         turn,
+        level: None,
+        decided_by: None,
     });
     world.resource_mut::<NextState<GameState>>().set(GameState::Over);
 }

@@ -279,18 +279,41 @@ fn combat_part(world: &World) -> u32 {
             }
         }
         h.str(&format!("{:?}", open.accelerated_effort));
-        h.word(bits(&[open.flanking, open.no_retreat]));
+        // The words the second save format hashed (No Retreat! and the defender's choices rode in
+        // the attack then, always at their plain values now), so its games keep their hashes.
+        h.word(bits(&[open.flanking, false]));
         let c = &open.choices;
-        h.str(&format!("{:?} {:?}", c.attacker_retreat, c.defender_retreat));
+        let plain = crate::combat::DefenderChoices::default();
+        h.str(&format!("{:?} {:?}", c.retreat, plain.retreat));
         h.word(bits(&[
-            c.evade,
-            c.defender_withdraws,
+            plain.evade,
+            plain.withdraw,
             c.german_exchange,
-            c.ignore_retreat,
-            c.attrition_as_retreat,
+            plain.hold,
+            plain.attrition_as_retreat,
         ]));
     }
     h.word(u64::MAX);
+    if let Some(super::combat::PendingAnswer(Some(w))) = world.get_resource::<super::combat::PendingAnswer>() {
+        // Hashed only while a result waits, so a game at rest hashes as before answers existed.
+        h.str("waiting answer");
+        // The attack and its defence are public once rolled.
+        h.str(&format!("{:?}", w.order));
+        h.str(&format!("{:?}", w.defense));
+        h.bytes(&w.dice);
+        h.word(w.defender.0 as u64);
+        h.word(w.options.len() as u64);
+    }
+    if let (Some(turns), Some(turn)) = (
+        world.get_resource::<super::combat::NoRetreatTurns>(),
+        world.get_resource::<TurnState>(),
+    ) {
+        // Russians under No Retreat! orders this turn (a decision against them changes no hash).
+        for (_, side, _) in turns.0.iter().filter(|(t, _, on)| *t == turn.turn && *on) {
+            h.str("no retreat");
+            h.word(*side as u64);
+        }
+    }
     // Next War: units that could not retreat, waiting for the group's ER check.
     if let Some(stuck) = world.get_resource::<StuckRetreats>() {
         for (e, cell) in &stuck.0 {

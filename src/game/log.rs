@@ -87,10 +87,11 @@ impl LogEntry {
         }
     }
 
-    /// Whether undo must stop before this entry: it rolled dice (or moved the dice generator) or
-    /// revealed a secret.
+    /// Whether undo must stop before this entry: it rolled dice (or moved the dice generator),
+    /// revealed a secret, or is a defender's answer (given for the defender, not the player at
+    /// the keyboard, to take back).
     pub fn is_barrier(&self) -> bool {
-        !self.dice.is_empty() || matches!(self.order, Order::Defend(_)) || self.rng.0 != self.rng.1
+        !self.dice.is_empty() || matches!(self.order, Order::Defend(_) | Order::Answer(_)) || self.rng.0 != self.rng.1
     }
 
     /// The dice in words: `5 (combat), 2 (ER check)`, or `-`.

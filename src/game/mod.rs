@@ -12,6 +12,7 @@ pub mod combat;
 pub mod components;
 pub mod emergency;
 pub mod execute;
+pub mod fight;
 pub mod hash;
 pub mod inspect;
 pub mod log;
@@ -23,8 +24,11 @@ pub mod reinforce;
 pub mod reload;
 pub mod retreat;
 pub mod save;
+mod save_v2;
 pub mod situation;
 pub mod spawn;
+pub mod standing;
+pub mod turn_report;
 pub mod undo;
 pub mod victory;
 pub mod zoc;
@@ -56,7 +60,8 @@ pub fn plugin(app: &mut App) {
         .edit_schedule(OnEnter(phase::GameState::Over), single)
         .edit_schedule(OnEnter(phase::GameState::Playing), single)
         .edit_schedule(OnEnter(phase::GameState::NoGame), single);
-    app.configure_sets(Update, (GameSystems::Zones, GameSystems::Orders).chain())
+    app.init_resource::<standing::StandingAnswers>()
+        .configure_sets(Update, (GameSystems::Zones, GameSystems::Orders).chain())
         .add_plugins((
             phase::plugin,
             zoc::plugin,

@@ -3,7 +3,7 @@
 //! file and from the computer player. `execute.rs` checks and carries them out; `log.rs` records
 //! them. Orders are plain serde data (RON in saves and turn files).
 
-use crate::combat::{Choices, RetreatOrSteps, Tactic};
+use crate::combat::{AttackerChoices, DefenderChoices, RetreatOrSteps, Tactic};
 use crate::rules::grid::{Cell, as_label, as_labels};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -37,9 +37,13 @@ pub enum Order {
     },
     /// Attack the units in a cell, with every option the ruleset gives.
     Attack(AttackOrder),
-    /// Rommel: the defender's answer to a declared attack (its secret tactics and barrage); both
-    /// sides' tactics are revealed and the combat is rolled.
+    /// The defender's answer before the dice to a declared attack (Rommel: its secret tactics and
+    /// barrage, both sides' tactics then revealed; War Against Russia: No Retreat! orders); the
+    /// combat is then rolled.
     Defend(DefenseOrder),
+    /// The defender's answer to a combat's result, where the rules give it one (retreat or take
+    /// steps, evade, withdraw, try to hold, who takes losses first).
+    Answer(DefenderChoices),
     /// The path (cells after the start) for the retreat the game is asking about.
     Retreat {
         unit: String,
@@ -60,8 +64,8 @@ pub enum Order {
     Concede,
 }
 
-/// An attack and its options. Killing Ground's retreat-or-steps, War Against Russia's No Retreat!
-/// and Next War's hold check are the defender's calls, made at the one screen of a hotseat game.
+/// An attack and the attacker's options. The defender's options are the defender's own orders:
+/// `Defend` before the dice, `Answer` after the result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AttackOrder {
@@ -79,18 +83,15 @@ pub struct AttackOrder {
     pub accelerated_effort: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flanking: bool,
-    /// War Against Russia: the defenders are under No Retreat! orders.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub no_retreat: bool,
     #[serde(default, skip_serializing_if = "is_default_choices")]
-    pub choices: Choices,
+    pub choices: AttackerChoices,
 }
 
-fn is_default_choices(c: &Choices) -> bool {
-    *c == Choices::default()
+fn is_default_choices(c: &AttackerChoices) -> bool {
+    *c == AttackerChoices::default()
 }
 
-/// Rommel: what the defender brings to a declared attack.
+/// What the defender brings to a declared attack before the dice.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DefenseOrder {
@@ -98,10 +99,10 @@ pub struct DefenseOrder {
     pub tactics: Vec<Tactic>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub barrage: Vec<String>,
-    /// The defender's own pick of who takes losses first (unit ids), where the rules leave it to
-    /// the owner; it stands over the one made with the attack at a shared screen.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub losses_first: Vec<String>,
+    /// War Against Russia: the defenders are put under No Retreat! orders (Russians: all their
+    /// units for the rest of the turn).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_retreat: bool,
 }
 
 impl AttackOrder {
@@ -114,8 +115,7 @@ impl AttackOrder {
             barrage: Vec::new(),
             accelerated_effort: None,
             flanking: false,
-            no_retreat: false,
-            choices: Choices::default(),
+            choices: AttackerChoices::default(),
         }
     }
 
@@ -136,6 +136,7 @@ impl Order {
             Order::Move { units, .. } | Order::Advance { units, .. } => vec![units],
             Order::Attack(a) => vec![&a.attackers, &a.barrage],
             Order::Defend(d) => vec![&d.barrage],
+            Order::Answer(c) => vec![&c.losses_first],
             _ => Vec::new(),
         };
         for list in lists {
@@ -183,22 +184,29 @@ impl Order {
                 if let Some(u) = &a.accelerated_effort {
                     options.push(format!("accelerated effort by {}", unit(u).0));
                 }
-                if a.no_retreat {
-                    options.push("No Retreat! orders".into());
-                }
-                options.extend(choice_words(&a.choices));
+                options.extend(attacker_choice_words(&a.choices));
                 if !options.is_empty() {
                     text += &format!(" ({})", options.join("; "));
                 }
                 text
             }
             Order::Defend(d) => {
-                let mut text = format!("defend with tactics {}", tactic_names(&d.tactics));
-                if !d.barrage.is_empty() {
-                    text += &format!(", barrage by {}", names(&d.barrage));
+                let mut parts = Vec::new();
+                if !d.tactics.is_empty() {
+                    parts.push(format!("tactics {}", tactic_names(&d.tactics)));
                 }
-                text
+                if !d.barrage.is_empty() {
+                    parts.push(format!("barrage by {}", names(&d.barrage)));
+                }
+                if d.no_retreat {
+                    parts.push("No Retreat! orders".into());
+                }
+                if parts.is_empty() {
+                    parts.push("no orders".into());
+                }
+                format!("defend: {}", parts.join(", "))
             }
+            Order::Answer(c) => format!("answer the result: {}", answer_words(c, &|id| unit(id).0)),
             Order::Retreat { unit: id, path } => {
                 let route: Vec<String> = path.iter().map(ToString::to_string).collect();
                 format!("retreat {} {}", unit(id).0, from_to(id, route.join("→")))
@@ -236,34 +244,53 @@ pub fn tactic_names(tactics: &[Tactic]) -> String {
     tactics.iter().map(Tactic::name).collect::<Vec<_>>().join(" + ")
 }
 
-fn choice_words(c: &Choices) -> Vec<String> {
-    let mut out = Vec::new();
-    let ros = |who: &str, r: RetreatOrSteps| match r {
+fn retreat_or_steps_words(who: &str, r: RetreatOrSteps) -> Option<String> {
+    match r {
         RetreatOrSteps::Retreat => None,
         RetreatOrSteps::Steps => Some(format!("{who} takes steps instead of retreating")),
         RetreatOrSteps::Mix(n) => Some(format!(
             "{who} takes {} for hexes of retreat",
             crate::rules::units::counted(n, "step", "steps")
         )),
-    };
-    out.extend(ros("attacker", c.attacker_retreat));
-    out.extend(ros("defender", c.defender_retreat));
+    }
+}
+
+fn attacker_choice_words(c: &AttackerChoices) -> Vec<String> {
+    let mut out = Vec::new();
+    out.extend(retreat_or_steps_words("attacker", c.retreat));
     if c.german_exchange {
         out.push("German exchange".into());
     }
-    if c.ignore_retreat {
-        out.push("defender tries to hold".into());
+    if !c.losses_first.is_empty() {
+        out.push(format!("{} first to lose", c.losses_first.join(", ")));
+    }
+    out
+}
+
+/// The defender's answer in words, units named by `name`: `retreat`, `takes steps instead of
+/// retreating; 2nd Bn takes losses first`.
+pub fn answer_words(c: &DefenderChoices, name: &dyn Fn(&str) -> String) -> String {
+    let mut out = Vec::new();
+    out.extend(retreat_or_steps_words("defender", c.retreat));
+    if c.hold {
+        out.push("tries to hold".into());
     }
     if c.attrition_as_retreat {
-        out.push("attritional loss as a retreat".into());
+        out.push("a hex of retreat for the attritional loss".into());
     }
     if !c.evade {
         out.push("no evasion".into());
     }
-    if c.defender_withdraws {
-        out.push("defender withdraws".into());
+    if c.withdraw {
+        out.push("the defenders withdraw".into());
     }
-    out
+    for id in &c.losses_first {
+        out.push(format!("{} takes losses first", name(id)));
+    }
+    if out.is_empty() {
+        return "as the table says (no steps for hexes, no hold check, no withdrawal)".into();
+    }
+    out.join("; ")
 }
 
 #[cfg(test)]

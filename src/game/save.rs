@@ -17,8 +17,17 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The save format written now: the scenario, the seed and the order log.
-pub const SAVE_FORMAT: u32 = 2;
+/// The save format written now: the scenario, the seed and the order log, the defender's answers
+/// orders of their own (format 2, whose attacks carried them, is read and migrated:
+/// `save_v2.rs`).
+pub const SAVE_FORMAT: u32 = 3;
+
+/// Just the format number of a saved game, to know how to read the rest.
+#[derive(Deserialize)]
+#[serde(rename = "SavedGame")]
+struct FormatOnly {
+    format: u32,
+}
 
 /// A saved game or a turn file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -41,6 +50,10 @@ pub struct SavedGame {
     /// Retreats and advances with a choice were made automatically in this game.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub automatic_after_combat: bool,
+    /// Who plays each side, by side: `None` a person, else the computer at this level (as `--ai`
+    /// takes it: `standard`, `expert`…). Continuing the game seats them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<Option<String>>,
     /// The position the log starts from (a scenario; a first-format save's snapshot).
     pub scenario: RawScenario,
     /// The scenario's ruleset when it is a user's ruleset file, so the game loads wherever the
@@ -72,7 +85,14 @@ pub struct LoadedGame {
     /// It was a first-format save (a snapshot) and starts a new log.
     pub migrated: bool,
     pub summary: String,
+    /// Who played each side (`SavedGame::seats`); empty when the file does not say.
+    pub seats: Vec<Option<String>>,
 }
+
+/// Who plays each side of the game in play, as a save records it (`SavedGame::seats`): the
+/// client keeps it up to date when seats change.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatRecord(pub Vec<Option<String>>);
 
 impl LoadedGame {
     /// A new game of `scenario` with `seed` (no orders yet).
@@ -85,6 +105,7 @@ impl LoadedGame {
             automatic_after_combat: false,
             turn_file: None,
             migrated: false,
+            seats: Vec::new(),
         }
     }
 }
@@ -150,6 +171,10 @@ pub fn saved_game(world: &World) -> SavedGame {
         scenario_hash: game_hash(&raw, user_rules(&origin.scenario)),
         seed,
         automatic_after_combat: world.get_resource::<AfterCombatMode>().is_some_and(|m| m.automatic),
+        seats: world
+            .get_resource::<SeatRecord>()
+            .map(|r| r.0.clone())
+            .unwrap_or_default(),
         scenario: raw,
         ruleset: origin
             .scenario
@@ -268,35 +293,25 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
             ..LoadedGame::new(scenario, seed)
         });
     }
+    if src
+        .parse::<FormatOnly>()
+        .is_ok_and(|f| f.format == super::save_v2::FORMAT_2)
+    {
+        return parse_format_2(&src);
+    }
     let saved: SavedGame = src.parse()?;
     if saved.format != SAVE_FORMAT {
         return Err(src.error(
             "format",
             format!(
-                "this is save format {}, written by {}; this Hexfront ({}) reads format {SAVE_FORMAT} (and first-format saves)",
+                "this is save format {}, written by {}; this Hexfront ({}) reads formats {SAVE_FORMAT} and 2 (and first-format saves)",
                 saved.format,
                 saved.written_by,
                 crate::version::LONG
             ),
         ));
     }
-    let hash = game_hash(&saved.scenario, saved.ruleset.as_ref());
-    if hash != saved.scenario_hash {
-        return Err(src.error(
-            "scenario_hash",
-            format!(
-                "the scenario in the file does not match its hash ({} recorded, {hash} now): it was changed after the game was saved",
-                saved.scenario_hash
-            ),
-        ));
-    }
-    let scenario = match saved.ruleset {
-        Some(raw) => {
-            let ruleset = crate::scenario::Ruleset::from_raw(&src.nested("ruleset"), raw)?;
-            Scenario::from_raw_with_ruleset(&src.nested("scenario"), saved.scenario, std::sync::Arc::new(ruleset))?
-        }
-        None => Scenario::from_raw(&src.nested("scenario"), saved.scenario)?,
-    };
+    let scenario = saved_scenario(&src, saved.scenario, saved.ruleset, &saved.scenario_hash)?;
     Ok(LoadedGame {
         scenario,
         seed: saved.seed,
@@ -305,7 +320,62 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
         turn_file: saved.turn_file,
         migrated: false,
         summary: saved.summary,
+        seats: saved.seats,
     })
+}
+
+/// A save's scenario (with its user ruleset, if it carries one), checked against the hash it was
+/// saved with.
+fn saved_scenario(
+    src: &Source,
+    raw: RawScenario,
+    ruleset: Option<crate::scenario::ruleset::RawRuleset>,
+    recorded: &str,
+) -> Result<Scenario, LoadError> {
+    let hash = game_hash(&raw, ruleset.as_ref());
+    if hash != recorded {
+        return Err(src.error(
+            "scenario_hash",
+            format!(
+                "the scenario in the file does not match its hash ({recorded} recorded, {hash} now): it was changed after the game was saved"
+            ),
+        ));
+    }
+    match ruleset {
+        Some(raw_rules) => {
+            let rules = crate::scenario::Ruleset::from_raw(&src.nested("ruleset"), raw_rules)?;
+            Scenario::from_raw_with_ruleset(&src.nested("scenario"), raw, std::sync::Arc::new(rules))
+        }
+        None => Scenario::from_raw(&src.nested("scenario"), raw),
+    }
+}
+
+/// A second-format save, its log migrated to today's (the defender's answers as its own orders).
+fn parse_format_2(src: &Source) -> Result<LoadedGame, LoadError> {
+    let saved: super::save_v2::SavedGameV2 = src.parse()?;
+    let scenario = saved_scenario(src, saved.scenario, saved.ruleset, &saved.scenario_hash)?;
+    let mut game = LoadedGame {
+        scenario,
+        seed: saved.seed,
+        log: Vec::new(),
+        automatic_after_combat: saved.automatic_after_combat,
+        turn_file: saved.turn_file,
+        migrated: false,
+        summary: saved.summary,
+        seats: Vec::new(),
+    };
+    let (log, starts) = super::save_v2::migrate_log(&game, saved.log).map_err(|(entry, why)| {
+        src.error(
+            format!("log[{}]", entry - 1),
+            format!("a format-2 save whose entry {entry} does not carry over to format {SAVE_FORMAT}: {why}"),
+        )
+    })?;
+    // A turn file's new entries start where they did, counted in today's log.
+    if let Some(info) = &mut game.turn_file {
+        info.since = starts.get(info.since).copied().unwrap_or(log.len());
+    }
+    game.log = log;
+    Ok(game)
 }
 
 /// Starts `game` in `world` (in place of any game there) and replays its log (the first `to`
@@ -330,15 +400,23 @@ pub fn replay_app(game: &LoadedGame, to: Option<usize>) -> Result<App, ReplayErr
 }
 
 /// A turn file's new orders (from entry `since`) must be its sender's: an order given in the
-/// receiver's name (a concession, a move) is refused. The one exception is a retreat path of a
-/// receiver's unit, which the rules let its owner choose in the sender's turn and the sender chose
-/// at its screen (a documented limit of play by e-mail). The error names the entry (0-based).
+/// receiver's name (a concession, a move) is refused. The exceptions are a retreat path of a
+/// receiver's unit, or the receiver's answer to an attack (before the dice or to its result), which
+/// the rules let its owner give in the sender's turn and which were given at the sender's screen
+/// (a documented limit of play by e-mail; `hexfront serve` asks the right player). The error names the entry (0-based).
 pub fn senders_orders_only(game: &LoadedGame, since: usize) -> Result<(), (usize, String)> {
     let Some(info) = &game.turn_file else {
         return Ok(());
     };
     for (i, e) in game.log.iter().enumerate().skip(since) {
-        if e.side == info.to && !matches!(e.order, super::order::Order::Retreat { .. }) {
+        // Rommel's tactics are secret: the receiver chooses them at its own screen, never the sender.
+        let secret = game.scenario.ruleset.secret_tactics();
+        let owners_choice = match e.order {
+            super::order::Order::Retreat { .. } | super::order::Order::Answer(_) => true,
+            super::order::Order::Defend(_) => !secret,
+            _ => false,
+        };
+        if e.side == info.to && !owners_choice {
             return Err((
                 i,
                 format!(

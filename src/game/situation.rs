@@ -177,12 +177,8 @@ pub fn build_situation(
     if attackers.is_empty() || defenders.is_empty() {
         return Err(format!("nobody is left to fight at {target} within the stacking limit"));
     }
-    let defense_first = match defense {
-        Some(d) if !d.losses_first.is_empty() => &d.losses_first,
-        _ => &order.choices.defender_losses_first,
-    };
-    rank_losses(&order.choices.attacker_losses_first, &mut attackers);
-    rank_losses(defense_first, &mut defenders);
+    // The defender's pick comes with its answer to the result (`combat::answers::with_answer`).
+    rank_losses(&order.choices.losses_first, &mut attackers);
     let defending = *view
         .units
         .get(defender_entities[0])
@@ -233,7 +229,7 @@ pub fn build_situation(
         defense: Support {
             tactics: defense.tactics.clone(),
             barrage: batteries(&defense.barrage, defending)?,
-            no_retreat: order.no_retreat,
+            no_retreat: defense.no_retreat,
             ..Support::default()
         },
         conditions: Conditions {
@@ -243,7 +239,7 @@ pub fn build_situation(
             installation: view.map.board.has_feature(target, CellFeature::is_installation),
             ..Conditions::default()
         },
-        choices: order.choices.clone(),
+        choices: crate::combat::Choices::of(&order.choices, &crate::combat::DefenderChoices::default()),
     };
     Ok((situation, attacker_entities, defender_entities))
 }

@@ -150,6 +150,8 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
     world.insert_resource(ids);
     world.insert_resource(super::log::OrderLog::default());
     world.insert_resource(super::combat::PendingCombat::default());
+    world.insert_resource(super::combat::PendingAnswer::default());
+    world.insert_resource(super::combat::NoRetreatTurns::default());
     world.insert_resource(super::retreat::StuckRetreats::default());
     world.insert_resource(super::zoc::Zoc(crate::rules::zoc::ZocMap::empty(scenario.board.grid)));
     world.insert_resource(GameMap {
@@ -159,6 +161,7 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
         objectives: scenario.objectives.clone(),
         win: scenario.win.clone(),
         otherwise: scenario.otherwise,
+        otherwise_level: scenario.otherwise_level,
         start_bars: if scenario.ruleset.zoc.not_into_enemy_start_until_first_move {
             crate::rules::zoc::start_control_bars(
                 &scenario.board.grid,

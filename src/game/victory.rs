@@ -4,6 +4,7 @@
 
 use super::components::{GameLog, GameMap, MapIndex, Side, Sides};
 use super::phase::{GameState, TurnState};
+use crate::scenario::file::VictoryLevel;
 use crate::scenario::validate::{Objective, WinCondition};
 use bevy::prelude::*;
 
@@ -23,6 +24,13 @@ pub struct Verdict {
     pub points: Vec<u32>,
     /// The turn it was decided in.
     pub turn: u32,
+    /// How large the win is, where the scenario grades its victories (`None`: a plain win, a
+    /// concession, or a draw). Not in the state hash: it follows from the winning condition and
+    /// the objectives, which are (saves and their recorded hashes stay as they are).
+    pub level: Option<VictoryLevel>,
+    /// The win condition that decided (index into `GameMap::win`); `None` for the `otherwise`
+    /// winner, a draw or a concession. Not hashed either.
+    pub decided_by: Option<usize>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -85,14 +93,24 @@ pub fn condition_met(
         }
         why.push(format!("holds {} objective points (needs {need})", points[side.0]));
     }
+    let best_other = points
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != side.0)
+        .map(|(_, p)| *p)
+        .max()
+        .unwrap_or(0);
+    if let Some(lead) = condition.lead {
+        let have = i64::from(points[side.0]) - i64::from(best_other);
+        if have < i64::from(lead) {
+            return Err(format!(
+                "{name} leads by {have} objective points ({} to {best_other}), not the {lead} needed",
+                points[side.0]
+            ));
+        }
+        why.push(format!("leads by {have} objective points (needs {lead})"));
+    }
     if condition.more_points {
-        let best_other = points
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != side.0)
-            .map(|(_, p)| *p)
-            .max()
-            .unwrap_or(0);
         if points[side.0] <= best_other {
             return Err(format!(
                 "{name} holds {} objective points, not more than {best_other}",
@@ -107,14 +125,17 @@ pub fn condition_met(
     Ok(format!("{name} {}", why.join(" and ")))
 }
 
-/// The verdict when the last turn ends: the first condition met wins, else `otherwise` (a draw
-/// when the scenario names no one) — `Standing::leader`.
+/// The verdict when the last turn ends: the deciding condition met (`Standing::deciding`: the
+/// highest level, the first among equals) wins, else `otherwise` (a draw when the scenario names
+/// no one) — `Standing::leader` and `Standing::level`.
 pub fn verdict_at_end(map: &GameMap, control: &[Option<Side>], sides: &Sides, turn: u32) -> Verdict {
     let st = standing(map, control, sides, turn, turn);
     let winner = st.leader();
-    let met = st.conditions.iter().find_map(|(_, m, _)| m.as_ref().ok());
+    let level = st.level();
+    let decided_by = st.deciding();
+    let met = decided_by.and_then(|i| st.conditions[i].1.as_ref().ok());
     let reason = if let Some(reason) = met {
-        format!("{reason} at the end of the game.")
+        format!("{reason} at the end of the game{}.", level_phrase(level))
     } else {
         let failures: Vec<&str> = st
             .conditions
@@ -128,8 +149,9 @@ pub fn verdict_at_end(map: &GameMap, control: &[Option<Side>], sides: &Sides, tu
         };
         match winner {
             Some(side) => format!(
-                "{failed}{} wins: no other victory condition was met.",
-                sides.0[side.0].name
+                "{failed}{} wins{}: no other victory condition was met.",
+                sides.0[side.0].name,
+                level_phrase(level)
             ),
             None => format!("{failed}A draw: no victory condition was met."),
         }
@@ -139,7 +161,23 @@ pub fn verdict_at_end(map: &GameMap, control: &[Option<Side>], sides: &Sides, tu
         reason,
         points: st.points,
         turn,
+        level,
+        decided_by,
     }
+}
+
+/// `: a decisive victory`, or nothing for a plain win.
+pub fn level_phrase(level: Option<VictoryLevel>) -> String {
+    level.map_or(String::new(), |l| format!(": a {} victory", l.word()))
+}
+
+/// Of the conditions that hold (`met`: index, level), the one that decides: the highest level,
+/// the first in the file among equals. Without levels (all `None`) that is the first met, as
+/// before levels existed.
+pub fn deciding(met: impl IntoIterator<Item = (usize, Option<VictoryLevel>)>) -> Option<usize> {
+    met.into_iter()
+        .max_by_key(|(i, level)| (*level, std::cmp::Reverse(*i)))
+        .map(|(i, _)| i)
 }
 
 /// Where the game stands against its victory conditions, for the score panel and the top bar.
@@ -152,6 +190,10 @@ pub struct Standing {
     pub conditions: Vec<(Side, Result<String, String>, bool)>,
     /// Who wins if no condition holds at the end (`None`: a draw).
     pub otherwise: Option<Side>,
+    /// Each win condition's level (same order as `conditions`; all `None` without levels).
+    pub levels: Vec<Option<VictoryLevel>>,
+    /// The level of the `otherwise` win.
+    pub otherwise_level: Option<VictoryLevel>,
     /// Game turns still to play after this one.
     pub turns_left: u32,
 }
@@ -172,6 +214,8 @@ pub fn standing(map: &GameMap, control: &[Option<Side>], sides: &Sides, turn: u3
             })
             .collect(),
         otherwise: map.otherwise.map(Side),
+        levels: map.win.iter().map(|c| c.level).collect(),
+        otherwise_level: map.otherwise_level,
         turns_left: last_turn.saturating_sub(turn),
     }
 }
@@ -195,6 +239,9 @@ pub fn condition_words(condition: &WinCondition, objectives: &[Objective]) -> St
     if condition.more_points {
         parts.push("more objective points than the other side".into());
     }
+    if let Some(n) = condition.lead {
+        parts.push(format!("a lead of at least {n} objective points"));
+    }
     let mut words = if parts.is_empty() {
         "nothing more".to_string()
     } else {
@@ -209,13 +256,30 @@ pub fn condition_words(condition: &WinCondition, objectives: &[Objective]) -> St
 }
 
 impl Standing {
+    /// The condition that would decide if the game ended now (index into `conditions`).
+    pub fn deciding(&self) -> Option<usize> {
+        deciding(
+            self.conditions
+                .iter()
+                .zip(&self.levels)
+                .enumerate()
+                .filter(|(_, ((_, met, _), _))| met.is_ok())
+                .map(|(i, (_, level))| (i, *level)),
+        )
+    }
+
     /// Who would win if the game ended now (`None`: a draw), as the end screen would decide.
     pub fn leader(&self) -> Option<Side> {
-        self.conditions
-            .iter()
-            .find(|(_, met, _)| met.is_ok())
-            .map(|(side, _, _)| *side)
-            .or(self.otherwise)
+        self.deciding().map(|i| self.conditions[i].0).or(self.otherwise)
+    }
+
+    /// How large that win would be (`None`: a plain win or a draw).
+    pub fn level(&self) -> Option<VictoryLevel> {
+        match self.deciding() {
+            Some(i) => self.levels[i],
+            None if self.otherwise.is_some() => self.otherwise_level,
+            None => None,
+        }
     }
 }
 
@@ -259,20 +323,39 @@ pub(super) fn check_sudden_death(
     if !control.is_changed() {
         return;
     }
-    for condition in map.win.iter().filter(|c| c.sudden_death) {
-        if let Ok(reason) = condition_met(condition, &map.objectives, &control.0, &sides) {
-            let verdict = Verdict {
-                winner: Some(Side(condition.side)),
-                reason: format!("{reason}: sudden death victory on turn {}.", turn.turn),
-                points: points_by_side(&map.objectives, &control.0, sides.0.len()),
-                turn: turn.turn,
-            };
-            log.push(verdict.reason.clone());
-            commands.insert_resource(verdict);
-            next_game.set(GameState::Over);
-            return;
-        }
-    }
+    // Every sudden-death condition that holds now; the highest level decides (the first without
+    // levels, as before).
+    let met: Vec<(usize, String)> = map
+        .win
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.sudden_death)
+        .filter_map(|(i, c)| {
+            condition_met(c, &map.objectives, &control.0, &sides)
+                .ok()
+                .map(|r| (i, r))
+        })
+        .collect();
+    let Some(i) = deciding(met.iter().map(|(i, _)| (*i, map.win[*i].level))) else {
+        return;
+    };
+    let condition = &map.win[i];
+    let reason = &met.iter().find(|(j, _)| *j == i).expect("met").1;
+    let level = condition.level;
+    let verdict = Verdict {
+        winner: Some(Side(condition.side)),
+        reason: match level {
+            Some(l) => format!("{reason}: a sudden death {} victory on turn {}.", l.word(), turn.turn),
+            None => format!("{reason}: sudden death victory on turn {}.", turn.turn),
+        },
+        points: points_by_side(&map.objectives, &control.0, sides.0.len()),
+        turn: turn.turn,
+        level,
+        decided_by: Some(i),
+    };
+    log.push(verdict.reason.clone());
+    commands.insert_resource(verdict);
+    next_game.set(GameState::Over);
 }
 
 fn decide_at_end(

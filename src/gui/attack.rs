@@ -1,6 +1,6 @@
 //! Attacking from the board (the panels are in `attack_panels.rs`). In a combat phase, hovering an enemy cell with a stack selected shows
 //! the exact odds; clicking it pins the attack: Shift+click more stacks to join, set the
-//! ruleset's options (tactics, retreat-or-steps, no retreat, hold, accelerated effort), read the
+//! attacker's options (tactics, its own retreat-or-steps, exchange, accelerated effort), read the
 //! modifiers, the odds and the CRT (`crt.rs`), then Roll (Space). In Rommel the attacker's tactic
 //! is declared hidden and the defender answers before the roll; the defender's preview never
 //! shows the attacker's secret. The result stays on screen, explained, with its row and column
@@ -25,18 +25,13 @@ pub struct AttackPlan {
     pub attack_tactic: Option<Tactic>,
     /// Rommel: the defender's answer to a declared attack.
     pub defense_tactic: Option<Tactic>,
-    pub defender_retreat: RetreatOrSteps,
     pub attacker_retreat: RetreatOrSteps,
-    pub no_retreat: bool,
-    pub hold: bool,
     pub german_exchange: bool,
-    /// War Against Russia: on a `D` the defenders make the voluntary retreat.
-    pub defender_withdraws: bool,
     pub accelerated_effort: bool,
-    /// Where the rules let the owner choose: the attacking and the defending unit (ids) to take
-    /// losses first; `None` = the automatic choice (the cheapest step).
+    /// Where the rules let the owner choose: the attacking unit (id) to take losses first;
+    /// `None` = the automatic choice (the cheapest step). The defender picks its own with its
+    /// answer to the result.
     pub attacker_losses_first: Option<String>,
-    pub defender_losses_first: Option<String>,
     /// Killing Ground: the attacker who would make the Accelerated Effort (the strongest that
     /// may) and its name, or why none may (8.10.4); `None` under the other rulesets.
     pub effort_by: Option<Result<(Entity, String), String>>,
@@ -49,14 +44,9 @@ impl AttackPlan {
         let target = self.target?;
         let mut order = AttackOrder::plain(self.attackers.iter().filter_map(|e| id(*e)).collect(), target);
         order.tactics.extend(self.attack_tactic.clone());
-        order.no_retreat = self.no_retreat;
-        order.choices.defender_retreat = self.defender_retreat;
-        order.choices.attacker_retreat = self.attacker_retreat;
-        order.choices.ignore_retreat = self.hold;
+        order.choices.retreat = self.attacker_retreat;
         order.choices.german_exchange = self.german_exchange;
-        order.choices.defender_withdraws = self.defender_withdraws;
-        order.choices.attacker_losses_first = self.attacker_losses_first.iter().cloned().collect();
-        order.choices.defender_losses_first = self.defender_losses_first.iter().cloned().collect();
+        order.choices.losses_first = self.attacker_losses_first.iter().cloned().collect();
         order.accelerated_effort = match &self.effort_by {
             Some(Ok((by, _))) if self.accelerated_effort => id(*by),
             _ => None,
@@ -68,8 +58,7 @@ impl AttackPlan {
     pub fn defense(&self) -> DefenseOrder {
         DefenseOrder {
             tactics: self.defense_tactic.iter().cloned().collect(),
-            barrage: Vec::new(),
-            losses_first: self.defender_losses_first.iter().cloned().collect(),
+            ..DefenseOrder::default()
         }
     }
 }
@@ -190,10 +179,17 @@ fn roll_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<RollRequest
 #[derive(Message, Clone, Copy, Debug)]
 pub struct RollRequest;
 
-/// What Roll does now: declare (Rommel's hidden tactic), answer (Rommel's defender) or attack.
-fn roll_order(plan: &AttackPlan, pinned: Option<AttackOrder>, declared: &Option<DeclaredCombat>) -> Option<Order> {
+/// What Roll does now: declare (Rommel's hidden tactic), answer (Rommel's defender) or attack;
+/// nothing while War Against Russia's defender decides on No Retreat! (the answer window asks).
+fn roll_order(
+    plan: &AttackPlan,
+    pinned: Option<AttackOrder>,
+    declared: &Option<DeclaredCombat>,
+    secret_tactics: bool,
+) -> Option<Order> {
     match declared {
-        Some(_) => Some(Order::Defend(plan.defense())),
+        Some(_) if secret_tactics => Some(Order::Defend(plan.defense())),
+        Some(_) => None,
         None => pinned.map(Order::Attack),
     }
 }
@@ -226,7 +222,7 @@ fn update_preview(
     let ready = step.is_some_and(|s| *s.get() == CombatStep::Declare);
     if rolls.read().count() > 0
         && ready
-        && let Some(order) = roll_order(&plan, pinned.clone(), &declared.0)
+        && let Some(order) = roll_order(&plan, pinned.clone(), &declared.0, view.map.ruleset.secret_tactics())
     {
         // An attack the preview already refuses is not sent: the plan stays for the player to
         // mend (tick other units, change an option), and the status bar says why.
@@ -273,7 +269,7 @@ fn update_preview(
     });
     preview.result = key.map(|(order, defense)| {
         let (situation, _, _) = view.situation(&order, defense.as_ref())?;
-        let odds = combat::odds(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
+        let odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
         Ok((situation, odds))
     });
 }

@@ -1,51 +1,11 @@
-//! The options a ruleset gives the players for an attack, in the attack window: retreat or steps,
-//! No Retreat!, the hold check, Accelerated Effort, Rommel's tactics, and who takes losses first.
+//! The options a ruleset gives the attacker for an attack, in the attack window: its own retreat
+//! or steps, the exchange, Accelerated Effort, Rommel's tactics, and who takes losses first; what
+//! the defender will answer itself is named.
 
 use super::attack::AttackPlan;
 use crate::combat::{self, RetreatOrSteps, Situation, Tactic};
 use crate::game::components::GameMap;
 use bevy_egui::egui;
-
-/// Next War's hold (an ER check to ignore a retreat): offered where the defenders may try it (a
-/// city, a fortified hex or the ruleset's hold terrain), else shown disabled with the reason.
-fn hold_option(
-    ui: &mut egui::Ui,
-    plan: &mut AttackPlan,
-    map: &GameMap,
-    rules: &combat::next_war::Rules,
-    situation: Option<&Situation>,
-    defender: &str,
-) {
-    let label = format!("{defender} tries to hold (ER check)");
-    match situation {
-        Some(s) if rules.may_hold(s) => {
-            ui.checkbox(&mut plan.hold, label)
-                .on_hover_text("On a retreat result the defenders check their ER to stay in place");
-        }
-        Some(_) => {
-            plan.hold = false;
-            let mut terrain: Vec<&str> = map
-                .ruleset
-                .terrain_ids
-                .iter()
-                .filter(|(_, id)| rules.hold_terrain.contains(id))
-                .map(|(name, _)| name.as_str())
-                .collect();
-            terrain.sort();
-            let mut off = false;
-            ui.add_enabled(false, egui::Checkbox::new(&mut off, label))
-                .on_disabled_hover_text(format!(
-                    "Not possible here: defenders may try to hold only in a city, a fortified hex or {}",
-                    if terrain.is_empty() {
-                        "nowhere else".to_string()
-                    } else {
-                        terrain.join(", ")
-                    }
-                ));
-        }
-        None => {}
-    }
-}
 
 /// Killing Ground's Accelerated Effort: offered with the unit that would make it, or shown
 /// disabled with the rule that forbids it (8.10.4) as its tooltip.
@@ -66,7 +26,8 @@ fn accelerated_effort(ui: &mut egui::Ui, plan: &mut AttackPlan) {
     }
 }
 
-/// The options the ruleset gives the players for this attack.
+/// The options the ruleset gives the attacker for this attack, and what the defender will be
+/// asked (its own answers, given at its own turn to choose: before the dice or to the result).
 pub(super) fn options(
     ui: &mut egui::Ui,
     plan: &mut AttackPlan,
@@ -76,46 +37,34 @@ pub(super) fn options(
     computer: bool,
 ) {
     use combat::CombatRules as R;
-    let computer_answers = |ui: &mut egui::Ui, what: &str| {
-        ui.label(egui::RichText::new(format!("{defender} (computer) decides {what} itself")).weak())
-            .on_hover_text(
-                "The defender's choices are the defender's: the computer gives its best answer to your attack",
-            );
+    let defender_asked = |ui: &mut egui::Ui, what: &str| {
+        let who = if computer {
+            format!("{defender} (computer)")
+        } else {
+            defender.to_string()
+        };
+        ui.label(egui::RichText::new(format!("{who} answers {what} itself")).weak())
+            .on_hover_text("The defender's choices are the defender's: the preview's branches show each answer");
     };
     match &map.ruleset.combat {
         R::KillingGround(_) => {
-            if computer {
-                computer_answers(ui, "retreat or steps");
-            } else {
-                retreat_or_steps(
-                    ui,
-                    &mut plan.defender_retreat,
-                    &format!("{defender} (defender), on a retreat result"),
-                );
-            }
             retreat_or_steps(
                 ui,
                 &mut plan.attacker_retreat,
                 &format!("{attacker} (attacker), on a retreat result"),
             );
             accelerated_effort(ui, plan);
+            defender_asked(ui, "retreat or steps, after the roll");
         }
         R::WarAgainstRussia(_) => {
-            if computer {
-                computer_answers(ui, "No Retreat! orders");
-            } else {
-                ui.checkbox(&mut plan.no_retreat, format!("No Retreat! orders ({defender})"))
-                    .on_hover_text("The defenders may not retreat: retreat results become losses");
-                ui.checkbox(
-                    &mut plan.defender_withdraws,
-                    format!("On a D, retreat a hex ({defender}'s choice)"),
-                )
-                .on_hover_text("The text: D = all defending units dispersed (may be voluntarily retreated). Ticked, the dispersed defenders retreat one hex, their owner picking the route; unticked they stay");
-            }
             ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
+            defender_asked(ui, "No Retreat! orders before the roll and a voluntary retreat on a D");
         }
-        R::NextWar(_) if computer => computer_answers(ui, "whether to hold"),
-        R::NextWar(rules) => hold_option(ui, plan, map, rules, situation, defender),
+        R::NextWar(rules) => {
+            if situation.is_some_and(|s| rules.may_hold(s)) {
+                defender_asked(ui, "whether to try to hold (ER check) on a retreat result");
+            }
+        }
         R::Rommel(_) => tactics(ui, plan, attacker, (defender, computer)),
         R::SmallGeneral(_) => {
             ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
@@ -134,15 +83,6 @@ pub(super) fn options(
             attacker,
             &map.ruleset.combat,
         );
-        if !computer && !matches!(map.ruleset.combat, R::WarAgainstRussia(_)) {
-            losses_first(
-                ui,
-                &mut plan.defender_losses_first,
-                &s.defenders,
-                defender,
-                &map.ruleset.combat,
-            );
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! read, the result explained with its dice, and a ring around the target on the board.
 
 use super::attack::{AttackPlan, AttackPreview, LastCombat, RollRequest};
-use super::attack_options::{defender_tactic, losses_first, options};
+use super::attack_options::{defender_tactic, options};
 use super::crt;
 use super::settings::Palette;
 use crate::combat::{self, Odds, Role, Situation};
@@ -36,7 +36,9 @@ fn draw_panels(
     seats: Res<super::computer::Seats>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let declared = declared.0.as_ref();
+    // Rommel's hidden tactics are answered here; War Against Russia's No Retreat! in the answer
+    // window (`answer_window.rs`).
+    let declared = declared.0.as_ref().filter(|_| map.ruleset.secret_tactics());
     let pinned = plan.target.is_some() || declared.is_some();
     crt_panel(ctx, &preview, &last, &map, &palette, pinned);
     if let Some(target) = preview.target {
@@ -77,15 +79,6 @@ fn draw_panels(
                     .small(),
                 );
                 defender_tactic(ui, &mut plan, &defender_side);
-                if let Some(Ok((s, _))) = &preview.result {
-                    losses_first(
-                        ui,
-                        &mut plan.defender_losses_first,
-                        &s.defenders,
-                        &defender_side,
-                        &map.ruleset.combat,
-                    );
-                }
                 ui.separator();
             } else if pinned {
                 let list: Vec<String> = plan
@@ -363,6 +356,13 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) 
             .fill(palette.bad)
             .text(format!("defenders eliminated {:.1}%", 100.0 * m.p_defender_eliminated)),
     );
+    if !odds.branches.is_empty() {
+        ui.label(
+            egui::RichText::new("Each owner's choice, made the same way for every result:")
+                .small()
+                .weak(),
+        );
+    }
     for b in &odds.branches {
         ui.label(
             egui::RichText::new(format!(
@@ -394,6 +394,28 @@ fn outcome_rows(ui: &mut egui::Ui, odds: &Odds, s: &Situation, palette: &Palette
                 .on_hover_text(&text);
             ui.label(combat::report::brief(&o.result)).on_hover_text(&text);
             ui.end_row();
+            // The defender's answers to this result, each with where it leads.
+            for (i, a) in o.answers.iter().enumerate() {
+                ui.label("");
+                ui.label(
+                    egui::RichText::new(if i == 0 { "defender:" } else { "" })
+                        .small()
+                        .weak(),
+                );
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} → cell taken {:.0}%, losses {:.2}/{:.2}",
+                        a.label,
+                        100.0 * a.summary.p_cell_taken,
+                        a.summary.expected_attacker_steps,
+                        a.summary.expected_defender_steps
+                    ))
+                    .small()
+                    .color(palette.warn),
+                )
+                .on_hover_text(combat::answers::consequence(a, s));
+                ui.end_row();
+            }
         }
     });
 }

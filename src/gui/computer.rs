@@ -45,6 +45,26 @@ impl Seats {
     pub fn computer(&self, side: usize) -> Option<&Profile> {
         self.0.get(side).and_then(Option::as_ref)
     }
+
+    /// The seats as a save records them: each computer's level by name.
+    pub fn names(&self) -> Vec<Option<String>> {
+        self.0.iter().map(|p| p.as_ref().map(|p| p.name.clone())).collect()
+    }
+}
+
+/// The seats a save recorded (`SavedGame::seats`); a level this Hexfront does not know seats a
+/// person, with a warning.
+pub fn seats_from_names(names: &[Option<String>]) -> Vec<Option<Profile>> {
+    names
+        .iter()
+        .map(|n| {
+            n.as_ref().and_then(|n| {
+                Profile::parse(n)
+                    .inspect_err(|e| warn!("the save's computer level `{n}`: {e}; a person plays the side"))
+                    .ok()
+            })
+        })
+        .collect()
 }
 
 /// The computer players of the game on the board (made again for a new game, new seats, and
@@ -76,17 +96,23 @@ impl Default for ComputerPace {
     }
 }
 
+/// Where the computer's orders (and the standing answers) are given: after the player's.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ComputerSystems;
+
 /// Orders the computer may give in one frame when hurried (the window stays responsive).
 const HURRIED_ORDERS_PER_FRAME: usize = 40;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Seats>()
+        .init_resource::<crate::game::save::SeatRecord>()
         .init_resource::<Computers>()
         .init_resource::<ComputerPace>()
         .add_systems(
             PostUpdate,
             (seat_computers, computer_orders.run_if(super::saves::no_dialog))
                 .chain()
+                .in_set(ComputerSystems)
                 .after(super::orders::OrderSystems)
                 .run_if(in_state(GameState::Playing)),
         )
@@ -107,8 +133,14 @@ fn seat_computers(
     origin: Option<Res<GameOrigin>>,
     seats: Res<Seats>,
     mut computers: ResMut<Computers>,
+    mut record: ResMut<crate::game::save::SeatRecord>,
 ) {
     let Some(origin) = origin else { return };
+    // A save records who plays what.
+    let names = seats.names();
+    if record.0 != names {
+        record.0 = names;
+    }
     let key = (origin.seed, origin.scenario.raw.name.clone(), seats.clone());
     if computers.made_for.as_ref() == Some(&key) && rebuilt.read().count() == 0 {
         return;
@@ -149,8 +181,23 @@ fn computer_orders(world: &mut World) {
     }
     let mut given = 0;
     while let Some(side) = side_to_act(world) {
-        let Some(player) = computers.players.iter_mut().find(|p| p.side == side) else {
+        if !computers.players.iter().any(|p| p.side == side) {
+            // A person's side: its standing answer answers for it, as its own order, at once.
+            if given < HURRIED_ORDERS_PER_FRAME
+                && let Some(order) = crate::game::standing::standing_order(world)
+            {
+                match crate::game::execute::execute(world, order) {
+                    Ok(_) => {
+                        given += 1;
+                        continue;
+                    }
+                    Err(refused) => warn!("a standing answer was refused: {refused}"),
+                }
+            }
             computers.hurry = false;
+            break;
+        }
+        let Some(player) = computers.players.iter_mut().find(|p| p.side == side) else {
             break;
         };
         if !computers.hurry && (computers.waited < pace || given > 0) {
@@ -186,8 +233,9 @@ fn computer_orders(world: &mut World) {
             }
         };
         // A combat fought: its result panel stays up a while before the next order.
-        let fought = matches!(order, Order::Defend(_))
-            || matches!(order, Order::Attack(_)) && world.resource::<PendingCombat>().0.is_none();
+        let waiting = world.resource::<PendingCombat>().0.is_some()
+            || world.resource::<crate::game::combat::PendingAnswer>().0.is_some();
+        let fought = matches!(order, Order::Defend(_) | Order::Answer(_) | Order::Attack(_)) && !waiting;
         computers.waited = if fought { -2.0 * pace.max(0.5) } else { 0.0 };
         given += 1;
         // The "played by the computer" note is answered once the computer plays.
@@ -238,29 +286,6 @@ fn hand_over(world: &mut World, computers: &mut Computers, side: usize, why: &st
     ));
 }
 
-/// The side defending `target` against the side to play, if the computer plays it.
-pub fn computer_defender(world: &World, target: crate::rules::grid::Cell) -> Option<usize> {
-    let active = world.resource::<crate::game::phase::TurnState>().active;
-    let index = world.resource::<crate::game::components::MapIndex>();
-    let defender = index
-        .stack(target)
-        .iter()
-        .filter_map(|e| world.get::<crate::game::components::Side>(*e))
-        .find(|s| **s != active)?;
-    world.resource::<Seats>().computer(defender.0).map(|_| defender.0)
-}
-
-/// A player's attack on the computer: the answers its defender owns (retreat-or-steps, No
-/// Retreat!, a hold check) are the computer's, not written by the attacker.
-pub fn with_computer_defenders_answer(world: &mut World, order: Order) -> Order {
-    match order {
-        Order::Attack(a) if computer_defender(world, a.target).is_some() => {
-            Order::Attack(crate::ai::defenders_answer(world, a))
-        }
-        other => other,
-    }
-}
-
 /// Whether the side to give the next order is the computer's.
 pub fn computer_to_play(world: &World) -> Option<usize> {
     let side = side_to_act(world)?;
@@ -274,15 +299,24 @@ fn computer_panel(
     mut pace: ResMut<ComputerPace>,
     mut computers: ResMut<Computers>,
     keys: Res<ButtonInput<KeyCode>>,
+    mut standing: ResMut<crate::game::standing::StandingAnswers>,
 ) -> Result {
-    if seats.0.iter().all(Option::is_none) {
+    let computer = seats.0.iter().any(Option::is_some);
+    // Without a computer the panel is there only to take a standing answer back.
+    if !computer
+        && standing
+            .0
+            .iter()
+            .all(|a| *a == crate::game::standing::StandingAnswer::Ask)
+    {
         return Ok(());
     }
     if keys.just_pressed(KeyCode::KeyK) && !super::ctrl_held(&keys) {
         computers.hurry = true;
     }
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Computer")
+    egui::Window::new(if computer { "Computer" } else { "Answers" })
+        .id(egui::Id::new("computer-panel"))
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -36.0])
         .resizable(false)
         .collapsible(true)
@@ -297,6 +331,12 @@ fn computer_panel(
                     _ => "",
                 };
                 ui.label(format!("{}: {who}{playing}", side.name));
+                if seats.computer(i).is_none() {
+                    standing_answer_choice(ui, &mut standing, i, &side.name);
+                }
+            }
+            if !computer {
+                return;
             }
             ui.horizontal(|ui| {
                 ui.label("Pace");
@@ -321,4 +361,32 @@ fn computer_panel(
             }
         });
     Ok(())
+}
+
+/// A person's side: how it answers as defender (ask, or a standing answer).
+fn standing_answer_choice(
+    ui: &mut egui::Ui,
+    standing: &mut crate::game::standing::StandingAnswers,
+    side: usize,
+    name: &str,
+) {
+    use crate::game::standing::StandingAnswer;
+    let mut policy = standing.of(side);
+    ui.horizontal(|ui| {
+        ui.label("   as defender:");
+        egui::ComboBox::from_id_salt(("standing", side))
+            .selected_text(policy.name())
+            .show_ui(ui, |ui| {
+                for p in StandingAnswer::ALL {
+                    ui.selectable_value(&mut policy, p, p.name()).on_hover_text(p.explain());
+                }
+            })
+            .response
+            .on_hover_text(format!(
+                "How {name} answers what the rules leave to the defender (retreat or steps, No Retreat!, hold checks…)"
+            ));
+    });
+    if policy != standing.of(side) {
+        standing.set(side, policy);
+    }
 }

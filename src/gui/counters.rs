@@ -146,7 +146,11 @@ fn marker_mesh(fill: Color) -> Mesh {
 }
 
 /// A status marker's size in world units (a counter is `COUNTER` wide).
-const MARKER: Vec2 = Vec2::new(26.0, 13.0);
+const MARKER: Vec2 = Vec2::new(30.0, 16.0);
+
+/// How far above its counter a status marker is drawn: over the counters stacked on it (each
+/// `0.05` higher, `spot_in_stack`), which would cover its right end; under the stack badge.
+const MARKER_Z: f32 = 0.8;
 
 pub use crate::game::components::values_text;
 
@@ -313,7 +317,8 @@ fn draw_counters(
     }
 }
 
-/// Status markers overlap the counter's left edge, one under another, as chits would.
+/// Status markers overlap the counter's left edge, one under another, as chits would, on top of
+/// the rest of the stack.
 fn status_markers(
     commands: &mut Commands,
     shared: &mut SharedMeshes,
@@ -325,7 +330,7 @@ fn status_markers(
     let mut out = Vec::new();
     for (i, status) in statuses.0.iter().enumerate() {
         let (label, [r, g, b], light_text) = status_marker(*status);
-        let at = Vec2::new(-h - MARKER.x * 0.1, h * 0.55 - i as f32 * (MARKER.y + 1.0));
+        let at = Vec2::new(-h - MARKER.x * 0.15, h * 0.5 - i as f32 * (MARKER.y + 1.0));
         let mesh = shared
             .markers
             .entry(*status)
@@ -336,7 +341,7 @@ fn status_markers(
                 .spawn((
                     Mesh2d(mesh),
                     MeshMaterial2d(material.clone()),
-                    Transform::from_xyz(at.x, at.y, 0.02),
+                    Transform::from_xyz(at.x, at.y, MARKER_Z),
                     CounterPart,
                 ))
                 .id(),
@@ -347,11 +352,11 @@ fn status_markers(
                 .spawn((
                     Text2d::new(label),
                     TextFont {
-                        font_size: FontSize::Px(10.0),
+                        font_size: FontSize::Px(12.0),
                         ..default()
                     },
                     TextColor(ink),
-                    Transform::from_xyz(at.x, at.y, 0.03),
+                    Transform::from_xyz(at.x, at.y, MARKER_Z + 0.01),
                     CounterPart,
                 ))
                 .id(),

@@ -12,17 +12,26 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, end_screen.run_if(in_state(GameState::Over)));
 }
 
-/// Per side: units at the start, units left, steps lost (eliminated units count all their steps).
+/// Per side: units that took part, units left, steps lost (eliminated units count all their
+/// steps). A reinforcement that never arrived and a unit withdrawn by the scenario are neither
+/// counted nor lost (on turn `turn`, the game's last).
 pub fn losses(
     source: &ScenarioSource,
     sides: &Sides,
     units: &Query<(&Unit, &Side, &Steps)>,
+    turn: u32,
 ) -> Vec<(usize, usize, usize)> {
     let mut out = vec![(0, 0, 0); sides.0.len()];
     for raw in &source.0.units {
         let Some(i) = sides.0.iter().position(|s| s.id == raw.side) else {
             continue;
         };
+        let on_map = units.iter().any(|(u, ..)| u.id == raw.id);
+        let not_yet = raw.arrives.is_some_and(|t| t > turn);
+        let withdrawn = raw.withdraws.is_some_and(|t| t <= turn);
+        if !on_map && (not_yet || withdrawn) {
+            continue;
+        }
         out[i].0 += 1;
         match units.iter().find(|(u, ..)| u.id == raw.id) {
             Some((_, _, steps)) => {
@@ -77,7 +86,12 @@ fn end_screen(
             let headline = match verdict.winner {
                 Some(side) => {
                     let [r, g, b] = sides.0[side.0].color;
-                    egui::RichText::new(format!("{} wins", sides.0[side.0].name))
+                    // "German wins a decisive victory"; a plain "German wins" without levels.
+                    let text = match verdict.level {
+                        Some(level) => format!("{} wins a {} victory", sides.0[side.0].name, level.word()),
+                        None => format!("{} wins", sides.0[side.0].name),
+                    };
+                    egui::RichText::new(text)
                         .size(26.0)
                         .color(egui::Color32::from_rgb(r, g, b))
                 }
@@ -85,6 +99,40 @@ fn end_screen(
             };
             ui.label(headline.strong());
             ui.label(&verdict.reason);
+            // The scenario's ladder, so the level reads against the others: each graded condition
+            // in words, the one that decided marked.
+            if map.win.iter().any(|w| w.level.is_some()) {
+                ui.add_space(4.0);
+                for level in crate::scenario::file::VictoryLevel::ALL.iter().rev() {
+                    for (i, w) in map.win.iter().enumerate().filter(|(_, w)| w.level == Some(*level)) {
+                        let mark = if verdict.decided_by == Some(i) { "▶" } else { "  " };
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "{mark} {} — {}: {}",
+                                level.title(),
+                                sides.0[w.side].name,
+                                crate::game::victory::condition_words(w, &map.objectives)
+                            ))
+                            .small(),
+                        );
+                    }
+                }
+                if let (Some(side), Some(level)) = (map.otherwise, map.otherwise_level) {
+                    // A concession has no level, so only the `otherwise` win is marked here.
+                    let decided = verdict.decided_by.is_none()
+                        && verdict.winner == Some(Side(side))
+                        && verdict.level == Some(level);
+                    let mark = if decided { "▶" } else { "  " };
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{mark} {} — {}: anything else",
+                            level.title(),
+                            sides.0[side].name
+                        ))
+                        .small(),
+                    );
+                }
+            }
             ui.label(
                 egui::RichText::new(format!(
                     "{} — turn {} of {}",
@@ -93,7 +141,7 @@ fn end_screen(
                 .weak(),
             );
             ui.separator();
-            let lost = losses(&source, &sides, &units);
+            let lost = losses(&source, &sides, &units, verdict.turn);
             egui::Grid::new("summary").striped(true).show(ui, |ui| {
                 for h in ["Side", "Objective points", "Units left", "Steps lost"] {
                     ui.strong(h);

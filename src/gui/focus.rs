@@ -1,7 +1,8 @@
 //! Keeps the combat being resolved in sight: when a panel (attack, CRT, result, retreat or advance
 //! choice) covers one of its cells — the target, the attackers, the retreat paths, the cells to
 //! advance into — the board glides, by the shortest move that clears them all, until none is
-//! covered. It moves once per change of cells or panels, so the player can pan away afterwards.
+//! covered. It moves once per change of cells or panels, so the player can pan away afterwards,
+//! and once the combat is over it glides back where the player had it, unless they moved it since.
 
 use super::attack::AttackPlan;
 use super::camera::BoardCamera;
@@ -25,11 +26,23 @@ const PANELS: [&str; 5] = [
 /// Room kept between the cells and a panel or the edge, in screen pixels.
 const MARGIN: f32 = 12.0;
 
+/// Seconds without combat cells before the board goes back: between a roll and the retreat or
+/// advance question after it there are frames with none.
+const GO_BACK_AFTER: f32 = 0.3;
+
 /// Where the camera is gliding to, and what it last made room for.
 #[derive(Resource, Default)]
 struct Glide {
     to: Option<Vec2>,
     cleared: Option<(Vec<Cell>, Vec<usize>)>,
+    /// The panels' places as last read: a panel shown anew, moved or grown reads at its old place
+    /// for a frame, so room is made once they stand still.
+    seen: Vec<(usize, egui::Rect)>,
+    /// Where the player had the camera before this combat's first glide, and where the last glide
+    /// took it.
+    home: Option<(Vec2, Vec2)>,
+    /// How long the combat's cells have been gone, in seconds.
+    gone_for: f32,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -100,6 +113,38 @@ pub fn room_for(cells: egui::Rect, panels: &[egui::Rect], free: egui::Rect, step
     best
 }
 
+/// Whether the camera is where the last glide took it, or on its way there: the player has not
+/// moved it since.
+fn unmoved(glide: &Glide, at: Vec2, left: Vec2) -> bool {
+    glide.to == Some(left) || at.distance(left) < 0.5
+}
+
+/// Where the camera goes back to after the combat: where the player had it before its first
+/// glide, or where it is now if they have moved it since.
+fn home_before(glide: &Glide, at: Vec2) -> Vec2 {
+    match glide.home {
+        Some((home, left)) if unmoved(glide, at, left) => home,
+        _ => at,
+    }
+}
+
+/// With the combat's cells gone for a moment, sends the camera back home if the player left it
+/// where the glides did. Returns whether it is still waiting.
+fn go_home(glide: &mut Glide, at: Vec2, dt: f32) -> bool {
+    let Some((home, left)) = glide.home else {
+        return false;
+    };
+    glide.gone_for += dt;
+    if glide.gone_for < GO_BACK_AFTER {
+        return true;
+    }
+    if unmoved(glide, at, left) {
+        glide.to = Some(home);
+    }
+    glide.home = None;
+    false
+}
+
 fn make_room(
     mut contexts: EguiContexts,
     mut glide: ResMut<Glide>,
@@ -110,12 +155,23 @@ fn make_room(
     windows: Query<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform, &Transform, &Projection), With<BoardCamera>>,
     log_panel: Res<super::log_panel::LogPanel>,
+    time: Res<Time>,
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let cells = combat_cells(&plan, &asked, &positions);
     if cells.is_empty() {
         glide.cleared = None;
+        glide.seen.clear();
+        // Capped: the first frame after the window slept carries the whole idle time.
+        let dt = time.delta_secs().min(1.0 / 30.0);
+        if let Ok((_, _, t, _)) = camera.single()
+            && go_home(&mut glide, t.translation.truncate(), dt)
+        {
+            redraw.write(RequestRedraw);
+        }
         return;
     }
+    glide.gone_for = 0.0;
     let Ok(ctx) = contexts.ctx_mut() else { return };
     let rects: Vec<(usize, egui::Rect)> = ctx.memory(|m| {
         PANELS
@@ -129,8 +185,22 @@ fn make_room(
             .filter_map(|(i, id)| m.area_rect(egui::Id::new(*id)).map(|r| (i, r)))
             .collect()
     });
-    let key = (cells.clone(), rects.iter().map(|(i, _)| *i).collect::<Vec<_>>());
+    // While an attack is prepared the target alone is its key: Shift+clicking more attackers in
+    // never moves the board under the pointer.
+    let keyed = match plan.target {
+        Some(target) if asked.retreat.is_none() && asked.advance.is_none() => vec![target],
+        _ => cells.clone(),
+    };
+    let key = (keyed, rects.iter().map(|(i, _)| *i).collect::<Vec<_>>());
+    // Pinning moves the attack panel from the hovered target's side to its corner and grows it:
+    // the place read in that frame is the old one.
+    let settled = rects == glide.seen;
+    glide.seen.clone_from(&rects);
     if glide.cleared.as_ref() == Some(&key) || rects.is_empty() {
+        return;
+    }
+    if !settled {
+        redraw.write(RequestRedraw);
         return;
     }
     let (Ok(window), Ok((camera, global, transform, Projection::Orthographic(ortho)))) =
@@ -175,7 +245,9 @@ fn make_room(
     let room = room_for(all, &panels, free, 16.0).or_else(|| room_for(core, &panels, free, 16.0));
     if let Some(d) = room {
         // The board moves by d on screen: the camera the other way (world y is up).
-        let to = transform.translation.truncate() + Vec2::new(-d.x, d.y) * ortho.scale;
+        let at = transform.translation.truncate();
+        let to = at + Vec2::new(-d.x, d.y) * ortho.scale;
+        glide.home = Some((home_before(&glide, at), to));
         glide.to = Some(to);
     }
 }
@@ -229,5 +301,31 @@ mod tests {
         assert!(d.x > 0.0 && d.length() < 60.0, "{d:?}");
         // Larger than any room: left where it is.
         assert_eq!(room_for(rect(0.0, 30.0, 1300.0, 900.0), &[crt], free, 10.0), None);
+    }
+
+    #[test]
+    fn after_the_combat_the_board_goes_back_unless_the_player_moved_it() {
+        let (home, left) = (Vec2::ZERO, Vec2::new(-48.0, 16.0));
+        let mut glide = Glide {
+            home: Some((home, left)),
+            ..default()
+        };
+        // A frame without cells (a roll, before its question): it waits.
+        assert!(go_home(&mut glide, left, 0.1));
+        assert_eq!(glide.to, None);
+        // Then back where the player had it.
+        assert!(!go_home(&mut glide, left, GO_BACK_AFTER));
+        assert_eq!((glide.to, glide.home), (Some(home), None));
+        // A second glide of the same combat keeps the first home; panned since, home is here.
+        let mut glide = Glide {
+            home: Some((home, left)),
+            ..default()
+        };
+        assert_eq!(home_before(&glide, left), home);
+        assert_eq!(home_before(&glide, left + Vec2::X * 100.0), left + Vec2::X * 100.0);
+        // Panned since: it stays.
+        glide.gone_for = 1.0;
+        assert!(!go_home(&mut glide, left + Vec2::X * 100.0, 0.1));
+        assert_eq!((glide.to, glide.home), (None, None));
     }
 }

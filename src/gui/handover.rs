@@ -1,6 +1,7 @@
-//! The hand-over screen of a hotseat game: when play passes from one human player to another,
-//! the board is hidden until the next player says they are seated, so what one side chose in
-//! secret stays hidden from the other.
+//! The hand-over screen of a hotseat game: when play passes from one human player to another
+//! (a new player turn, or the defender asked for its answer to an attack and back), the board is
+//! hidden until the next player says they are seated, so what one side chose in secret stays
+//! hidden from the other.
 
 use super::computer::Seats;
 use super::replay::Replay;
@@ -37,8 +38,36 @@ pub fn hides_board(from: Option<Side>, to: Side, seats: &Seats, enabled: bool, p
     enabled && playing && from.is_some_and(|f| f != to && human(f)) && human(to)
 }
 
+/// The side whose player acts now: the defender while an attack waits for its answer (before the
+/// dice or to the result) and its standing answer is to be asked, else the side to play.
+fn acting_side(
+    turn: &TurnState,
+    declared: &crate::game::combat::PendingCombat,
+    waiting: &crate::game::combat::PendingAnswer,
+    (standing, secret_tactics): (&crate::game::standing::StandingAnswers, bool),
+) -> Side {
+    // Rommel's secret tactics are always chosen by the defender at its own seat.
+    if secret_tactics && let Some(c) = &declared.0 {
+        return c.defender;
+    }
+    let defender = declared
+        .0
+        .as_ref()
+        .map(|c| c.defender)
+        .or_else(|| waiting.0.as_ref().map(|w| w.defender));
+    match defender {
+        Some(d) if standing.of(d.0) == crate::game::standing::StandingAnswer::Ask => d,
+        _ => turn.active,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn notice_hand_over(
     turn: Res<TurnState>,
+    declared: Res<crate::game::combat::PendingCombat>,
+    waiting: Res<crate::game::combat::PendingAnswer>,
+    standing: Res<crate::game::standing::StandingAnswers>,
+    map: Option<Res<crate::game::components::GameMap>>,
     seats: Res<Seats>,
     settings: Res<Settings>,
     state: Res<State<GameState>>,
@@ -51,7 +80,12 @@ fn notice_hand_over(
         hand.last = None;
         return;
     }
-    let now = turn.active;
+    let now = acting_side(
+        &turn,
+        &declared,
+        &waiting,
+        (&standing, map.is_some_and(|m| m.ruleset.secret_tactics())),
+    );
     if hand.last == Some(now) {
         return;
     }
@@ -136,6 +170,44 @@ fn hand_over_screen(
 mod tests {
     use super::*;
     use crate::ai::Profile;
+    use crate::game::combat::{PendingAnswer, PendingCombat, WaitingAnswer};
+    use crate::game::order::AttackOrder;
+    use crate::game::standing::{StandingAnswer, StandingAnswers};
+
+    #[test]
+    fn the_defender_asked_for_its_answer_is_the_side_seated() {
+        let turn = TurnState {
+            turn: 1,
+            last_turn: 6,
+            active: Side(0),
+            first_side: Side(0),
+            phase_index: 1,
+        };
+        let waiting = PendingAnswer(Some(WaitingAnswer {
+            order: AttackOrder::plain(vec!["a".into()], crate::rules::grid::Cell::new(1, 1)),
+            defense: None,
+            dice: vec![4],
+            attacker: Side(0),
+            defender: Side(1),
+            result: String::new(),
+            options: Vec::new(),
+            suggested: 0,
+        }));
+        let none = PendingCombat::default();
+        let mut standing = StandingAnswers::default();
+        // Asked: the defender sits down for its answer (a hand-over between two people) ...
+        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false)), Side(1));
+        let people = Seats(vec![None, None]);
+        assert!(hides_board(Some(Side(0)), Side(1), &people, true, true));
+        // ... and the attacker after it.
+        assert_eq!(
+            acting_side(&turn, &none, &PendingAnswer::default(), (&standing, false)),
+            Side(0)
+        );
+        // A standing answer answers at once: nobody changes seats.
+        standing.set(1, StandingAnswer::Suggested);
+        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false)), Side(0));
+    }
 
     #[test]
     fn only_a_turn_passing_between_two_people_hides_the_board() {

@@ -94,15 +94,15 @@ enum ClickIntent {
 
 /// A click moves the selection to a highlighted cell, or to an empty one (to be told why not);
 /// a click on another of the side's stacks selects it, unless Shift is held, which moves the
-/// selection onto it to merge.
-fn click_intent(selected: bool, clicked_selected: bool, own_there: bool, in_reach: bool, shift: bool) -> ClickIntent {
+/// selection onto it to merge (out of reach too: the refusal says why it cannot).
+fn click_intent(selected: bool, clicked_selected: bool, own_there: bool, shift: bool) -> ClickIntent {
     if !selected || clicked_selected {
         return ClickIntent::Select;
     }
-    match (own_there, in_reach) {
-        (false, _) => ClickIntent::Move,
-        (true, true) if shift => ClickIntent::Move,
-        (true, _) => ClickIntent::Select,
+    if !own_there || shift {
+        ClickIntent::Move
+    } else {
+        ClickIntent::Select
     }
 }
 
@@ -119,6 +119,8 @@ fn handle_clicks(
     mut selection: ResMut<Selection>,
     mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
+    mut note: ResMut<super::orders::HistoryNote>,
+    plan: Res<super::attack::AttackPlan>,
 ) {
     if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
         return;
@@ -131,21 +133,32 @@ fn handle_clicks(
     if *phase.get() == Phase::Combat && !selection.units.is_empty() && enemies {
         return; // an attack: the attack plugin declares it
     }
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if *phase.get() == Phase::Combat && shift && plan.target.is_some() {
+        // A stack joining or leaving the prepared attack (the attack plugin): not a selection,
+        // which would outlive the attack and move with its advance.
+        return;
+    }
+    // Undo's note would hide the refusal this click may bring: both last until the next action.
     refusal.0 = None;
+    note.0 = None;
     let own: Vec<Entity> = index
         .stack(cell)
         .iter()
         .copied()
         .filter(|e| sides.get(*e).is_ok_and(|s| *s == turn.active))
         .collect();
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    let intent = click_intent(
-        !selection.units.is_empty(),
-        own.iter().any(|e| selection.units.contains(e)),
-        !own.is_empty(),
-        selection.reach.contains_key(&cell),
-        shift,
-    );
+    let clicked_selected = own.iter().any(|e| selection.units.contains(e));
+    if enemies && clicked_selected {
+        // Rommel: the selection shares its square with the enemy; a click there attacks it, but
+        // only in a combat phase (which returned above).
+        refusal.0 = Some(format!(
+            "attack {cell}: attacks are made in the combat phase; this is the {:?} phase",
+            phase.get()
+        ));
+        return;
+    }
+    let intent = click_intent(!selection.units.is_empty(), clicked_selected, !own.is_empty(), shift);
     if intent == ClickIntent::Move {
         let units = selection
             .units
@@ -168,12 +181,15 @@ fn handle_keys(
     mut selection: ResMut<Selection>,
     mut labels: ResMut<ShowLabels>,
     mut help: ResMut<ShowHelp>,
+    (ask, seats): (Res<super::answer_window::AnswerAsk>, Res<super::computer::Seats>),
 ) {
     let chord = super::ctrl_held(&keys) || keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);
     if chord || confirm.0 {
         return; // Ctrl+… belongs to the menu's shortcuts; the confirmation has its own keys
     }
-    if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::KeyE) {
+    // Enter answers a question on screen; and a computer's phase is the computer's to end.
+    let may_end = !ask.asking() && seats.computer(turn.active.0).is_none();
+    if may_end && (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::KeyE)) {
         end_phase(&mut orders, &mut confirm, &turn, &map, &settings);
         *selection = Selection::default();
     }
@@ -227,24 +243,44 @@ fn note_refusals(mut refused: MessageReader<OrderRefused>, mut last: ResMut<Last
     }
 }
 
-fn draw_selection(selection: Res<Selection>, layout: Res<Layout>, positions: Query<&Position>, mut gizmos: Gizmos) {
+/// The dark edges either side of the selection and reach outlines, so a pale outline reads on
+/// pale terrain.
+const OUTLINE_EDGE: Color = Color::srgba(0.08, 0.06, 0.04, 0.85);
+
+fn draw_selection(
+    selection: Res<Selection>,
+    layout: Res<Layout>,
+    palette: Res<super::settings::Palette>,
+    positions: Query<&Position>,
+    camera: Query<&Projection, With<BoardCamera>>,
+    mut gizmos: Gizmos,
+) {
     let Some(at) = selection.units.first().and_then(|e| positions.get(*e).ok()) else {
         return;
     };
+    // World units per screen pixel: the edges sit 2 px either side of the 2 px outline.
+    let pixel = match camera.single() {
+        Ok(Projection::Orthographic(o)) => o.scale,
+        _ => 1.0,
+    };
     let ring = |gizmos: &mut Gizmos, cell: Cell, color: Color| {
-        let mut pts = layout.corners(cell);
-        for p in pts.iter_mut() {
-            *p = layout.center(cell) + (*p - layout.center(cell)) * 0.9;
+        let c = layout.center(cell);
+        let corners = layout.corners(cell);
+        let inradius = ((corners[0] + corners[1]) / 2.0).distance(c);
+        let edge = (2.0 * pixel / inradius).min(0.06);
+        // The edges first, so the outline is drawn over them.
+        for (shrink, ink) in [(0.9 - edge, OUTLINE_EDGE), (0.9 + edge, OUTLINE_EDGE), (0.9, color)] {
+            let mut pts: Vec<Vec2> = corners.iter().map(|p| c + (*p - c) * shrink).collect();
+            pts.push(pts[0]);
+            gizmos.linestrip_2d(pts, ink);
         }
-        pts.push(pts[0]);
-        gizmos.linestrip_2d(pts, color);
     };
     ring(&mut gizmos, at.0, Color::srgb(1.0, 1.0, 1.0));
     for (cell, reach) in &selection.reach {
         let color = if reach.must_stop {
-            Color::srgb(1.0, 0.45, 0.1)
+            palette.must_stop
         } else {
-            Color::srgb(1.0, 0.9, 0.2)
+            palette.reach
         };
         ring(&mut gizmos, *cell, color);
         if reach.must_stop {
@@ -265,14 +301,14 @@ mod tests {
     fn a_click_on_another_own_stack_selects_it_and_shift_click_merges() {
         use ClickIntent::*;
         // Nothing selected, or the selection itself clicked: select.
-        assert_eq!(click_intent(false, false, true, false, false), Select);
-        assert_eq!(click_intent(true, true, true, false, false), Select);
+        assert_eq!(click_intent(false, false, true, false), Select);
+        assert_eq!(click_intent(true, true, true, false), Select);
+        assert_eq!(click_intent(true, true, true, true), Select);
         // An empty cell: move (in reach or not: the refusal says why).
-        assert_eq!(click_intent(true, false, false, true, false), Move);
-        assert_eq!(click_intent(true, false, false, false, false), Move);
-        // Another own stack: select it; Shift+click moves onto it (to merge) when in reach.
-        assert_eq!(click_intent(true, false, true, true, false), Select);
-        assert_eq!(click_intent(true, false, true, true, true), Move);
-        assert_eq!(click_intent(true, false, true, false, true), Select);
+        assert_eq!(click_intent(true, false, false, false), Move);
+        // Another own stack: select it; Shift+click moves onto it to merge, in reach or not (the
+        // game refuses a merge out of reach and the status bar says why).
+        assert_eq!(click_intent(true, false, true, false), Select);
+        assert_eq!(click_intent(true, false, true, true), Move);
     }
 }

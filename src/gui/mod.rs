@@ -1,6 +1,7 @@
 //! The desktop client (feature `gui`): a window with the board, counters and egui panels. It
 //! reads the world and sends orders as messages; it never changes game state itself.
 
+pub mod answer_window;
 pub mod attack;
 mod attack_options;
 pub mod attack_panels;
@@ -31,6 +32,7 @@ pub mod orders;
 pub mod present;
 pub mod redraw;
 pub mod replay;
+pub mod rules_reference;
 pub mod saves;
 mod scene_changes;
 pub mod score;
@@ -40,6 +42,7 @@ pub mod stack_panel;
 pub mod start;
 mod start_files;
 mod thumbnail;
+pub mod turn_report;
 pub mod view_cache;
 mod window_icon;
 #[cfg(windows)]
@@ -119,7 +122,8 @@ pub fn plugin(app: &mut App) {
             editor::plugin,
             live_reload::plugin,
             present::plugin,
-        ));
+        ))
+        .add_plugins((answer_window::plugin, turn_report::plugin, rules_reference::plugin));
 }
 
 /// Run condition: a game is on the board, being played or over (its board still shown, watched

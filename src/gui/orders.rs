@@ -86,7 +86,6 @@ fn give_player_orders(world: &mut World) {
             ));
             continue;
         }
-        let order = super::computer::with_computer_defenders_answer(world, order);
         match issue(world, order) {
             Ok(_) => world.resource_mut::<HistoryNote>().0 = None,
             Err(refused) => {

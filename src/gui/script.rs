@@ -1,13 +1,15 @@
 //! Command-line presets for streamers, CI and benchmarks: `--attack FROM:TO` opens an attack's
-//! panels (ending phases until a combat phase), `--roll` rolls it; `--bench-frames N` plays N
+//! panels (ending phases until a combat phase), `--roll` rolls it (every defender then answering
+//! with the suggested answer); `--bench-frames N` plays N
 //! frames of a 100×100 map with 1,000 units (`scenario::benchmark_scenario`) with the whole map in
 //! view, then N zoomed in, and prints mean, p50, p90, p99 and max of each.
 
 use super::attack::{AttackPlan, RollRequest};
 use super::orders::PlayerOrder;
-use crate::game::components::{MapIndex, Side};
+use crate::game::components::{MapIndex, Side, Sides};
 use crate::game::order::Order;
 use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
+use crate::game::standing::{StandingAnswer, StandingAnswers};
 use crate::rules::grid::{Cell, parse_label};
 use bevy::prelude::*;
 
@@ -71,6 +73,7 @@ fn run_scripted_attack(
     mut plan: ResMut<AttackPlan>,
     mut orders: MessageWriter<PlayerOrder>,
     mut rolls: MessageWriter<RollRequest>,
+    (mut standing, all): (ResMut<StandingAnswers>, Res<Sides>),
 ) {
     script.frame += 1;
     if *phase.get() != Phase::Combat {
@@ -108,6 +111,10 @@ fn run_scripted_attack(
             }
         }
         Some(at) if script.frame >= at + 3 => {
+            // A preset has nobody to ask: every defender gives the suggested answer.
+            for side in 0..all.0.len() {
+                standing.set(side, StandingAnswer::Suggested);
+            }
             rolls.write(RollRequest);
             commands.remove_resource::<ScriptedAttack>();
         }

@@ -10,6 +10,7 @@ use crate::game::components::GameMap;
 use crate::game::movement::Moved;
 use crate::game::phase::TurnState;
 use crate::game::retreat::Retreated;
+use crate::game::undo::GameRebuilt;
 use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
@@ -57,9 +58,19 @@ fn collect_moves(
     mut moves: MessageReader<Moved>,
     mut retreats: MessageReader<Retreated>,
     mut advances: MessageReader<Advanced>,
+    mut rebuilt: MessageReader<GameRebuilt>,
     mut recent: ResMut<RecentMoves>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
+    // A rebuild (undo, a replay stepping back) replays the whole log: its moves are not new, and
+    // the routes shown may have been undone.
+    if rebuilt.read().count() > 0 {
+        moves.clear();
+        retreats.clear();
+        advances.clear();
+        recent.0.clear();
+        return;
+    }
     for m in moves.read() {
         if m.path.len() > 1 {
             recent

@@ -78,6 +78,7 @@ impl Player {
             Player::Passive(c) => {
                 let answering = !world.resource::<PendingRetreats>().0.is_empty()
                     || world.resource::<PendingCombat>().0.is_some()
+                    || world.resource::<crate::game::combat::PendingAnswer>().0.is_some()
                     || !world.resource::<crate::game::combat::PendingAdvances>().0.is_empty();
                 if answering {
                     c.next_order(world).map(|o| match o {
@@ -222,7 +223,9 @@ fn play_out(world: &mut World, game_seed: u64, index: u64, seats: &[Seat]) -> Ga
                 break;
             }
         }
-        let settled = world.resource::<PendingCombat>().0.is_none() && world.resource::<PendingRetreats>().0.is_empty();
+        let settled = world.resource::<PendingCombat>().0.is_none()
+            && world.resource::<crate::game::combat::PendingAnswer>().0.is_none()
+            && world.resource::<PendingRetreats>().0.is_empty();
         if settled && let Some((cell, attacker, before, at)) = open.take() {
             note_combat(world, &mut record, cell, attacker, &before, at);
         }

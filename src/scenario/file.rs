@@ -169,10 +169,47 @@ fn is_zero_u64(n: &u64) -> bool {
     *n == 0
 }
 
+/// How large a win is, as board wargames grade it; ordered least first, so the larger compares
+/// greater.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum VictoryLevel {
+    Marginal,
+    Substantive,
+    Decisive,
+}
+
+impl VictoryLevel {
+    pub const ALL: [VictoryLevel; 3] = [
+        VictoryLevel::Marginal,
+        VictoryLevel::Substantive,
+        VictoryLevel::Decisive,
+    ];
+
+    /// In a sentence: `a decisive victory`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            VictoryLevel::Marginal => "marginal",
+            VictoryLevel::Substantive => "substantive",
+            VictoryLevel::Decisive => "decisive",
+        }
+    }
+
+    /// As a heading: `Decisive victory`.
+    pub const fn title(self) -> &'static str {
+        match self {
+            VictoryLevel::Marginal => "Marginal victory",
+            VictoryLevel::Substantive => "Substantive victory",
+            VictoryLevel::Decisive => "Decisive victory",
+        }
+    }
+}
+
 /// One way to win, checked by the engine. Every condition given must hold: the cells in `hold`
-/// held by `side`, at least `points` objective points, and (with `more_points`) more objective
-/// points than any other side. Checked at the end of the last turn, or as soon as it holds with
-/// `sudden_death`. The first condition met decides; `otherwise` names who wins when none is.
+/// held by `side`, at least `points` objective points, (with `more_points`) more objective points
+/// than any other side, and (with `lead`) at least that many more. Checked at the end of the last
+/// turn, or as soon as it holds with `sudden_death`. Of the conditions met, the one with the highest
+/// `level` decides, the first in the file among equals (without levels: the first met); `otherwise`
+/// names who wins when none is, at `otherwise_level`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawWin {
@@ -186,6 +223,14 @@ pub struct RawWin {
     pub more_points: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sudden_death: bool,
+    /// At least this many objective points more than every other side (a victory-point margin,
+    /// as level tables are often written: "German decisive: a lead of 8 or more").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<u32>,
+    /// The level of victory this condition gives; left out, a plain win. A scenario gives every
+    /// condition a level or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<VictoryLevel>,
 }
 
 /// A scenario (or a saved game) as written.
@@ -214,6 +259,10 @@ pub struct RawScenario {
     /// The side that wins when no `win` condition is met; a draw when left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub otherwise: Option<String>,
+    /// The level of the `otherwise` win (often `Marginal`: "anything else is a marginal American
+    /// victory"); left out, a plain win. Needs `otherwise`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub otherwise_level: Option<VictoryLevel>,
     pub units: Vec<RawUnit>,
     /// The weather (combat systems read it: frozen rivers, airpower, exchange, overrun).
     #[serde(default, skip_serializing_if = "is_clear")]

@@ -2,7 +2,7 @@
 //! Every refusal names the field and where it is in the file.
 
 use super::deployment::Deployment;
-use super::file::{MapEdge, RawScenario, RawUnit};
+use super::file::{MapEdge, RawScenario, RawUnit, VictoryLevel};
 use super::map::{cell_on_map, validate_map};
 use super::ruleset::{Ruleset, list, parse_color};
 use crate::rules::grid::Cell;
@@ -66,6 +66,10 @@ pub struct WinCondition {
     pub points: Option<u32>,
     pub more_points: bool,
     pub sudden_death: bool,
+    /// At least this many objective points more than every other side.
+    pub lead: Option<u32>,
+    /// The level it gives (`None`: a plain win; then no condition of the scenario has one).
+    pub level: Option<VictoryLevel>,
 }
 
 /// A validated scenario: everything refers to real cells, sides and terrain.
@@ -81,6 +85,8 @@ pub struct Scenario {
     pub win: Vec<WinCondition>,
     /// Who wins when no condition is met (`None`: a draw).
     pub otherwise: Option<usize>,
+    /// The level of that win (`None`: a plain win, or a draw).
+    pub otherwise_level: Option<VictoryLevel>,
     pub units: Vec<UnitSetup>,
 }
 
@@ -212,6 +218,18 @@ fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) ->
         .as_deref()
         .map(|s| side_of("otherwise".into(), s))
         .transpose()?;
+    if raw.otherwise_level.is_some() && otherwise.is_none() {
+        return Err(src.error(
+            "otherwise_level",
+            "`otherwise_level` grades the `otherwise` win, but `otherwise` is left out (a draw has no level)",
+        ));
+    }
+    if raw.otherwise_level.is_some() && win.iter().any(|w| w.level.is_none()) {
+        return Err(src.error(
+            "otherwise_level",
+            "`otherwise_level` is given, so every `win` condition needs a `level` too (Marginal, Substantive or Decisive)",
+        ));
+    }
 
     let mut units: Vec<UnitSetup> = Vec::new();
     let mut seen = HashSet::new();
@@ -250,6 +268,7 @@ fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) ->
         objectives,
         win,
         otherwise,
+        otherwise_level: raw.otherwise_level,
         units,
         raw,
     })
@@ -428,10 +447,16 @@ fn objectives_and_win(
             }
             hold.push(cell);
         }
-        if hold.is_empty() && w.points.is_none() && !w.more_points {
+        if hold.is_empty() && w.points.is_none() && !w.more_points && w.lead.is_none() {
             return Err(src.error(
                 format!("win[{i}]"),
-                "a win condition needs `hold`, `points` or `more_points`",
+                "a win condition needs `hold`, `points`, `more_points` or `lead`",
+            ));
+        }
+        if w.lead == Some(0) {
+            return Err(src.error(
+                format!("win[{i}].lead"),
+                "a lead of 0 points is no lead: write `more_points: true` for more points than the other side, or a lead of 1 or more",
             ));
         }
         win.push(WinCondition {
@@ -440,7 +465,22 @@ fn objectives_and_win(
             points: w.points,
             more_points: w.more_points,
             sudden_death: w.sudden_death,
+            lead: w.lead,
+            level: w.level,
         });
+    }
+    // Levels are all or nothing: "the highest level met decides" means nothing when some
+    // conditions have none.
+    if let Some(graded) = raw.win.iter().position(|w| w.level.is_some())
+        && let Some(plain) = raw.win.iter().position(|w| w.level.is_none())
+    {
+        return Err(src.error(
+            format!("win[{plain}].level"),
+            format!(
+                "win[{graded}] gives a `level`, so every condition needs one: {}",
+                VictoryLevel::ALL.map(|l| format!("{l:?}")).join(", ")
+            ),
+        ));
     }
     Ok((objectives, win))
 }

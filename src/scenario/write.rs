@@ -106,6 +106,7 @@ pub fn scenario_text(raw: &RawScenario, header: &str) -> Result<String, ron::Err
         victory,
         win,
         otherwise,
+        otherwise_level,
         units,
         weather,
         progress,
@@ -131,6 +132,9 @@ pub fn scenario_text(raw: &RawScenario, header: &str) -> Result<String, ron::Err
     }
     if let Some(o) = otherwise {
         w.field(1, "otherwise", o)?;
+    }
+    if let Some(l) = otherwise_level {
+        w.field(1, "otherwise_level", l)?;
     }
     w.list(1, "units", units)?;
     if *weather != crate::combat::Weather::Clear {

@@ -4,9 +4,10 @@
 
 use crate::combat::odds::{Fraction, Summary};
 use crate::combat::{CombatResult, Odds, Role, Situation};
-use crate::game::combat::{CombatResolved, odds_before};
+use crate::game::combat::CombatResolved;
 use crate::game::components::{MovePoints, Position, Side, Sides, Steps, Unit, values_text};
 use crate::game::execute::replay_entry;
+use crate::game::fight::odds_before;
 use crate::game::log::LogEntry;
 use crate::game::order::Order;
 use crate::game::phase::{GameState, TurnState};
@@ -159,14 +160,24 @@ pub fn find(game: &LoadedGame) -> Result<Moments, String> {
 /// Replays `log` on `world` (a game at its start) and collects its moments.
 pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
     let mut moments = Moments::default();
+    // A combat rolled whose result waits for the defender's answer: its odds and board, for
+    // the entry that answers it.
+    let mut waiting = None;
     for (i, entry) in log.iter().enumerate() {
         let turn = world.resource::<TurnState>().turn;
-        let before = odds_before(world, &entry.order);
+        // The entry the combat's dice were rolled in: an answer's combat is its attack's.
+        let (rolled_in, before) = match (&entry.order, waiting.take()) {
+            (Order::Answer(_), Some((at, w))) => (at, Some(w)),
+            _ => (
+                i,
+                odds_before(world, &entry.order).map(|b| b.map(|(p, o)| (p, o, Vec::new()))),
+            ),
+        };
         let sides = side_names(world.resource::<TurnState>(), world.resource::<Sides>());
-        let board = if matches!(before, Some(Ok(_))) {
-            units_now(world)
-        } else {
-            Vec::new()
+        let board = match &before {
+            Some(Ok((_, _, kept))) if !kept.is_empty() => kept.clone(),
+            Some(Ok(_)) => units_now(world),
+            _ => Vec::new(),
         };
         // Ending a phase may start the next turn, whose arrivals and withdrawals are not the
         // last turn's end: its board is the one before.
@@ -177,12 +188,17 @@ pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
             break;
         }
         let fought = world.resource_mut::<Messages<CombatResolved>>().drain().last();
-        if let (Some(Ok((planned, odds))), Some(fought)) = (before, fought) {
-            let fresh = before_roll(i, turn, sides, planned.order.target, &planned.situation, &odds);
-            let mut m = rolled(fresh, &odds, &fought);
-            m.board = board;
-            m.attacker_cells = planned.attacker_cells;
-            moments.combats.push(m);
+        let answer_waits = fought.is_none() && world.resource::<crate::game::combat::PendingAnswer>().0.is_some();
+        match (before, fought) {
+            (Some(Ok((planned, odds, _))), _) if answer_waits => waiting = Some((i, Ok((planned, odds, board)))),
+            (Some(Ok((planned, odds, _))), Some(fought)) => {
+                let fresh = before_roll(rolled_in, turn, sides, planned.order.target, &planned.situation, &odds);
+                let mut m = rolled(fresh, &odds, &fought);
+                m.board = board;
+                m.attacker_cells = planned.attacker_cells;
+                moments.combats.push(m);
+            }
+            _ => {}
         }
         let over = world
             .get_resource::<State<GameState>>()

@@ -4,7 +4,7 @@
 
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
-use hexfront::game::combat::{CombatResolved, PendingCombat, UnitData};
+use hexfront::game::combat::{CombatResolved, PendingAnswer, PendingCombat, UnitData};
 use hexfront::game::components::*;
 use hexfront::game::execute::{OrderRefused, issue, settle};
 use hexfront::game::headless_app;
@@ -144,7 +144,8 @@ pub fn log(app: &App) -> Vec<String> {
     app.world().resource::<GameLog>().0.clone()
 }
 
-/// Attacks with these dice forced (in Rommel the defender answers with no tactics); the game
+/// Attacks with these dice forced (in Rommel the defender answers with no tactics, and a result
+/// with a choice gets the defender's plain answer); the game
 /// carries out the retreats and advances that need no choice. Returns the refusal or the result.
 pub fn attack(app: &mut App, attackers: &[&str], target: &str, dice: &[u8]) -> Result<CombatResolved, String> {
     app.world_mut().resource_mut::<GameRng>().forced = dice.to_vec();
@@ -153,6 +154,10 @@ pub fn attack(app: &mut App, attackers: &[&str], target: &str, dice: &[u8]) -> R
     give(app, Order::Attack(AttackOrder::plain(ids(attackers), cell(target))))?;
     if app.world().resource::<PendingCombat>().0.is_some() {
         give(app, Order::Defend(DefenseOrder::default()))?;
+    }
+    // A result that leaves the defender a choice: the plain answer.
+    if app.world().resource::<PendingAnswer>().0.is_some() {
+        give(app, Order::Answer(Default::default()))?;
     }
     let m = app.world().resource::<Messages<CombatResolved>>();
     Ok(m.get_cursor().read(m).last().cloned().expect("the combat is reported"))

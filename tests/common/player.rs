@@ -164,10 +164,7 @@ fn play_combats(app: &mut App, report: &mut PhaseReport) {
         }
         drain::<CombatResolved>(app);
         order(app, report, Order::Attack(attack));
-        if app.world().resource::<PendingCombat>().0.is_some() {
-            // Rommel: the defender answers (no tactics).
-            order(app, report, Order::Defend(DefenseOrder::default()));
-        }
+        defender_answers(app, report);
         report.combats += drain::<CombatResolved>(app).len();
         finish_after_combat(app, report);
     }
@@ -178,8 +175,26 @@ fn play_combats(app: &mut App, report: &mut PhaseReport) {
         };
         drain::<CombatResolved>(app);
         order(app, report, Order::Attack(attack));
+        defender_answers(app, report);
         report.combats += drain::<CombatResolved>(app).len();
         finish_after_combat(app, report);
+    }
+}
+
+/// The defender's answers, as its player at the client gives them: the plain defence before the
+/// dice (Rommel: no tactics; War Against Russia: no No Retreat! orders), then the suggested
+/// answer to a result that leaves a choice.
+fn defender_answers(app: &mut App, report: &mut PhaseReport) {
+    if app.world().resource::<PendingCombat>().0.is_some() {
+        order(app, report, Order::Defend(DefenseOrder::default()));
+    }
+    let waiting = app
+        .world()
+        .resource::<hexfront::game::combat::PendingAnswer>()
+        .0
+        .clone();
+    if let Some(w) = waiting {
+        order(app, report, Order::Answer(w.options[w.suggested].choices.clone()));
     }
 }
 

@@ -155,6 +155,17 @@ fn nation(r: &Rules, u: &Combatant) -> Nation {
     }
 }
 
+/// Who may give No Retreat! orders to a defending stack (the tables' note on No Retreat!).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoRetreatScope {
+    /// Nobody (Axis allies, or units of no nation the rules name).
+    Never,
+    /// The German player, for these units, before this attack's die.
+    EachAttack,
+    /// The Russian player, for all its units for the rest of the turn.
+    WholeTurn,
+}
+
 /// An Axis attack led by Germans: at least one German, the rest German or Axis allies.
 fn german_attack(r: &Rules, s: &Situation) -> bool {
     s.attackers.iter().any(|u| nation(r, u) == Nation::German)
@@ -171,6 +182,22 @@ impl Rules {
             && nation(self, attacker) == Nation::Russian
             && nation(self, defender) == Nation::German
             && !defender.statuses.has(UnitStatus::Dispersed)
+    }
+
+    /// Who may put these defenders under No Retreat! orders, and for how long: Germans unit by
+    /// unit at any time (each attack), Russians all their units for a whole turn, Axis allies
+    /// never (nor a stack that holds one).
+    pub fn no_retreat_scope(&self, defenders: &[Combatant]) -> NoRetreatScope {
+        let nations: Vec<Nation> = defenders.iter().map(|u| nation(self, u)).collect();
+        if nations.is_empty() || nations.contains(&Nation::AxisAlly) {
+            NoRetreatScope::Never
+        } else if nations.iter().all(|n| *n == Nation::German) {
+            NoRetreatScope::EachAttack
+        } else if nations.iter().all(|n| *n == Nation::Russian) {
+            NoRetreatScope::WholeTurn
+        } else {
+            NoRetreatScope::Never
+        }
     }
 
     /// Whether the Germans may choose the optional exchange in this combat (attackers and weather).
@@ -387,7 +414,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
             Effect::ResultChange("DR becomes DE, DE becomes BR".into()),
         ));
     }
-    let no_retreat = s.defense.no_retreat && !(overrun || s.conditions.surrounded);
+    let no_retreat = s.defense.no_retreat;
     if s.defense.no_retreat {
         if s.defenders.iter().any(|u| nation(r, u) == Nation::AxisAlly) {
             return Err(Refusal(
@@ -432,18 +459,14 @@ pub(crate) fn resolve(
     let mut entry = *entry;
     log.say(|| format!("rolled {face} on the {} column: {text}", r.crt.labels[p.column]));
     use DefenderResult as D;
-    if p.retreat_impossible {
+    // Both tables' conversions read the printed result once: surrounded or overrun, DR and DE;
+    // under No Retreat! orders DW and dw as well (an overrun stack under orders still stands).
+    if p.retreat_impossible || p.no_retreat {
         entry.defender = match entry.defender {
             D::Retreat => D::Eliminated,
             D::Eliminated => D::Breakthrough,
-            d => d,
-        };
-    } else if p.no_retreat {
-        entry.defender = match entry.defender {
-            D::Eliminated => D::Breakthrough,
-            D::Retreat => D::Eliminated,
-            D::Withdraw => D::Dispersed,
-            D::SmallWithdraw => D::NoEffect,
+            D::Withdraw if p.no_retreat => D::Dispersed,
+            D::SmallWithdraw if p.no_retreat => D::NoEffect,
             d => d,
         };
     }

@@ -289,6 +289,11 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
                 }
             });
         ui.end_row();
+        if p.otherwise.is_some() {
+            ui.label("  at the level");
+            level_choice(ui, "otherwise-level", &mut p.otherwise_level);
+            ui.end_row();
+        }
     });
     remap_terrain(ui, editor);
     ui.label("Description");
@@ -351,6 +356,7 @@ fn win_conditions(ui: &mut egui::Ui, sides: &[String], first_side: &str, win: &m
             });
             ui.checkbox(&mut w.more_points, "more points than any other side");
             ui.checkbox(&mut w.sudden_death, "sudden death (checked every turn)");
+            level_choice(ui, ("win-level", i), &mut w.level);
         });
     }
     if let Some(i) = remove {
@@ -363,6 +369,8 @@ fn win_conditions(ui: &mut egui::Ui, sides: &[String], first_side: &str, win: &m
             points: Some(1),
             more_points: false,
             sudden_death: false,
+            lead: None,
+            level: None,
         });
     }
 }
@@ -477,4 +485,24 @@ fn sides(ui: &mut egui::Ui, editor: &mut Editor) {
         };
         editor.apply_typed(edit, ui);
     }
+}
+
+/// A victory's level: none (an ungraded win), marginal, substantive or decisive. Levels are all
+/// or none in a scenario: validation names the condition left without one.
+fn level_choice(
+    ui: &mut egui::Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    level: &mut Option<crate::scenario::file::VictoryLevel>,
+) {
+    use crate::scenario::file::VictoryLevel;
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(level.map_or("no level", VictoryLevel::title))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(level, None, "no level");
+            for l in VictoryLevel::ALL {
+                ui.selectable_value(level, Some(l), l.title());
+            }
+        })
+        .response
+        .on_hover_text("How large this win is (all conditions graded, or none): the highest level met decides, and the end screen names it");
 }

@@ -163,12 +163,28 @@ impl StartMenu {
             return;
         }
         if let Some(i) = self.entries.iter().position(|e| e.file.as_ref() == Some(&path)) {
-            self.selected = i;
+            self.select(i);
             return;
         }
         self.entries.retain(|e| !(e.opened && !e.loading && e.loaded.is_err()));
-        self.selected = self.add_file(path, false);
+        let at = self.add_file(path, false);
+        self.select(at);
         self.entries[self.selected].opened = true;
+    }
+
+    /// Selects entry `i`: its seats are its own (a save's recorded ones, else people at this
+    /// screen), not the last game's.
+    pub fn select(&mut self, i: usize) {
+        if i == self.selected && !self.seats.is_empty() {
+            return;
+        }
+        self.selected = i;
+        self.seats = self
+            .entries
+            .get(i)
+            .and_then(|e| e.loaded.as_ref().ok())
+            .map(|g| crate::gui::computer::seats_from_names(&g.seats))
+            .unwrap_or_default();
     }
 
     /// Takes in the files read since the last frame.
@@ -182,6 +198,14 @@ impl StartMenu {
                 e.loaded = read.loaded.clone();
                 e.position = read.position.clone();
                 e.modified = read.modified;
+            }
+            // A save selected while it was read seats the computer where it played.
+            let selected = self.entries.get(self.selected);
+            if selected.is_some_and(|e| e.file.as_ref() == Some(&read.path))
+                && self.seats.iter().all(Option::is_none)
+                && let Ok(game) = &read.loaded
+            {
+                self.seats = crate::gui::computer::seats_from_names(&game.seats);
             }
         }
     }

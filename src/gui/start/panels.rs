@@ -68,7 +68,9 @@ pub(super) fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &P
             }
         });
     if let Some(i) = clicked {
-        menu.selected = i;
+        if i != menu.selected {
+            menu.select(i);
+        }
         menu.error = None;
     }
     ui.separator();

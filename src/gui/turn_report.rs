@@ -1,0 +1,89 @@
+//! After the computer's turn, a short report for the player at the screen: what it moved, its
+//! combats with their results, the steps each side lost and the objectives that changed hands
+//! (`game::turn_report`). A panel to dismiss, and a line in the log.
+
+use super::computer::Seats;
+use crate::game::components::GameLog;
+use crate::game::phase::{GameState, TurnState};
+use crate::game::turn_report::{TurnReport, TurnStart, turn_report, turn_start};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// The computer's turn being watched, and the report of the last one until dismissed.
+#[derive(Resource, Default)]
+pub struct ComputerTurnReport {
+    start: Option<TurnStart>,
+    seen: Option<(u32, usize)>,
+    pub shown: Option<TurnReport>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ComputerTurnReport>()
+        .add_systems(
+            PostUpdate,
+            watch_turns
+                .after(super::computer::ComputerSystems)
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+        )
+        .add_systems(OnEnter(GameState::NoGame), |mut r: ResMut<ComputerTurnReport>| {
+            *r = ComputerTurnReport::default()
+        })
+        .add_systems(
+            EguiPrimaryContextPass,
+            report_panel.run_if(in_state(GameState::Playing).and_then(super::present::off)),
+        );
+}
+
+/// Notes the start of each computer turn and reports it when play passes to a person.
+fn watch_turns(world: &mut World) {
+    let turn = world.resource::<TurnState>();
+    let now = (turn.turn, turn.active.0);
+    let mut report = std::mem::take(&mut *world.resource_mut::<ComputerTurnReport>());
+    if report.seen != Some(now) {
+        let seats = world.resource::<Seats>().clone();
+        let person_plays = seats.0.iter().any(Option::is_none) || seats.0.is_empty();
+        if let Some(start) = report.start.take()
+            && seats.computer(now.1).is_none()
+        {
+            let done = turn_report(world, &start);
+            let summary = done.summary.clone();
+            world.resource_mut::<GameLog>().push(summary);
+            report.shown = Some(done);
+        }
+        if person_plays && seats.computer(now.1).is_some() {
+            report.start = Some(turn_start(world));
+        }
+        report.seen = Some(now);
+    }
+    *world.resource_mut::<ComputerTurnReport>() = report;
+}
+
+fn report_panel(mut contexts: EguiContexts, mut report: ResMut<ComputerTurnReport>) -> Result {
+    let Some(shown) = &report.shown else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let mut close = false;
+    egui::Window::new(format!("The computer played {}", shown.title))
+        .id(egui::Id::new("computer-turn-report"))
+        .collapsible(true)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 236.0])
+        .default_width(360.0)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+                for line in &shown.lines {
+                    ui.add(egui::Label::new(egui::RichText::new(line).small()).wrap());
+                }
+            });
+            if ui
+                .button("Got it")
+                .on_hover_text("Close this report (it stays in the log)")
+                .clicked()
+            {
+                close = true;
+            }
+        });
+    if close {
+        report.shown = None;
+    }
+    Ok(())
+}
