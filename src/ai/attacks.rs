@@ -7,7 +7,7 @@
 
 use super::survey::{Stack, Survey};
 use super::{ComputerPlayer, unit_ids};
-use crate::combat::odds::{Summary, summarize_leaves};
+use crate::combat::odds::Summary;
 use crate::combat::{self, CombatRules, DefenderChoices, RetreatOrSteps, Tactic};
 use crate::game::combat::{Attacked, DEFAULT_BARRAGE_RANGE, accelerated_effort_by, plan_attack};
 use crate::game::components::{Effectiveness, GameMap, Position, Side, Steps, Unit};
@@ -122,13 +122,7 @@ pub(super) fn odds_of(
         .ok()?;
     let ruleset = world.resource::<GameMap>().ruleset.clone();
     let situation = combat::answers::with_answer(&planned.situation, answer);
-    let assessment = combat::assess(&ruleset.combat, &situation).ok()?;
-    Some(summarize_leaves(
-        &ruleset.combat,
-        &situation,
-        &assessment,
-        &situation.choices,
-    ))
+    combat::odds::summary_of(&ruleset.combat, &situation).ok()
 }
 
 /// The attack under each answer the defender owns (before the dice and to its results), keeping

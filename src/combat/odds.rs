@@ -79,16 +79,6 @@ pub struct AnswerOption {
     pub summary: Summary,
 }
 
-impl AnswerOption {
-    /// The answer's result when no die is left to roll.
-    pub fn certain(&self) -> Option<&CombatResult> {
-        match self.outcomes.as_slice() {
-            [only] => Some(&only.result),
-            _ => None,
-        }
-    }
-}
-
 /// What to expect of a combat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
@@ -295,6 +285,12 @@ pub fn summarize_leaves(rules: &CombatRules, s: &Situation, a: &Assessment, choi
     summary
 }
 
+/// The summary of a combat with the choices its situation carries, or why the rules refuse it.
+pub fn summary_of(rules: &CombatRules, s: &Situation) -> Result<Summary, Refusal> {
+    let a = assess(rules, s)?;
+    Ok(summarize_leaves(rules, s, &a, &s.choices))
+}
+
 /// Expected losses and chances over a set of outcomes.
 pub fn summarize(outcomes: &[OutcomeOdds]) -> Summary {
     let mut s = Summary::default();
@@ -387,8 +383,9 @@ pub fn odds(rules: &CombatRules, s: &Situation) -> Result<Odds, Refusal> {
         })
         .collect();
     for (choice, other) in defense_alternatives(rules, s) {
-        let Ok(a) = assess(rules, &other) else { continue };
-        let theirs = summarize_leaves(rules, &other, &a, &other.choices);
+        let Ok(theirs) = summary_of(rules, &other) else {
+            continue;
+        };
         if !theirs.nearly_equals(&summary) {
             branches.push(Branch {
                 choice,

@@ -436,17 +436,22 @@ pub(super) fn apply_combat_effects(
 #[derive(Resource, Default)]
 pub struct OddsBeforeRoll(pub Option<(PlannedCombat, combat::Odds)>);
 
+/// A combat's result in words, as logged: `code | attacker: … | defender: …`.
+pub fn result_words(s: &Situation, r: &CombatResult) -> String {
+    format!(
+        "{} | {} | {}",
+        r.code,
+        report::side_text(&s.attackers, &r.attacker, Role::Attacker),
+        report::side_text(&s.defenders, &r.defender, Role::Defender)
+    )
+}
+
 /// Logs the odds, modifiers, narrative and result (the result last: the status bar shows the
 /// newest line); returns the result in words.
 pub(super) fn narrate(world: &mut World, p: &PlannedCombat, a: &Assessment, outcome: &Outcome) -> String {
     let r = &outcome.result;
     let s = &p.situation;
-    let summary = format!(
-        "{} | {} | {}",
-        r.code,
-        report::side_text(&s.attackers, &r.attacker, Role::Attacker),
-        report::side_text(&s.defenders, &r.defender, Role::Defender)
-    );
+    let summary = result_words(s, r);
     let mut log = world.resource_mut::<GameLog>();
     let modifiers: Vec<String> = a
         .modifiers

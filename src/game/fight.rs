@@ -10,19 +10,37 @@ use super::combat::{
 use super::components::{GameLog, GameMap, GameRng, MapIndex, Side};
 use super::order::{AttackOrder, DefenseOrder, tactic_names};
 use crate::combat::answers::{AnswerOption, check_answer, defender_answers, with_answer};
-use crate::combat::{self, Assessment, CombatRules, DefenderChoices, Outcome, Role, report};
+use crate::combat::{self, Assessment, CombatRules, DefenderChoices, Outcome};
 use crate::scenario::Ruleset;
 use bevy::prelude::*;
 
-/// Rommel: checks an attack with secret tactics and leaves it waiting for the defender.
-pub(super) fn declare(world: &mut World, order: AttackOrder) -> Result<(), String> {
-    let planned = run(world, plan_attack, (order, None))??;
+/// The attacking side (the side to play) and the defending side of a planned combat.
+fn sides_of(world: &World, p: &PlannedCombat) -> (Side, Side) {
     let attacker = world.resource::<super::phase::TurnState>().active;
-    let defender = planned
+    let defender = p
         .defenders
         .first()
         .and_then(|e| world.get::<Side>(*e).copied())
         .unwrap_or(attacker);
+    (attacker, defender)
+}
+
+/// The side whose units stand in `target`, other than the side to play.
+pub(super) fn defender_at(world: &World, target: crate::rules::grid::Cell) -> Option<Side> {
+    let active = world.resource::<super::phase::TurnState>().active;
+    world
+        .resource::<MapIndex>()
+        .stack(target)
+        .iter()
+        .filter_map(|e| world.get::<Side>(*e))
+        .find(|s| **s != active)
+        .copied()
+}
+
+/// Rommel: checks an attack with secret tactics and leaves it waiting for the defender.
+pub(super) fn declare(world: &mut World, order: AttackOrder) -> Result<(), String> {
+    let planned = run(world, plan_attack, (order, None))??;
+    let (attacker, defender) = sides_of(world, &planned);
     let names = planned
         .situation
         .attackers
@@ -87,20 +105,9 @@ pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<Defen
 
 /// Leaves a rolled combat waiting for the defender's answer, and says so.
 fn wait_for_answer(world: &mut World, p: &PlannedCombat, outcome: &Outcome, dice: Vec<u8>, options: Vec<AnswerOption>) {
-    let attacker = world.resource::<super::phase::TurnState>().active;
-    let defender = p
-        .defenders
-        .first()
-        .and_then(|e| world.get::<Side>(*e).copied())
-        .unwrap_or(attacker);
+    let (attacker, defender) = sides_of(world, p);
     let suggested = combat::answers::suggested(&options);
-    let r = &outcome.result;
-    let result = format!(
-        "{} | {} | {}",
-        r.code,
-        report::side_text(&p.situation.attackers, &r.attacker, Role::Attacker),
-        report::side_text(&p.situation.defenders, &r.defender, Role::Defender)
-    );
+    let result = super::combat::result_words(&p.situation, &outcome.result);
     let faces: Vec<String> = dice.iter().map(ToString::to_string).collect();
     let labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
     let name = world
@@ -232,12 +239,11 @@ fn no_retreat_question(world: &mut World, order: &AttackOrder, rules: &CombatRul
 fn no_retreat_matters(rules: &CombatRules, s: &combat::Situation) -> bool {
     let mut ordered = s.clone();
     ordered.defense.no_retreat = true;
-    let summary = |s: &combat::Situation| {
-        let a = combat::assess(rules, s).ok()?;
-        Some(combat::odds::summarize_leaves(rules, s, &a, &s.choices))
-    };
-    match (summary(s), summary(&ordered)) {
-        (Some(plain), Some(stand)) => plain != stand,
+    match (
+        combat::odds::summary_of(rules, s),
+        combat::odds::summary_of(rules, &ordered),
+    ) {
+        (Ok(plain), Ok(stand)) => plain != stand,
         _ => false,
     }
 }
@@ -252,13 +258,7 @@ pub fn standing_defense(world: &World, order: &AttackOrder) -> Option<DefenseOrd
         return None;
     }
     let turn = world.resource::<super::phase::TurnState>().turn;
-    let side = world
-        .resource::<MapIndex>()
-        .stack(order.target)
-        .iter()
-        .filter_map(|e| world.get::<Side>(*e))
-        .find(|s| **s != world.resource::<super::phase::TurnState>().active)?
-        .0;
+    let side = defender_at(world, order.target)?.0;
     world
         .resource::<NoRetreatTurns>()
         .decided(turn, side)

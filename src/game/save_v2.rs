@@ -254,13 +254,7 @@ fn hash_as_format_2(world: &mut World) -> StateHash {
 /// decision cannot carry over (the error says so rather than a hash mismatch).
 fn turn_wide_no_retreat(world: &mut World, attack: &AttackOrder, no_retreat: bool) -> Result<(), String> {
     let turn = world.resource::<super::phase::TurnState>().clone();
-    let defender = world
-        .resource::<super::components::MapIndex>()
-        .stack(attack.target)
-        .iter()
-        .filter_map(|e| world.get::<super::components::Side>(*e))
-        .find(|s| **s != turn.active)
-        .copied();
+    let defender = super::fight::defender_at(world, attack.target);
     let decided = defender.and_then(|d| {
         world
             .resource::<super::combat::NoRetreatTurns>()

@@ -166,12 +166,10 @@ pub fn suggested_defense(world: &mut World) -> DefenseOrder {
             continue;
         };
         let rules = world.resource::<GameMap>().ruleset.combat.clone();
-        let s = &planned.situation;
-        let Ok(a) = crate::combat::assess(&rules, s) else {
+        let Ok(summary) = crate::combat::odds::summary_of(&rules, &planned.situation) else {
             continue;
         };
-        let cost =
-            crate::combat::answers::defender_cost(&crate::combat::odds::summarize_leaves(&rules, s, &a, &s.choices));
+        let cost = crate::combat::answers::defender_cost(&summary);
         if best.as_ref().is_none_or(|(b, _)| cost < *b - 1e-9) {
             best = Some((cost, defense));
         }

@@ -8,7 +8,6 @@
 use super::orders::PlayerOrder;
 use super::settings::Palette;
 use crate::combat::answers::consequence;
-use crate::combat::odds::summarize_leaves;
 use crate::game::combat::{GameView, PendingAnswer, PendingCombat, build_situation};
 use crate::game::components::{GameMap, Sides};
 use crate::game::fight::defense_options;
@@ -171,12 +170,9 @@ fn no_retreat_question(world: &mut World, d: &crate::game::combat::DeclaredComba
     let defenses = defense_options(world);
     let rules = world.resource::<GameMap>().ruleset.combat.clone();
     let mut options = Vec::new();
-    let mut costs = Vec::new();
     for defense in defenses {
-        let summary = situation_of(world, &d.order, Some(defense.clone())).and_then(|s| {
-            let a = crate::combat::assess(&rules, &s).ok()?;
-            Some(summarize_leaves(&rules, &s, &a, &s.choices))
-        });
+        let summary = situation_of(world, &d.order, Some(defense.clone()))
+            .and_then(|s| crate::combat::odds::summary_of(&rules, &s).ok());
         let label = if defense.no_retreat {
             "No Retreat! orders: retreat results become losses"
         } else {
@@ -190,12 +186,11 @@ fn no_retreat_question(world: &mut World, d: &crate::game::combat::DeclaredComba
                 s.expected_attacker_steps
             )
         });
-        costs.push(summary.map_or(f64::MAX, |s| crate::combat::answers::defender_cost(&s)));
         options.push((label.to_string(), leads, Order::Defend(defense)));
     }
-    let suggested = (0..costs.len())
-        .min_by(|a, b| costs[*a].total_cmp(&costs[*b]))
-        .unwrap_or(0);
+    // The game's own suggestion (`standing::suggested_defense`), which the standing answer gives.
+    let best = Order::Defend(crate::game::standing::suggested_defense(world));
+    let suggested = options.iter().position(|(_, _, o)| *o == best).unwrap_or(0);
     AnswerAsk {
         key: None,
         defender: d.defender.0,
