@@ -383,7 +383,7 @@ fn the_end_screen_counts_an_eliminated_units_steps_from_its_starting_track() {
     for path in SCENARIOS {
         let scenario = Scenario::load(path).unwrap();
         for (raw, setup) in scenario.raw.units.iter().zip(&scenario.units) {
-            let track = hexfront::scenario::validate::starting_track(raw).expect("a shipped unit has a track");
+            let track = hexfront::scenario::tracks::starting_track(raw).expect("a shipped unit has a track");
             assert_eq!(track.total(), setup.steps.total(), "{path}: {}", raw.id);
         }
     }

@@ -102,7 +102,7 @@ pub(super) fn answer_result(world: &mut World, player: &mut ComputerPlayer) -> O
     let suggested = &w.options[w.suggested];
     let mut best = (f64::MAX, suggested.choices.clone());
     for o in &w.options {
-        let cost = crate::combat::answers::defender_cost(&o.summary) + player.jitter();
+        let cost = crate::combat::answers::defender_cost(&o.summary) + player.answer_jitter();
         if cost < best.0 {
             best = (cost, o.choices.clone());
         }

@@ -163,6 +163,16 @@ fn groups(world: &World, near: &[&Stack], together: bool) -> Vec<Vec<Entity>> {
     groups
 }
 
+/// Whether the side of the first of `units` is one of `ids` (a ruleset's nation list).
+fn attackers_are(world: &World, units: &[Entity], ids: &[String]) -> bool {
+    let sides = world.resource::<crate::game::components::Sides>();
+    units
+        .first()
+        .and_then(|e| world.get::<crate::game::components::Side>(*e))
+        .and_then(|side| sides.0.get(side.0))
+        .is_some_and(|info| ids.iter().any(|id| id.eq_ignore_ascii_case(&info.id)))
+}
+
 /// The attack under every option its attacker owns.
 fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<AttackOrder> {
     let base = AttackOrder::plain(unit_ids(world, units), target);
@@ -193,13 +203,15 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
                 }
             }
         }
-        CombatRules::WarAgainstRussia(_) => out.push(AttackOrder {
+        // Only a German attack may choose the exchange (its attackers' side is German).
+        CombatRules::WarAgainstRussia(r) if attackers_are(world, units, &r.raw.germans) => out.push(AttackOrder {
             choices: combat::AttackerChoices {
                 german_exchange: true,
                 ..base.choices.clone()
             },
             ..base.clone()
         }),
+        CombatRules::WarAgainstRussia(_) => {}
         CombatRules::Rommel(_) => {
             let batteries = batteries(world, units, target);
             for t in Tactic::ATTACK {

@@ -190,6 +190,13 @@ impl ComputerPlayer {
         }
     }
 
+    /// The wander on an answer to one of the rules' questions (No Retreat!, a result's answer):
+    /// none for a player that weighs options by the exact odds, the whole noise for one that
+    /// does not.
+    fn answer_jitter(&mut self) -> f64 {
+        if self.profile.looks_ahead { 0.0 } else { self.jitter() }
+    }
+
     fn note_phase(&mut self, world: &World) {
         let turn = world.resource::<TurnState>();
         let key = (turn.turn, turn.active.0, turn.phase_index);

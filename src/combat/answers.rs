@@ -197,8 +197,9 @@ pub fn label(rules: &CombatRules, c: &DefenderChoices, s: &Situation, cells: u32
     match c.retreat {
         RetreatOrSteps::Retreat => {}
         RetreatOrSteps::Steps if cells > 0 => parts.push(format!(
-            "take {} instead of retreating",
-            counted(u64::from(cells), "step", "steps")
+            "take {} more instead of retreating {}",
+            counted(u64::from(cells), "step", "steps"),
+            counted(u64::from(cells), "hex", "hexes")
         )),
         RetreatOrSteps::Steps => parts.push("take steps instead of retreating".to_string()),
         RetreatOrSteps::Mix(n) if n < cells => parts.push(format!(
@@ -239,7 +240,7 @@ pub fn label(rules: &CombatRules, c: &DefenderChoices, s: &Situation, cells: u32
             CombatRules::Rommel(_) => "hold; evade where able".into(),
             CombatRules::WarAgainstRussia(_) => "stay".into(),
             _ if cells > 0 => format!("retreat {}", counted(u64::from(cells), "hex", "hexes")),
-            _ => "retreat".into(),
+            _ => "as the result says".into(),
         };
     }
     parts.join("; ")

@@ -109,10 +109,17 @@ fn side_brief(side: &SideResult) -> String {
     }
 }
 
-/// One line for a preview row: `you -1 step · enemy -1 step, retreat 2 · cell taken`.
-pub fn brief(r: &CombatResult) -> String {
+/// One line for a preview row: `you -1 step · enemy -1 step, retreat 2 · cell taken` for the
+/// attacking player, `attacker … · defender …` for anyone else (the defender looking at the
+/// enemy's attack).
+pub fn brief(r: &CombatResult, you_attack: bool) -> String {
+    let (attacker, defender) = if you_attack {
+        ("you", "enemy")
+    } else {
+        ("attacker", "defender")
+    };
     format!(
-        "you {} · enemy {}{}",
+        "{attacker} {} · {defender} {}{}",
         side_brief(&r.attacker),
         side_brief(&r.defender),
         if r.cell_taken { " · cell taken" } else { "" }

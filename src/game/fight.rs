@@ -105,6 +105,7 @@ pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<Defen
 
 /// Leaves a rolled combat waiting for the defender's answer, and says so.
 fn wait_for_answer(world: &mut World, p: &PlannedCombat, outcome: &Outcome, dice: Vec<u8>, options: Vec<AnswerOption>) {
+    let options = super::answer_board::on_the_board(world, p, options);
     let (attacker, defender) = sides_of(world, p);
     let suggested = combat::answers::suggested(&options);
     let result = super::combat::result_words(&p.situation, &outcome.result);

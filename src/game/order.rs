@@ -288,7 +288,7 @@ pub fn answer_words(c: &DefenderChoices, name: &dyn Fn(&str) -> String) -> Strin
         out.push(format!("{} takes losses first", name(id)));
     }
     if out.is_empty() {
-        return "as the table says (no steps for hexes, no hold check, no withdrawal)".into();
+        return "the plain answer: as the result says".into();
     }
     out.join("; ")
 }

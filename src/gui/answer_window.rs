@@ -5,6 +5,7 @@
 //! strength). Rommel's hidden tactics are answered in the attack window. The answer is the
 //! defender's own order; the hotseat hand-over screen seats the defender first.
 
+pub use super::answer_ask::AnswerAsk;
 use super::orders::PlayerOrder;
 use super::settings::Palette;
 use crate::combat::answers::consequence;
@@ -16,28 +17,6 @@ use crate::game::phase::GameState;
 use crate::game::standing::{StandingAnswer, StandingAnswers};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-/// What the defender is asked now, worked out once per question.
-#[derive(Resource, Default, Debug)]
-pub struct AnswerAsk {
-    /// What the question is about (changes when another question comes).
-    key: Option<String>,
-    pub defender: usize,
-    pub title: String,
-    pub intro: String,
-    /// Each answer: words, where it leads, the order that gives it.
-    pub options: Vec<(String, String, Order)>,
-    pub suggested: usize,
-    /// The answer the player has picked (the suggestion until they pick another).
-    pub chosen: usize,
-}
-
-impl AnswerAsk {
-    /// Whether a question is on screen.
-    pub fn asking(&self) -> bool {
-        !self.options.is_empty()
-    }
-}
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<AnswerAsk>()
@@ -73,8 +52,8 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Whether a person at this screen is asked: the defender is not the computer's and its standing
 /// answer is to ask.
-fn person_asked(side: usize, seats: &super::computer::Seats, standing: &StandingAnswers) -> bool {
-    seats.computer(side).is_none() && standing.of(side) == StandingAnswer::Ask
+fn person_asked(ask: &AnswerAsk, seats: &super::computer::Seats, standing: &StandingAnswers) -> bool {
+    seats.computer(ask.defender).is_none() && (ask.held || standing.of(ask.defender) == StandingAnswer::Ask)
 }
 
 /// Works out the question when one comes (a result waiting, or a No Retreat! decision).
@@ -104,9 +83,32 @@ fn prepare_question(world: &mut World) {
     }
     ask.key = key;
     ask.chosen = ask.suggested;
+    if ask.asking() {
+        ask.cells = combat_cells(world);
+    }
     *world.resource_mut::<AnswerAsk>() = ask;
     // The question may come in the last frame of the computer's work: one more to show it.
     world.write_message(bevy::window::RequestRedraw);
+}
+
+/// The cells of the combat asked about: its target, then where its attackers stand.
+fn combat_cells(world: &mut World) -> Vec<crate::rules::grid::Cell> {
+    let order = match (
+        world.resource::<PendingAnswer>().0.as_ref(),
+        world.resource::<PendingCombat>().0.as_ref(),
+    ) {
+        (Some(w), _) => w.order.clone(),
+        (None, Some(d)) => d.order.clone(),
+        _ => return Vec::new(),
+    };
+    let mut cells = vec![order.target];
+    let mut q = world.query::<(&crate::game::components::Unit, &crate::game::components::Position)>();
+    for (unit, at) in q.iter(world) {
+        if order.attackers.contains(&unit.id) && !cells.contains(&at.0) {
+            cells.push(at.0);
+        }
+    }
+    cells
 }
 
 /// The combat of `order` (with `defense`) as the rules see it now, or `None` if they refuse it.
@@ -163,6 +165,8 @@ fn result_question(world: &mut World, w: &crate::game::combat::WaitingAnswer) ->
         options,
         suggested: w.suggested,
         chosen: w.suggested,
+        held: false,
+        cells: Vec::new(),
     }
 }
 
@@ -208,6 +212,8 @@ fn no_retreat_question(world: &mut World, d: &crate::game::combat::DeclaredComba
         options,
         suggested,
         chosen: suggested,
+        held: false,
+        cells: Vec::new(),
     }
 }
 
@@ -233,7 +239,7 @@ fn answer_keys(
     hand: Res<super::handover::HandOver>,
     mut orders: MessageWriter<PlayerOrder>,
 ) {
-    if ask.options.is_empty() || hand.waiting.is_some() || !person_asked(ask.defender, &seats, &standing) {
+    if ask.options.is_empty() || hand.waiting.is_some() || !person_asked(&ask, &seats, &standing) {
         return;
     }
     const DIGITS: [KeyCode; 9] = [
@@ -275,7 +281,7 @@ fn answer_window(
     mut orders: MessageWriter<PlayerOrder>,
     mut reference: ResMut<super::rules_reference::RulesReference>,
 ) -> Result {
-    if ask.options.is_empty() || hand.waiting.is_some() || !person_asked(ask.defender, &seats, &standing) {
+    if ask.options.is_empty() || hand.waiting.is_some() || !person_asked(&ask, &seats, &standing) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -335,9 +341,18 @@ fn answer_window(
                     reference.show(super::rules_reference::Page::Options);
                 }
             });
+            if ask.held {
+                ui.label(
+                    egui::RichText::new("The new standing answer applies from the next question: answer this one yourself.")
+                        .small()
+                        .weak(),
+                );
+            }
         });
     if policy != standing.of(ask.defender) {
         standing.set(ask.defender, policy);
+        // The question on screen stays the player's: the pick they made is not overridden.
+        ask.held = true;
     }
     if give_now {
         give(&mut ask, &mut orders);

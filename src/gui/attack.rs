@@ -207,6 +207,7 @@ fn update_preview(
     mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
     step: Option<Res<State<CombatStep>>>,
+    no_retreat: Res<crate::game::combat::NoRetreatTurns>,
 ) {
     plan.attackers.retain(|e| view.units.contains(*e));
     let id = |e: Entity| view.units.get(e).ok().map(|d| d.unit.id.clone());
@@ -254,7 +255,10 @@ fn update_preview(
                     .filter(|c| !selection.units.is_empty() && enemies_in(*c, &view.index, &side_of, view.turn.active))
                     .map(|c| AttackOrder::plain(selection.units.iter().filter_map(|e| id(*e)).collect(), c))
             })
-            .map(|o| (o, None)),
+            .map(|o| {
+                let standing = turn_wide_defense(&o, &view, &no_retreat);
+                (o, standing)
+            }),
     };
     if key == preview.key && !view.index.is_changed() && !declared.is_changed() {
         return;
@@ -272,6 +276,30 @@ fn update_preview(
         let odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
         Ok((situation, odds))
     });
+}
+
+/// War Against Russia: the No Retreat! orders the defender of `order` gave for this whole turn
+/// (the Russians' decision), which every later attack on it that turn is fought under.
+fn turn_wide_defense(
+    order: &AttackOrder,
+    view: &GameView,
+    decided: &crate::game::combat::NoRetreatTurns,
+) -> Option<crate::game::order::DefenseOrder> {
+    if !matches!(view.map.ruleset.combat, combat::CombatRules::WarAgainstRussia(_)) {
+        return None;
+    }
+    let side = view
+        .index
+        .stack(order.target)
+        .iter()
+        .find_map(|e| view.units.get(*e).ok().map(|d| d.side.0))?;
+    decided
+        .decided(view.turn.turn, side)
+        .filter(|on| *on)
+        .map(|_| crate::game::order::DefenseOrder {
+            no_retreat: true,
+            ..Default::default()
+        })
 }
 
 /// Killing Ground's Accelerated Effort (8.10.4): the attacker who would make it, with its name, or

@@ -103,7 +103,7 @@ fn draw_panels(
                 Some(Err(why)) => {
                     ui.colored_label(palette.bad, format!("Not allowed: {why}"));
                 }
-                Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette),
+                Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette, declared.is_none()),
                 None => {}
             }
             for line in &preview.blocked {
@@ -121,7 +121,7 @@ fn draw_panels(
                     (&defender_side, computer),
                     &mut rolls,
                 );
-            } else {
+            } else if declared.is_none() {
                 ui.label(egui::RichText::new("Click to prepare this attack").small());
             }
         });
@@ -280,7 +280,7 @@ fn screen_pos(
     Some(egui::pos2(p.x / zoom, p.y / zoom))
 }
 
-fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) {
+fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette, you_attack: bool) {
     let a = &odds.assessment;
     ui.strong(format!(
         "{}  (attack {} / defense {})",
@@ -337,7 +337,7 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) 
     egui::ScrollArea::vertical()
         .id_salt("outcomes-scroll")
         .max_height(230.0)
-        .show(ui, |ui| outcome_rows(ui, odds, s, palette));
+        .show(ui, |ui| outcome_rows(ui, odds, s, palette, you_attack));
     let m = &odds.summary;
     ui.separator();
     ui.label(format!(
@@ -379,7 +379,7 @@ fn odds_panel(ui: &mut egui::Ui, s: &Situation, odds: &Odds, palette: &Palette) 
 }
 
 /// One row per outcome: its exact probability as a bar, its code and what it does.
-fn outcome_rows(ui: &mut egui::Ui, odds: &Odds, s: &Situation, palette: &Palette) {
+fn outcome_rows(ui: &mut egui::Ui, odds: &Odds, s: &Situation, palette: &Palette, you_attack: bool) {
     egui::Grid::new("outcomes").striped(true).show(ui, |ui| {
         for o in &odds.outcomes {
             let p = o.probability as f32;
@@ -392,7 +392,8 @@ fn outcome_rows(ui: &mut egui::Ui, odds: &Odds, s: &Situation, palette: &Palette
             let text = combat::report::result_text(s, &o.result);
             ui.label(egui::RichText::new(o.result.code.to_string()).strong())
                 .on_hover_text(&text);
-            ui.label(combat::report::brief(&o.result)).on_hover_text(&text);
+            ui.label(combat::report::brief(&o.result, you_attack))
+                .on_hover_text(&text);
             ui.end_row();
             // The defender's answers to this result, each with where it leads.
             for (i, a) in o.answers.iter().enumerate() {

@@ -53,32 +53,51 @@ pub struct AdvanceAsk {
     /// The cells each unit (by id) may enter.
     pub may_enter: Vec<(String, Vec<Cell>)>,
     pub mandatory: bool,
+    /// How many of the combat's units have advanced already.
+    pub moved: usize,
 }
 
-/// The attackers the owner ticked to advance (all of them until some are unticked), for the
-/// advance into `into`.
+/// The attackers the owner ticked to advance, for the advance into `into` after `moved` of its
+/// units had gone: all of them when the advance is offered, none of those left behind once some
+/// have advanced (the player kept them back; a second click must not send them by default).
 #[derive(Resource, Default, Debug)]
 pub struct AdvanceTicks {
     into: Option<Cell>,
+    moved: usize,
     ids: Vec<String>,
 }
 
 impl AdvanceTicks {
-    /// Who advances when a cell is picked: the ticked attackers of this advance, else all.
+    /// Who advances when a cell is picked: the ticked attackers of this advance; with no ticks
+    /// for it yet, all of them before anyone has advanced and none after.
     pub fn chosen(&self, a: &AdvanceAsk) -> Vec<String> {
         let attackers = a.attackers();
-        let ticked: Vec<String> = self.ids.iter().filter(|id| attackers.contains(id)).cloned().collect();
-        if self.into == Some(a.into) && !ticked.is_empty() {
-            ticked
-        } else {
+        if self.fits(a) {
+            attackers.into_iter().filter(|id| self.ids.contains(id)).collect()
+        } else if a.moved == 0 {
             attackers
+        } else {
+            Vec::new()
         }
     }
 
-    /// Whether these ticks belong to `a` (same cell, only units still to advance).
+    /// Whether these ticks belong to `a` (same cell, nobody advanced since, only units still to
+    /// advance).
     fn fits(&self, a: &AdvanceAsk) -> bool {
         let attackers = a.attackers();
-        self.into == Some(a.into) && self.ids.iter().all(|id| attackers.contains(id))
+        self.into == Some(a.into) && self.moved == a.moved && self.ids.iter().all(|id| attackers.contains(id))
+    }
+
+    /// Makes the ticks `a`'s, as `chosen` reads them, when they were another's (or taken before
+    /// the last units advanced).
+    fn fit(&mut self, a: &AdvanceAsk) {
+        if !self.fits(a) {
+            *self = AdvanceTicks {
+                into: Some(a.into),
+                moved: a.moved,
+                ids: self.chosen(a),
+            };
+        }
     }
 }
 
@@ -267,6 +286,7 @@ fn advance_question(
         targets,
         may_enter,
         mandatory: p.right.mandatory,
+        moved: p.moved.len(),
     }
 }
 
@@ -461,16 +481,15 @@ fn advance_window(
         .anchor(egui::Align2::RIGHT_BOTTOM, [-right_inset, -40.0])
         .resizable(false)
         .show(ctx, |ui| {
-            if !ticks.fits(a) {
-                *ticks = AdvanceTicks {
-                    into: Some(a.into),
-                    ids: a.attackers(),
-                };
+            ticks.fit(a);
+            if a.moved == 0 {
+                ui.label(format!(
+                    "The cell is vacated. Tick who advances{}:",
+                    if a.mandatory { " (at least one must)" } else { "" }
+                ));
+            } else {
+                ui.label("Tick any others to send them too, or Stay to keep them where they are:");
             }
-            ui.label(format!(
-                "The cell is vacated. Tick who advances{}:",
-                if a.mandatory { " (at least one must)" } else { "" }
-            ));
             for (id, name, attacked) in &a.units {
                 if !attacked {
                     continue;
@@ -520,4 +539,50 @@ fn advance_window(
                     .weak(),
             );
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(into: Cell, moved: usize, ids: &[&str]) -> AdvanceAsk {
+        AdvanceAsk {
+            into,
+            units: ids.iter().map(|id| (id.to_string(), id.to_string(), true)).collect(),
+            targets: vec![(into, Ok(()))],
+            may_enter: ids.iter().map(|id| (id.to_string(), vec![into])).collect(),
+            mandatory: false,
+            moved,
+        }
+    }
+
+    #[test]
+    fn units_left_behind_stay_unticked() {
+        let into = Cell::new(8, 8);
+        let mut ticks = AdvanceTicks::default();
+        let first = ask(into, 0, &["a", "b", "c"]);
+        assert_eq!(ticks.chosen(&first), vec!["a", "b", "c"]);
+        ticks.fit(&first);
+        // The player sends a alone.
+        ticks.ids.retain(|id| id == "a");
+        assert_eq!(ticks.chosen(&first), vec!["a"]);
+        // a has advanced: b and c, kept back on purpose, are offered unticked.
+        let again = ask(into, 1, &["b", "c"]);
+        assert!(ticks.chosen(&again).is_empty());
+        ticks.fit(&again);
+        assert!(ticks.ids.is_empty());
+        ticks.ids.push("c".into());
+        assert_eq!(ticks.chosen(&again), vec!["c"]);
+    }
+
+    #[test]
+    fn a_new_advance_is_offered_all_ticked() {
+        let mut ticks = AdvanceTicks::default();
+        ticks.fit(&ask(Cell::new(8, 8), 1, &["b"]));
+        assert!(ticks.chosen(&ask(Cell::new(8, 8), 1, &["b"])).is_empty());
+        let next = ask(Cell::new(3, 4), 0, &["d", "e"]);
+        assert_eq!(ticks.chosen(&next), vec!["d", "e"]);
+        ticks.fit(&next);
+        assert_eq!(ticks.ids, vec!["d", "e"]);
+    }
 }

@@ -183,11 +183,14 @@ fn computer_orders(world: &mut World) {
     while let Some(side) = side_to_act(world) {
         if !computers.players.iter().any(|p| p.side == side) {
             // A person's side: its standing answer answers for it, as its own order, at once.
+            // Not a question already put to the player (who changed the standing answer on it).
             if given < HURRIED_ORDERS_PER_FRAME
+                && !world.resource::<super::answer_ask::AnswerAsk>().held
                 && let Some(order) = crate::game::standing::standing_order(world)
             {
                 match crate::game::execute::execute(world, order) {
                     Ok(_) => {
+                        note_standing_answer(world, side);
                         given += 1;
                         continue;
                     }
@@ -389,4 +392,18 @@ fn standing_answer_choice(
     if policy != standing.of(side) {
         standing.set(side, policy);
     }
+}
+
+/// Says in the log that the answer just given was the side's standing answer, not asked.
+fn note_standing_answer(world: &mut World, side: usize) {
+    let policy = world.resource::<crate::game::standing::StandingAnswers>().of(side);
+    let name = world
+        .resource::<crate::game::components::Sides>()
+        .0
+        .get(side)
+        .map_or(String::new(), |s| s.name.clone());
+    world.resource_mut::<crate::game::components::GameLog>().0.push(format!(
+        "   (given without asking, by the standing answer of {name}: {})",
+        policy.name()
+    ));
 }

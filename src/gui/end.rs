@@ -39,7 +39,7 @@ pub fn losses(
                 out[i].2 += steps.0.lost.saturating_sub(raw.lost);
             }
             None => {
-                let total = crate::scenario::validate::starting_track(raw).map_or(1, |t| t.total());
+                let total = crate::scenario::tracks::starting_track(raw).map_or(1, |t| t.total());
                 out[i].2 += total.saturating_sub(raw.lost);
             }
         }
@@ -83,56 +83,8 @@ fn end_screen(
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            let headline = match verdict.winner {
-                Some(side) => {
-                    let [r, g, b] = sides.0[side.0].color;
-                    // "German wins a decisive victory"; a plain "German wins" without levels.
-                    let text = match verdict.level {
-                        Some(level) => format!("{} wins a {} victory", sides.0[side.0].name, level.word()),
-                        None => format!("{} wins", sides.0[side.0].name),
-                    };
-                    egui::RichText::new(text)
-                        .size(26.0)
-                        .color(egui::Color32::from_rgb(r, g, b))
-                }
-                None => egui::RichText::new("A draw").size(26.0),
-            };
-            ui.label(headline.strong());
-            ui.label(&verdict.reason);
-            // The scenario's ladder, so the level reads against the others: each graded condition
-            // in words, the one that decided marked.
-            if map.win.iter().any(|w| w.level.is_some()) {
-                ui.add_space(4.0);
-                for level in crate::scenario::file::VictoryLevel::ALL.iter().rev() {
-                    for (i, w) in map.win.iter().enumerate().filter(|(_, w)| w.level == Some(*level)) {
-                        let mark = if verdict.decided_by == Some(i) { "▶" } else { "  " };
-                        ui.label(
-                            egui::RichText::new(format!(
-                                "{mark} {} — {}: {}",
-                                level.title(),
-                                sides.0[w.side].name,
-                                crate::game::victory::condition_words(w, &map.objectives)
-                            ))
-                            .small(),
-                        );
-                    }
-                }
-                if let (Some(side), Some(level)) = (map.otherwise, map.otherwise_level) {
-                    // A concession has no level, so only the `otherwise` win is marked here.
-                    let decided = verdict.decided_by.is_none()
-                        && verdict.winner == Some(Side(side))
-                        && verdict.level == Some(level);
-                    let mark = if decided { "▶" } else { "  " };
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{mark} {} — {}: anything else",
-                            level.title(),
-                            sides.0[side].name
-                        ))
-                        .small(),
-                    );
-                }
-            }
+            headline(ui, &verdict, &sides);
+            victory_ladder(ui, &verdict, &sides, &map);
             ui.label(
                 egui::RichText::new(format!(
                     "{} — turn {} of {}",
@@ -142,20 +94,7 @@ fn end_screen(
             );
             ui.separator();
             let lost = losses(&source, &sides, &units, verdict.turn);
-            egui::Grid::new("summary").striped(true).show(ui, |ui| {
-                for h in ["Side", "Objective points", "Units left", "Steps lost"] {
-                    ui.strong(h);
-                }
-                ui.end_row();
-                for (i, side) in sides.0.iter().enumerate() {
-                    let [r, g, b] = side.color;
-                    ui.colored_label(egui::Color32::from_rgb(r, g, b), &side.name);
-                    ui.label(verdict.points.get(i).copied().unwrap_or(0).to_string());
-                    ui.label(format!("{} of {}", lost[i].1, lost[i].0));
-                    ui.label(lost[i].2.to_string());
-                    ui.end_row();
-                }
-            });
+            summary(ui, &verdict, &sides, &lost);
             ui.separator();
             ui.strong("Objectives");
             for (o, holder) in map.objectives.iter().zip(&control.0) {
@@ -193,4 +132,79 @@ fn end_screen(
             }
         });
     Ok(())
+}
+
+/// "German wins a decisive victory" in the winner's colour, and why.
+fn headline(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides) {
+    let headline = match verdict.winner {
+        Some(side) => {
+            let [r, g, b] = sides.0[side.0].color;
+            // "German wins a decisive victory"; a plain "German wins" without levels.
+            let text = match verdict.level {
+                Some(level) => format!("{} wins a {} victory", sides.0[side.0].name, level.word()),
+                None => format!("{} wins", sides.0[side.0].name),
+            };
+            egui::RichText::new(text)
+                .size(26.0)
+                .color(egui::Color32::from_rgb(r, g, b))
+        }
+        None => egui::RichText::new("A draw").size(26.0),
+    };
+    ui.label(headline.strong());
+    ui.label(&verdict.reason);
+}
+
+/// The scenario's victory levels, when it states them, with the one that decided marked.
+fn victory_ladder(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, map: &GameMap) {
+    // The scenario's ladder, so the level reads against the others: each graded condition
+    // in words, the one that decided marked.
+    if map.win.iter().any(|w| w.level.is_some()) {
+        ui.add_space(4.0);
+        for level in crate::scenario::file::VictoryLevel::ALL.iter().rev() {
+            for (i, w) in map.win.iter().enumerate().filter(|(_, w)| w.level == Some(*level)) {
+                let mark = if verdict.decided_by == Some(i) { "▶" } else { "  " };
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{mark} {} — {}: {}",
+                        level.title(),
+                        sides.0[w.side].name,
+                        crate::game::victory::condition_words(w, &map.objectives)
+                    ))
+                    .small(),
+                );
+            }
+        }
+        if let (Some(side), Some(level)) = (map.otherwise, map.otherwise_level) {
+            // A concession has no level, so only the `otherwise` win is marked here.
+            let decided =
+                verdict.decided_by.is_none() && verdict.winner == Some(Side(side)) && verdict.level == Some(level);
+            let mark = if decided { "▶" } else { "  " };
+            ui.label(
+                egui::RichText::new(format!(
+                    "{mark} {} — {}: anything else",
+                    level.title(),
+                    sides.0[side].name
+                ))
+                .small(),
+            );
+        }
+    }
+}
+
+/// Per side: objective points, units left of those that took part, steps lost.
+fn summary(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, lost: &[(usize, usize, usize)]) {
+    egui::Grid::new("summary").striped(true).show(ui, |ui| {
+        for h in ["Side", "Objective points", "Units left", "Steps lost"] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (i, side) in sides.0.iter().enumerate() {
+            let [r, g, b] = side.color;
+            ui.colored_label(egui::Color32::from_rgb(r, g, b), &side.name);
+            ui.label(verdict.points.get(i).copied().unwrap_or(0).to_string());
+            ui.label(format!("{} of {}", lost[i].1, lost[i].0));
+            ui.label(lost[i].2.to_string());
+            ui.end_row();
+        }
+    });
 }

@@ -4,6 +4,7 @@
 //! covered. It moves once per change of cells or panels, so the player can pan away afterwards,
 //! and once the combat is over it glides back where the player had it, unless they moved it since.
 
+use super::answer_ask::AnswerAsk;
 use super::attack::AttackPlan;
 use super::camera::BoardCamera;
 use super::choices::Asked;
@@ -15,8 +16,9 @@ use bevy::window::{PrimaryWindow, RequestRedraw};
 use bevy_egui::{EguiContexts, egui};
 
 /// The windows that sit over the board while a combat is resolved.
-const PANELS: [&str; 5] = [
+const PANELS: [&str; 6] = [
     "attack-panel",
+    "defender-answer",
     "crt-panel",
     "result-panel",
     "retreat-choice",
@@ -55,8 +57,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The cells of the combat in hand, in a stable order.
-fn combat_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) -> Vec<Cell> {
-    let mut cells = core_cells(plan, asked, positions);
+fn combat_cells(plan: &AttackPlan, asked: &Asked, answer: &AnswerAsk, positions: &Query<&Position>) -> Vec<Cell> {
+    let mut cells = core_cells(plan, asked, answer, positions);
     if let Some(r) = &asked.retreat {
         cells.extend(r.paths.iter().flat_map(|(path, _, _)| path.iter().copied()));
     }
@@ -69,7 +71,7 @@ fn combat_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) 
 }
 
 /// The cells that matter most: the target, the attackers, the cell retreated from or advanced into.
-fn core_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) -> Vec<Cell> {
+fn core_cells(plan: &AttackPlan, asked: &Asked, answer: &AnswerAsk, positions: &Query<&Position>) -> Vec<Cell> {
     let mut cells: Vec<Cell> = plan.target.into_iter().collect();
     if plan.target.is_some() {
         cells.extend(
@@ -81,6 +83,10 @@ fn core_cells(plan: &AttackPlan, asked: &Asked, positions: &Query<&Position>) ->
     }
     cells.extend(asked.retreat.as_ref().map(|r| r.from));
     cells.extend(asked.advance.as_ref().map(|a| a.into));
+    // A defender's question: the attack it answers.
+    if asked.retreat.is_none() && asked.advance.is_none() && answer.asking() {
+        cells.extend(answer.cells.iter().copied());
+    }
     cells
 }
 
@@ -150,6 +156,7 @@ fn make_room(
     mut glide: ResMut<Glide>,
     plan: Res<AttackPlan>,
     asked: Res<Asked>,
+    answer: Res<AnswerAsk>,
     positions: Query<&Position>,
     layout: Res<Layout>,
     windows: Query<&Window, With<PrimaryWindow>>,
@@ -158,7 +165,7 @@ fn make_room(
     time: Res<Time>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let cells = combat_cells(&plan, &asked, &positions);
+    let cells = combat_cells(&plan, &asked, &answer, &positions);
     if cells.is_empty() {
         glide.cleared = None;
         glide.seen.clear();
@@ -179,8 +186,9 @@ fn make_room(
             .enumerate()
             // Only panels shown last frame: egui remembers the place of every area ever shown.
             .filter(|(_, id)| {
-                m.areas()
-                    .is_visible(&egui::LayerId::new(egui::Order::Middle, egui::Id::new(**id)))
+                [egui::Order::Middle, egui::Order::Foreground]
+                    .into_iter()
+                    .any(|order| m.areas().is_visible(&egui::LayerId::new(order, egui::Id::new(**id))))
             })
             .filter_map(|(i, id)| m.area_rect(egui::Id::new(*id)).map(|r| (i, r)))
             .collect()
@@ -236,7 +244,10 @@ fn make_room(
         }
         Some(bounds)
     };
-    let (Some(all), Some(core)) = (bounds_of(&cells), bounds_of(&core_cells(&plan, &asked, &positions))) else {
+    let (Some(all), Some(core)) = (
+        bounds_of(&cells),
+        bounds_of(&core_cells(&plan, &asked, &answer, &positions)),
+    ) else {
         return;
     };
     glide.cleared = Some(key);

@@ -181,7 +181,7 @@ fn handle_keys(
     mut selection: ResMut<Selection>,
     mut labels: ResMut<ShowLabels>,
     mut help: ResMut<ShowHelp>,
-    (ask, seats): (Res<super::answer_window::AnswerAsk>, Res<super::computer::Seats>),
+    (ask, seats): (Res<super::answer_ask::AnswerAsk>, Res<super::computer::Seats>),
 ) {
     let chord = super::ctrl_held(&keys) || keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);
     if chord || confirm.0 {

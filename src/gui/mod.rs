@@ -1,6 +1,7 @@
 //! The desktop client (feature `gui`): a window with the board, counters and egui panels. It
 //! reads the world and sends orders as messages; it never changes game state itself.
 
+pub mod answer_ask;
 pub mod answer_window;
 pub mod attack;
 mod attack_options;

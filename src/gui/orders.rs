@@ -161,7 +161,7 @@ fn confirm_end_turn(
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             ui.label(format!(
-                "This ends {side}'s player turn. Undo (Ctrl+Z) can take it back until the next die is rolled."
+                "This ends the {side} player turn. Undo (Ctrl+Z) can take it back until the next die is rolled."
             ));
             ui.horizontal(|ui| {
                 if ui.button(egui::RichText::new("End the turn (Y)").strong()).clicked() {

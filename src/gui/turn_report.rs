@@ -21,7 +21,14 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ComputerTurnReport>()
         .add_systems(
             PostUpdate,
-            watch_turns
+            watch_before_computer
+                .after(super::orders::OrderSystems)
+                .before(super::computer::ComputerSystems)
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+        )
+        .add_systems(
+            PostUpdate,
+            watch_after_computer
                 .after(super::computer::ComputerSystems)
                 .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
         )
@@ -34,7 +41,21 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Notes the start of each computer turn and reports it when play passes to a person.
+/// Watches for a turn the player's end of turn has just begun, before the computer gives the
+/// first order of it in the same frame: the units are noted exactly as the turn found them.
+fn watch_before_computer(world: &mut World) {
+    watch_turns(world);
+}
+
+/// Watches for a turn the computer's own order has begun (its turn over, or another computer's
+/// side to play).
+fn watch_after_computer(world: &mut World) {
+    watch_turns(world);
+}
+
+/// Notes the start of each computer turn and reports it when play passes to a person. Which
+/// orders the report covers comes from the log itself (`game::turn_report::turn_entries`), so an
+/// order given before the turn's start was noticed is not left out.
 fn watch_turns(world: &mut World) {
     let turn = world.resource::<TurnState>();
     let now = (turn.turn, turn.active.0);
@@ -62,7 +83,7 @@ fn report_panel(mut contexts: EguiContexts, mut report: ResMut<ComputerTurnRepor
     let Some(shown) = &report.shown else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let mut close = false;
-    egui::Window::new(format!("The computer played {}", shown.title))
+    egui::Window::new(shown.title.as_str())
         .id(egui::Id::new("computer-turn-report"))
         .collapsible(true)
         .resizable(false)

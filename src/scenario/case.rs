@@ -3,8 +3,9 @@
 //! support, conditions and the owners' choices. Checked with the same located errors as scenarios.
 
 use super::file::RawChit;
+use super::file::UnitValues;
 use super::ruleset::{Ruleset, list};
-use super::validate::{UnitValues, build_track};
+use super::tracks::build_track;
 use crate::combat::{
     ArmorValue, Battery, Choices, Combatant, Conditions, ExtraModifier, Situation, Support, Tactic, Weather,
 };

@@ -270,3 +270,14 @@ pub struct RawScenario {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress: Option<RawProgress>,
 }
+
+/// The combat-value fields of a unit in a scenario or combat case.
+pub(crate) struct UnitValues<'a> {
+    pub id: &'a str,
+    pub strength: Option<u32>,
+    pub attack: Option<u32>,
+    pub defense: Option<u32>,
+    pub steps: &'a [StepValues],
+    pub chit: Option<RawChit>,
+    pub lost: usize,
+}

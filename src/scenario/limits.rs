@@ -58,7 +58,7 @@ pub(crate) fn modifier(src: &Source, field: impl Into<String>, value: i32, max: 
 
 /// The combat values of one unit, wherever they are given: `strength`, `attack`, `defense`,
 /// `steps` (at most `MAX_STEPS`), a strength chit, and `lost`.
-pub(crate) fn unit_values(src: &Source, prefix: &str, u: &super::validate::UnitValues) -> Result<(), LoadError> {
+pub(crate) fn unit_values(src: &Source, prefix: &str, u: &super::file::UnitValues) -> Result<(), LoadError> {
     let f = |name: &str| format!("{prefix}.{name}");
     chars(src, f("id"), u.id, MAX_ID_CHARS)?;
     value(src, f("strength"), u.strength)?;

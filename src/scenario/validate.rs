@@ -2,12 +2,13 @@
 //! Every refusal names the field and where it is in the file.
 
 use super::deployment::Deployment;
-use super::file::{MapEdge, RawScenario, RawUnit, VictoryLevel};
+use super::file::{MapEdge, RawScenario, VictoryLevel};
 use super::map::{cell_on_map, validate_map};
 use super::ruleset::{Ruleset, list, parse_color};
+use super::tracks::step_track;
 use crate::rules::grid::Cell;
 use crate::rules::terrain::{Board, Mobility, Mp};
-use crate::rules::units::{StepTrack, StepValues, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use crate::rules::units::{StepTrack, UnitClass, UnitSize, UnitStatus, UnitTrait};
 use crate::source::limits::MAX_UNITS;
 use crate::source::{LoadError, Source};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -483,101 +484,6 @@ fn objectives_and_win(
         ));
     }
     Ok((objectives, win))
-}
-
-fn step_track(src: &Source, i: usize, u: &RawUnit) -> Result<StepTrack, LoadError> {
-    build_track(
-        src,
-        &format!("units[{i}]"),
-        &UnitValues {
-            id: &u.id,
-            strength: u.strength,
-            attack: u.attack,
-            defense: u.defense,
-            steps: &u.steps,
-            chit: u.chit,
-            lost: u.lost,
-        },
-    )
-}
-
-/// The step track a scenario unit starts with (before its `lost` steps), for summaries of units
-/// no longer on the map; `None` if its values do not make a track (a file that failed
-/// validation).
-pub fn starting_track(u: &RawUnit) -> Option<StepTrack> {
-    let src = Source::new(Path::new("<scenario>"), "");
-    step_track(&src, 0, &RawUnit { lost: 0, ..u.clone() }).ok()
-}
-
-/// The combat-value fields of a unit in a scenario or combat case.
-pub(crate) struct UnitValues<'a> {
-    pub id: &'a str,
-    pub strength: Option<u32>,
-    pub attack: Option<u32>,
-    pub defense: Option<u32>,
-    pub steps: &'a [StepValues],
-    pub chit: Option<super::file::RawChit>,
-    pub lost: usize,
-}
-
-/// A step track from exactly one of `strength`, `attack`+`defense`, `steps` or `chit`, with
-/// `lost` steps gone; errors name `prefix.field`.
-pub(crate) fn build_track(src: &Source, prefix: &str, u: &UnitValues) -> Result<StepTrack, LoadError> {
-    super::limits::unit_values(src, prefix, u)?;
-    let f = |name: &str| format!("{prefix}.{name}");
-    let given = [
-        u.strength.is_some(),
-        u.attack.is_some() || u.defense.is_some(),
-        !u.steps.is_empty(),
-        u.chit.is_some(),
-    ];
-    let count = given.iter().filter(|g| **g).count();
-    if count != 1 {
-        return Err(src.error(
-            f("id"),
-            format!(
-                "unit `{}` needs its combat values from exactly one of `strength`, `attack`+`defense`, `steps` or `chit` ({count} given)",
-                u.id
-            ),
-        ));
-    }
-    let mut track = if let Some(s) = u.strength {
-        StepTrack::single(StepValues { attack: s, defense: s })
-    } else if let Some(c) = u.chit {
-        StepTrack::strength_chit(c.full, c.reduced, c.cadre)
-    } else if !u.steps.is_empty() {
-        StepTrack {
-            values: u.steps.to_vec(),
-            lost: 0,
-            kind: crate::rules::units::StepKind::Printed,
-        }
-    } else {
-        match (u.attack, u.defense) {
-            (Some(attack), Some(defense)) => StepTrack::single(StepValues { attack, defense }),
-            (None, _) => {
-                return Err(src.error(
-                    f("defense"),
-                    format!("unit `{}` gives `defense` without `attack`", u.id),
-                ));
-            }
-            (_, None) => {
-                return Err(src.error(f("attack"), format!("unit `{}` gives `attack` without `defense`", u.id)));
-            }
-        }
-    };
-    if u.lost >= track.total() {
-        return Err(src.error(
-            f("lost"),
-            format!(
-                "unit `{}` has {} steps, so it cannot start with {} lost (remove eliminated units instead)",
-                u.id,
-                track.total(),
-                u.lost
-            ),
-        ));
-    }
-    track.lost = u.lost;
-    Ok(track)
 }
 
 /// A reinforcement enters on turn 2 or later (turn 1's units are simply on the map), a withdrawal
