@@ -356,3 +356,48 @@ fn a_turn_file_may_carry_the_receivers_answer_but_never_its_rommel_tactics() {
         assert_eq!(checked.is_err(), secret, "{path}: {checked:?}");
     }
 }
+
+/// Killing Ground 8.96: a defending stack with combined arms names the type of the attacker's
+/// first step loss, as part of its answer to the result: armor by default, infantry if it says
+/// so; the answers differ exactly in which attacker loses.
+#[test]
+fn combined_arms_lets_the_defender_name_the_attackers_first_loss() {
+    let case = CombatCase::load("tests/cases/killing-ground-bocage.ron").unwrap();
+    let CombatRules::KillingGround(kg) = &case.ruleset.combat else {
+        panic!("a Killing Ground case")
+    };
+    let s = case.situation.clone();
+    assert!(kg.defender_may_name_type(&s), "armor and infantry on both sides");
+    let o = hexfront::combat::answers::odds_with_answers(&case.ruleset.combat, &s).unwrap();
+    let armor: Vec<bool> = s.attackers.iter().map(|u| u.is_armor()).collect();
+    let mut checked = 0;
+    for outcome in &o.outcomes {
+        let plain = outcome.answers.iter().find(|a| a.choices == Default::default());
+        let infantry = outcome.answers.iter().find(|a| {
+            a.choices
+                == hexfront::combat::DefenderChoices {
+                    names_infantry: true,
+                    ..Default::default()
+                }
+        });
+        let (Some(plain), Some(infantry)) = (plain, infantry) else {
+            continue;
+        };
+        assert!(infantry.label.contains("8.96"), "{}", infantry.label);
+        // Where the table takes one attacking step (besides the Accelerated Effort's, paid
+        // before the roll), it is the tank battalion's in the plain answer and an infantry
+        // regiment's when the defender names infantry.
+        for (a, want_armor) in [(plain, true), (infantry, false)] {
+            for leaf in &a.outcomes {
+                let r = &leaf.result.attacker;
+                if r.steps_lost != 2 {
+                    continue;
+                }
+                let armor_lost = (0..r.units.len()).any(|i| armor[i] && r.units[i].steps_lost > 0);
+                assert_eq!(armor_lost, want_armor, "{}: {}", a.label, leaf.result.code);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 2, "{checked} first losses checked");
+}

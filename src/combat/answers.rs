@@ -136,6 +136,14 @@ fn candidates(rules: &CombatRules, s: &Situation, cells: u32) -> Vec<DefenderCho
                     }]
                 });
             }
+            if r.defender_may_name_type(s) {
+                vary(&mut out, &|c| {
+                    vec![DefenderChoices {
+                        names_infantry: true,
+                        ..c.clone()
+                    }]
+                });
+            }
         }
         CombatRules::Rommel(_) => {
             if s.defenders.iter().any(|u| u.has_trait(UnitTrait::Mobile)) {
@@ -226,6 +234,9 @@ pub fn label(rules: &CombatRules, c: &DefenderChoices, s: &Situation, cells: u32
     }
     if c.hold {
         parts.push("try to hold (ER check)".into());
+    }
+    if c.names_infantry {
+        parts.push("the attacker's first loss from its infantry (8.96)".into());
     }
     for id in &c.losses_first {
         let name = s

@@ -114,6 +114,20 @@ impl Rules {
         self.city_terrain.contains(&s.terrain)
             || (self.hedgerow_terrain.contains(&s.terrain) && s.defenders.iter().all(|u| u.is_one_of(&self.germans)))
     }
+
+    /// 8.96: whether the defenders have combined arms at the start of the combat (armor and
+    /// infantry types, none disorganized).
+    pub fn combined_arms(&self, s: &Situation) -> bool {
+        s.defenders.iter().any(|u| u.is_armor())
+            && s.defenders.iter().any(|u| u.is_infantry_type())
+            && s.defenders.iter().all(|u| !u.statuses.has(UnitStatus::Disorganized))
+    }
+
+    /// 8.96: whether naming the type of the attacker's first loss is a choice here (combined
+    /// arms, and attackers of both types).
+    pub fn defender_may_name_type(&self, s: &Situation) -> bool {
+        self.combined_arms(s) && s.attackers.iter().any(|u| u.is_armor()) && s.attackers.iter().any(|u| !u.is_armor())
+    }
 }
 
 pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
@@ -228,9 +242,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
             Some(i)
         }
     };
-    let combined_arms = s.defenders.iter().any(|u| u.is_armor())
-        && s.defenders.iter().any(|u| u.is_infantry_type())
-        && s.defenders.iter().all(|u| !u.statuses.has(UnitStatus::Disorganized));
+    let combined_arms = r.combined_arms(s);
     if combined_arms {
         mods.push(Modifier {
             side: Role::Defender,
@@ -292,7 +304,7 @@ fn attacker_losses(
     res: &mut SideResult,
     n: u32,
     accelerated: bool,
-    defender_names_type: bool,
+    defender_names_armor: Option<bool>,
 ) -> u32 {
     let mut taken = 0;
     let strongest = |res: &SideResult, filter: &dyn Fn(&Combatant) -> bool| {
@@ -309,9 +321,11 @@ fn attacker_losses(
     if n == 0 {
         return 0;
     }
-    let first = if defender_names_type {
-        // The defender names armor when the attackers have any, else infantry.
-        let armor = strongest(res, &|u| u.is_armor()).is_some();
+    let first = if let Some(names_armor) = defender_names_armor {
+        // The type the defender names, when the attackers have a unit of it; else the other.
+        let has_armor = strongest(res, &|u| u.is_armor()).is_some();
+        let has_other = strongest(res, &|u| !u.is_armor()).is_some();
+        let armor = if names_armor { has_armor } else { !has_other };
         cheapest(
             units,
             &res.units,
@@ -382,7 +396,8 @@ pub(crate) fn resolve(
     defender.steps_lost += take_cheapest(&s.defenders, &mut defender.units, Role::Defender, d_steps);
     let a_conv = converted(choices.attacker_retreat, entry.attacker.retreat);
     let a_steps = entry.attacker.steps + a_conv;
-    let names_type = p.combined_arms && !entry.defender.disorganized;
+    // 8.96: the type the defender names (armor unless it names infantry), if it may.
+    let names_type = (p.combined_arms && !entry.defender.disorganized).then_some(!choices.defender_names_infantry);
     attacker.steps_lost += attacker_losses(
         &s.attackers,
         &mut attacker,

@@ -47,6 +47,11 @@ pub fn options(rules: &CombatRules) -> Vec<OptionHelp> {
                 "each owner (the defender with its answer)",
                 "Step losses fall on the units that took part; the owner picks which, after the first step the rules assign.",
             ),
+            help(
+                "Combined arms: the attacker's first loss (8.96)",
+                "the defender, with its answer to the result",
+                "A defending stack of armor and infantry types, not disorganized at the start and not disorganized by the result, names the type of unit the attacker loses its first step from: armor (the suggestion when the attackers have both and armor costs them more) or infantry.",
+            ),
         ],
         CombatRules::Rommel(_) => vec![
             help(

@@ -337,6 +337,10 @@ pub struct Choices {
     /// The same for the defending units, the defender's call.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub defender_losses_first: Vec<String>,
+    /// Killing Ground 8.96: under combined arms the defender names infantry (not armor) as the
+    /// type of the attacker's first step loss.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub defender_names_infantry: bool,
 }
 
 impl Default for Choices {
@@ -351,6 +355,7 @@ impl Default for Choices {
             attrition_as_retreat: false,
             attacker_losses_first: Vec::new(),
             defender_losses_first: Vec::new(),
+            defender_names_infantry: false,
         }
     }
 }
@@ -369,6 +374,7 @@ impl Choices {
             attrition_as_retreat: defender.attrition_as_retreat,
             attacker_losses_first: attacker.losses_first.clone(),
             defender_losses_first: defender.losses_first.clone(),
+            defender_names_infantry: defender.names_infantry,
         }
     }
 
@@ -390,6 +396,7 @@ impl Choices {
             hold: self.ignore_retreat,
             attrition_as_retreat: self.attrition_as_retreat,
             losses_first: self.defender_losses_first.clone(),
+            names_infantry: self.defender_names_infantry,
         }
     }
 }
@@ -447,6 +454,10 @@ pub struct DefenderChoices {
     /// Unit ids, first to lose first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub losses_first: Vec<String>,
+    /// Killing Ground 8.96: under combined arms, name infantry (not armor) as the type of the
+    /// attacker's first step loss.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub names_infantry: bool,
 }
 
 impl Default for DefenderChoices {

@@ -115,6 +115,17 @@ pub struct OrderLog {
     pub undone: Vec<IssuedOrder>,
 }
 
+/// Adds `line` to what the game said, as a note on the last order (the log panel shows it under
+/// that order): a standing answer that gave it, the computer's turn report after its last order.
+pub fn note_after_last_order(world: &mut World, line: String) {
+    if let Some(mut log) = world.get_resource_mut::<OrderLog>()
+        && let Some(last) = log.entries.last_mut()
+    {
+        last.lines.push(line.clone());
+    }
+    world.resource_mut::<super::components::GameLog>().push(line);
+}
+
 impl OrderLog {
     /// Whether entry `i`'s secret, if it has one, has been revealed by a later entry.
     pub fn revealed(&self, i: usize) -> bool {

@@ -284,6 +284,9 @@ pub fn answer_words(c: &DefenderChoices, name: &dyn Fn(&str) -> String) -> Strin
     if c.withdraw {
         out.push("the defenders withdraw".into());
     }
+    if c.names_infantry {
+        out.push("names infantry for the attacker's first loss (8.96)".into());
+    }
     for id in &c.losses_first {
         out.push(format!("{} takes losses first", name(id)));
     }

@@ -150,6 +150,7 @@ pub(super) fn sync_phase_with_turn(
     mut next_phase: ResMut<NextState<Phase>>,
     mut started: ResMut<PhaseStarted>,
     mut units: Query<(&Side, &Unit, &mut MovePoints, &mut Statuses)>,
+    edition: Option<Res<super::edition::RulesEdition>>,
 ) {
     let wanted = current_phase(&turn, &map);
     if *phase.get() != wanted {
@@ -158,8 +159,17 @@ pub(super) fn sync_phase_with_turn(
     if *started == PhaseStarted::of(&turn) {
         return;
     }
+    // The side whose player turn just ended, if this phase starts another side's turn.
+    let ended = started.0.map(|(_, side, _)| side).filter(|side| *side != turn.active.0);
+    let dispersal_ends = edition.is_none_or(|e| e.dispersal_ends());
     *started = PhaseStarted::of(&turn);
     for (side, unit, mut mp, mut statuses) in &mut units {
+        // War Against Russia (choice, edition 2: the tables do not say when): dispersed units
+        // flip back at the end of their owner's player turn, so a unit dispersed in the enemy's
+        // turn sits out its own next turn.
+        if dispersal_ends && ended == Some(side.0) && statuses.has(UnitStatus::Dispersed) {
+            statuses.0.remove(&UnitStatus::Dispersed);
+        }
         if *side == turn.active && wanted.allows_movement(unit.mobility) {
             mp.spent = Default::default();
         }

@@ -54,6 +54,10 @@ pub struct SavedGame {
     /// takes it: `standard`, `expert`…). Continuing the game seats them again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seats: Vec<Option<String>>,
+    /// The edition of the rules the game is played under (`game::edition`): 1 when the file does
+    /// not say (it was written before editions).
+    #[serde(default = "super::edition::first_edition")]
+    pub rules_edition: u32,
     /// The position the log starts from (a scenario; a first-format save's snapshot).
     pub scenario: RawScenario,
     /// The scenario's ruleset when it is a user's ruleset file, so the game loads wherever the
@@ -87,6 +91,8 @@ pub struct LoadedGame {
     pub summary: String,
     /// Who played each side (`SavedGame::seats`); empty when the file does not say.
     pub seats: Vec<Option<String>>,
+    /// The edition of the rules it is played under (`game::edition`).
+    pub edition: u32,
 }
 
 /// Who plays each side of the game in play, as a save records it (`SavedGame::seats`): the
@@ -106,6 +112,7 @@ impl LoadedGame {
             turn_file: None,
             migrated: false,
             seats: Vec::new(),
+            edition: super::edition::CURRENT_EDITION,
         }
     }
 }
@@ -175,6 +182,11 @@ pub fn saved_game(world: &World) -> SavedGame {
             .get_resource::<SeatRecord>()
             .map(|r| r.0.clone())
             .unwrap_or_default(),
+        rules_edition: world
+            .get_resource::<super::edition::RulesEdition>()
+            .copied()
+            .unwrap_or_default()
+            .0,
         scenario: raw,
         ruleset: origin
             .scenario
@@ -321,6 +333,7 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
         migrated: false,
         summary: saved.summary,
         seats: saved.seats,
+        edition: saved.rules_edition,
     })
 }
 
@@ -363,6 +376,8 @@ fn parse_format_2(src: &Source) -> Result<LoadedGame, LoadError> {
         migrated: false,
         summary: saved.summary,
         seats: Vec::new(),
+        // Format 2 came before editions: the first one.
+        edition: super::edition::first_edition(),
     };
     let (log, starts) = super::save_v2::migrate_log(&game, saved.log).map_err(|(entry, why)| {
         src.error(
@@ -385,6 +400,7 @@ pub fn start_loaded(world: &mut World, game: &LoadedGame, to: Option<usize>) -> 
         automatic: game.automatic_after_combat,
     });
     super::spawn::respawn(world, &game.scenario, game.seed);
+    super::edition::set(world, game.edition);
     let n = to.unwrap_or(game.log.len()).min(game.log.len());
     for (i, entry) in game.log[..n].iter().enumerate() {
         replay_entry(world, i, entry)?;

@@ -24,6 +24,7 @@ fn despawn_game(mut commands: Commands, units: Query<Entity, With<Unit>>) {
 /// Starts a game of `scenario` with `seed` in `world`: spawns it and brings it to its first phase.
 pub fn start_game(world: &mut World, scenario: &Scenario, seed: u64) {
     spawn_scenario(world, scenario, seed);
+    world.insert_resource(super::edition::RulesEdition::default());
     super::execute::settle(world);
 }
 
@@ -33,7 +34,12 @@ pub fn respawn(world: &mut World, scenario: &Scenario, seed: u64) {
     for e in units {
         world.despawn(e);
     }
+    // The game started again is the same game: it keeps its edition of the rules.
+    let edition = world.get_resource::<super::edition::RulesEdition>().copied();
     start_game(world, scenario, seed);
+    if let Some(edition) = edition {
+        super::edition::set(world, edition.0);
+    }
 }
 
 /// Spawns `scenario` into `world`: the board, sides, units and map index, the seeded RNG, and
@@ -144,6 +150,7 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
     world.insert_resource(super::undo::GameOrigin {
         scenario: scenario.clone(),
         seed,
+        edition: super::edition::CURRENT_EDITION,
     });
     let seed = rng.seed;
     world.insert_resource(index);

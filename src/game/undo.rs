@@ -15,6 +15,8 @@ use bevy::prelude::*;
 pub struct GameOrigin {
     pub scenario: Scenario,
     pub seed: u64,
+    /// The edition of the rules the game is played under (`game::edition`).
+    pub edition: u32,
 }
 
 impl GameOrigin {
@@ -24,6 +26,7 @@ impl GameOrigin {
         super::save::LoadedGame {
             log,
             automatic_after_combat,
+            edition: self.edition,
             ..super::save::LoadedGame::new(self.scenario.clone(), self.seed)
         }
     }

@@ -402,8 +402,11 @@ fn note_standing_answer(world: &mut World, side: usize) {
         .0
         .get(side)
         .map_or(String::new(), |s| s.name.clone());
-    world.resource_mut::<crate::game::components::GameLog>().0.push(format!(
-        "   (given without asking, by the standing answer of {name}: {})",
-        policy.name()
-    ));
+    crate::game::log::note_after_last_order(
+        world,
+        format!(
+            "(given without asking, by the standing answer of {name}: {})",
+            policy.name()
+        ),
+    );
 }

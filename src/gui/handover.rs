@@ -39,12 +39,13 @@ pub fn hides_board(from: Option<Side>, to: Side, seats: &Seats, enabled: bool, p
 }
 
 /// The side whose player acts now: the defender while an attack waits for its answer (before the
-/// dice or to the result) and its standing answer is to be asked, else the side to play.
+/// dice or to the result) and its standing answer is to be asked, the side that picks a waiting
+/// retreat's path (`retreat_chooser`: the retreating units' owner), else the side to play.
 fn acting_side(
     turn: &TurnState,
     declared: &crate::game::combat::PendingCombat,
     waiting: &crate::game::combat::PendingAnswer,
-    (standing, secret_tactics): (&crate::game::standing::StandingAnswers, bool),
+    (standing, secret_tactics, retreat_chooser): (&crate::game::standing::StandingAnswers, bool, Option<Side>),
 ) -> Side {
     // Rommel's secret tactics are always chosen by the defender at its own seat.
     if secret_tactics && let Some(c) = &declared.0 {
@@ -57,7 +58,19 @@ fn acting_side(
         .or_else(|| waiting.0.as_ref().map(|w| w.defender));
     match defender {
         Some(d) if standing.of(d.0) == crate::game::standing::StandingAnswer::Ask => d,
-        _ => turn.active,
+        _ => retreat_chooser.unwrap_or(turn.active),
+    }
+}
+
+/// Who picks the path of the first waiting retreat, when a player picks it: the retreating
+/// unit's owner, or its opponent (Small General's random direction: nobody).
+fn retreat_chooser(retreats: &crate::game::combat::PendingRetreats, sides: &Query<&Side>) -> Option<Side> {
+    use crate::combat::Chooser;
+    let p = retreats.0.first()?;
+    match p.demand.chooser {
+        Chooser::Owner => sides.get(p.unit).ok().copied(),
+        Chooser::Opponent => p.opponents.iter().find_map(|e| sides.get(*e).ok().copied()),
+        Chooser::Random => None,
     }
 }
 
@@ -73,6 +86,7 @@ fn notice_hand_over(
     state: Res<State<GameState>>,
     replay: Option<Res<Replay>>,
     mut hand: ResMut<HandOver>,
+    (retreats, sides): (Res<crate::game::combat::PendingRetreats>, Query<&Side>),
 ) {
     // Between games the last game's side stays in `TurnState`: not a side that played here, or
     // the next game would open on a hand-over screen.
@@ -84,7 +98,11 @@ fn notice_hand_over(
         &turn,
         &declared,
         &waiting,
-        (&standing, map.is_some_and(|m| m.ruleset.secret_tactics())),
+        (
+            &standing,
+            map.is_some_and(|m| m.ruleset.secret_tactics()),
+            retreat_chooser(&retreats, &sides),
+        ),
     );
     if hand.last == Some(now) {
         return;
@@ -143,7 +161,14 @@ fn hand_over_screen(
                             .color(color),
                     );
                     ui.add_space(8.0);
-                    ui.label(egui::RichText::new(format!("Turn {} of {}", turn.turn, turn.last_turn)).size(20.0));
+                    // In the other side's turn the seat passes for a defender's choice only.
+                    let why = match sides.0.get(turn.active.0) {
+                        Some(active) if turn.active != side => {
+                            format!(", in the {} turn: an answer to its attack", active.name)
+                        }
+                        _ => String::new(),
+                    };
+                    ui.label(egui::RichText::new(format!("Turn {} of {}{why}", turn.turn, turn.last_turn)).size(20.0));
                     ui.add_space(16.0);
                     ui.label(format!(
                         "Pass the seat to the {} player. The board stays hidden until they are ready.",
@@ -196,17 +221,24 @@ mod tests {
         let none = PendingCombat::default();
         let mut standing = StandingAnswers::default();
         // Asked: the defender sits down for its answer (a hand-over between two people) ...
-        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false)), Side(1));
+        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false, None)), Side(1));
         let people = Seats(vec![None, None]);
         assert!(hides_board(Some(Side(0)), Side(1), &people, true, true));
         // ... and the attacker after it.
         assert_eq!(
-            acting_side(&turn, &none, &PendingAnswer::default(), (&standing, false)),
+            acting_side(&turn, &none, &PendingAnswer::default(), (&standing, false, None)),
             Side(0)
         );
         // A standing answer answers at once: nobody changes seats.
         standing.set(1, StandingAnswer::Suggested);
-        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false)), Side(0));
+        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false, None)), Side(0));
+        // The defender picks its own retreat's path at its seat, then the attacker sits again.
+        let after = PendingAnswer::default();
+        assert_eq!(
+            acting_side(&turn, &none, &after, (&standing, false, Some(Side(1)))),
+            Side(1)
+        );
+        assert_eq!(acting_side(&turn, &none, &after, (&standing, false, None)), Side(0));
     }
 
     #[test]

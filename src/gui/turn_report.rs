@@ -3,7 +3,6 @@
 //! (`game::turn_report`). A panel to dismiss, and a line in the log.
 
 use super::computer::Seats;
-use crate::game::components::GameLog;
 use crate::game::phase::{GameState, TurnState};
 use crate::game::turn_report::{TurnReport, TurnStart, turn_report, turn_start};
 use bevy::prelude::*;
@@ -68,7 +67,7 @@ fn watch_turns(world: &mut World) {
         {
             let done = turn_report(world, &start);
             let summary = done.summary.clone();
-            world.resource_mut::<GameLog>().push(summary);
+            crate::game::log::note_after_last_order(world, summary);
             report.shown = Some(done);
         }
         if person_plays && seats.computer(now.1).is_some() {
@@ -88,11 +87,13 @@ fn report_panel(mut contexts: EguiContexts, mut report: ResMut<ComputerTurnRepor
         .collapsible(true)
         .resizable(false)
         .anchor(egui::Align2::CENTER_TOP, [0.0, 236.0])
-        .default_width(360.0)
+        // Wide enough for its title ("The computer played turn 6 for the United States side").
+        .min_width(460.0)
+        .default_width(460.0)
         .show(ctx, |ui| {
-            egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
                 for line in &shown.lines {
-                    ui.add(egui::Label::new(egui::RichText::new(line).small()).wrap());
+                    ui.add(egui::Label::new(line.as_str()).wrap());
                 }
             });
             if ui
