@@ -73,6 +73,8 @@ pub struct AttackPreview {
     pub result: Option<Result<(Situation, Odds), String>>,
     /// Defenders that could not retreat if asked to, and what happens instead.
     pub blocked: Vec<String>,
+    /// War Against Russia: the defender's No Retreat! decision for the whole turn, once made.
+    pub no_retreat_decided: Option<bool>,
 }
 
 /// The last combat fought, shown until the next attack is pinned.
@@ -256,11 +258,14 @@ fn update_preview(
                     .map(|c| AttackOrder::plain(selection.units.iter().filter_map(|e| id(*e)).collect(), c))
             })
             .map(|o| {
-                let standing = turn_wide_defense(&o, &view, &no_retreat);
+                let standing = (turn_decision(&o, &view, &no_retreat) == Some(true)).then(|| DefenseOrder {
+                    no_retreat: true,
+                    ..Default::default()
+                });
                 (o, standing)
             }),
     };
-    if key == preview.key && !view.index.is_changed() && !declared.is_changed() {
+    if key == preview.key && !view.index.is_changed() && !declared.is_changed() && !no_retreat.is_changed() {
         return;
     }
     preview.key = key.clone();
@@ -271,20 +276,25 @@ fn update_preview(
         warnings.extend(crate::game::retreat::blocked_defenders(&view, order.target, &attackers));
         warnings
     });
+    let decided = key
+        .as_ref()
+        .and_then(|(order, _)| turn_decision(order, &view, &no_retreat));
+    preview.no_retreat_decided = decided;
     preview.result = key.map(|(order, defense)| {
         let (situation, _, _) = view.situation(&order, defense.as_ref())?;
-        let odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
+        let mut odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
+        if decided.is_some() {
+            // Decided for the turn: no longer a branch of this attack.
+            odds.branches.retain(|b| !b.choice.contains("No Retreat!"));
+        }
         Ok((situation, odds))
     });
 }
 
-/// War Against Russia: the No Retreat! orders the defender of `order` gave for this whole turn
-/// (the Russians' decision), which every later attack on it that turn is fought under.
-fn turn_wide_defense(
-    order: &AttackOrder,
-    view: &GameView,
-    decided: &crate::game::combat::NoRetreatTurns,
-) -> Option<crate::game::order::DefenseOrder> {
+/// War Against Russia: whether the defender of `order` gave No Retreat! orders for this whole
+/// turn (the Russians' decision, which every later attack on it that turn is fought under), once
+/// it has decided.
+fn turn_decision(order: &AttackOrder, view: &GameView, decided: &crate::game::combat::NoRetreatTurns) -> Option<bool> {
     if !matches!(view.map.ruleset.combat, combat::CombatRules::WarAgainstRussia(_)) {
         return None;
     }
@@ -293,13 +303,7 @@ fn turn_wide_defense(
         .stack(order.target)
         .iter()
         .find_map(|e| view.units.get(*e).ok().map(|d| d.side.0))?;
-    decided
-        .decided(view.turn.turn, side)
-        .filter(|on| *on)
-        .map(|_| crate::game::order::DefenseOrder {
-            no_retreat: true,
-            ..Default::default()
-        })
+    decided.decided(view.turn.turn, side)
 }
 
 /// Killing Ground's Accelerated Effort (8.10.4): the attacker who would make it, with its name, or

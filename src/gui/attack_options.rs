@@ -34,7 +34,7 @@ pub(super) fn options(
     map: &GameMap,
     situation: Option<&Situation>,
     (attacker, defender): (&str, &str),
-    computer: bool,
+    (computer, no_retreat_decided): (bool, Option<bool>),
 ) {
     use combat::CombatRules as R;
     let defender_asked = |ui: &mut egui::Ui, what: &str| {
@@ -58,7 +58,21 @@ pub(super) fn options(
         }
         R::WarAgainstRussia(_) => {
             ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
-            defender_asked(ui, "No Retreat! orders before the roll and a voluntary retreat on a D");
+            match no_retreat_decided {
+                Some(true) => {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{defender} gave No Retreat! orders for this whole turn: this attack is fought under them"
+                        ))
+                        .weak(),
+                    );
+                }
+                Some(false) => {
+                    ui.label(egui::RichText::new(format!("{defender} gave no No Retreat! orders this turn")).weak());
+                }
+                None => defender_asked(ui, "No Retreat! orders before the roll"),
+            }
+            defender_asked(ui, "a voluntary retreat on a D");
         }
         R::NextWar(rules) => {
             if situation.is_some_and(|s| rules.may_hold(s)) {

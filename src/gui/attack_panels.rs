@@ -38,6 +38,8 @@ fn draw_panels(
     let ctx = contexts.ctx_mut()?;
     // Rommel's hidden tactics are answered here; War Against Russia's No Retreat! in the answer
     // window (`answer_window.rs`).
+    // A declared attack waiting for its defender is the enemy's, shown to the defender.
+    let enemy_attack = declared.0.is_some();
     let declared = declared.0.as_ref().filter(|_| map.ruleset.secret_tactics());
     let pinned = plan.target.is_some() || declared.is_some();
     crt_panel(ctx, &preview, &last, &map, &palette, pinned);
@@ -95,7 +97,7 @@ fn draw_panels(
                     &map,
                     situation,
                     (&attacker_side, &defender_side),
-                    computer,
+                    (computer, preview.no_retreat_decided),
                 );
                 ui.separator();
             }
@@ -103,7 +105,7 @@ fn draw_panels(
                 Some(Err(why)) => {
                     ui.colored_label(palette.bad, format!("Not allowed: {why}"));
                 }
-                Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette, declared.is_none()),
+                Some(Ok((s, odds))) => odds_panel(ui, s, odds, &palette, !enemy_attack),
                 None => {}
             }
             for line in &preview.blocked {
@@ -121,7 +123,7 @@ fn draw_panels(
                     (&defender_side, computer),
                     &mut rolls,
                 );
-            } else if declared.is_none() {
+            } else if !enemy_attack {
                 ui.label(egui::RichText::new("Click to prepare this attack").small());
             }
         });
