@@ -31,11 +31,3 @@ impl RulesEdition {
 pub fn first_edition() -> u32 {
     1
 }
-
-/// Puts the game in `world` under `edition` (and its origin, which replays it elsewhere).
-pub fn set(world: &mut World, edition: u32) {
-    world.insert_resource(RulesEdition(edition));
-    if let Some(mut origin) = world.get_resource_mut::<super::undo::GameOrigin>() {
-        origin.edition = edition;
-    }
-}

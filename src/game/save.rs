@@ -400,7 +400,7 @@ pub fn start_loaded(world: &mut World, game: &LoadedGame, to: Option<usize>) -> 
         automatic: game.automatic_after_combat,
     });
     super::spawn::respawn(world, &game.scenario, game.seed);
-    super::edition::set(world, game.edition);
+    super::undo::set_edition(world, game.edition);
     let n = to.unwrap_or(game.log.len()).min(game.log.len());
     for (i, entry) in game.log[..n].iter().enumerate() {
         replay_entry(world, i, entry)?;

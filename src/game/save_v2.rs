@@ -181,7 +181,7 @@ pub fn migrate_log(game: &LoadedGame, old: Vec<EntryV2>) -> Result<(Vec<LogEntry
         automatic: game.automatic_after_combat,
     });
     super::spawn::respawn(world, &game.scenario, game.seed);
-    super::edition::set(world, game.edition);
+    super::undo::set_edition(world, game.edition);
     // Rommel: the answer the attack carried waits for the defender's `Defend` entry.
     let mut carried: Option<DefenderChoices> = None;
     let mut starts = Vec::new();

@@ -38,7 +38,7 @@ pub fn respawn(world: &mut World, scenario: &Scenario, seed: u64) {
     let edition = world.get_resource::<super::edition::RulesEdition>().copied();
     start_game(world, scenario, seed);
     if let Some(edition) = edition {
-        super::edition::set(world, edition.0);
+        super::undo::set_edition(world, edition.0);
     }
 }
 

@@ -108,3 +108,11 @@ pub fn redo(world: &mut World) -> Result<String, String> {
     super::execute::execute(world, next).map_err(|r| r.to_string())?;
     Ok(words)
 }
+
+/// Puts the game in `world` under `edition` (and its origin, which replays it elsewhere).
+pub fn set_edition(world: &mut World, edition: u32) {
+    world.insert_resource(super::edition::RulesEdition(edition));
+    if let Some(mut origin) = world.get_resource_mut::<GameOrigin>() {
+        origin.edition = edition;
+    }
+}

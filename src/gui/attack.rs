@@ -332,8 +332,15 @@ fn remember_result(
     mut resolved: MessageReader<CombatResolved>,
     mut last: ResMut<LastCombat>,
     mut plan: ResMut<AttackPlan>,
+    (waiting, declared): (Res<crate::game::combat::PendingAnswer>, Res<PendingCombat>),
 ) {
-    if let Some(r) = resolved.read().last() {
+    let last_resolved = resolved.read().last();
+    // A combat the computer fought before the one whose defender is asked now is not shown over
+    // the question (the answer window cleared the panels for it).
+    if waiting.0.is_some() || declared.0.is_some() {
+        return;
+    }
+    if let Some(r) = last_resolved {
         last.0 = Some(r.clone());
         *plan = AttackPlan::default();
     }
