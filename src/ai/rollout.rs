@@ -105,6 +105,8 @@ fn rollout(
 ) -> Option<f64> {
     let mut app = crate::game::headless_app(&origin.scenario, origin.seed);
     let world = app.world_mut();
+    // The copy plays by the game's own edition of the rules, or its log would not replay.
+    crate::game::undo::set_edition(world, origin.edition);
     world.insert_resource(mode);
     for (i, entry) in log.iter().enumerate() {
         replay_entry(world, i, entry).ok()?;

@@ -18,12 +18,13 @@ fn reachable_retreats(
     defenders
         .iter()
         .map(|e| {
+            // The longest retreat it could make, as the game tries the whole length first.
             (1..=longest)
-                .take_while(|n| {
+                .rev()
+                .find(|n| {
                     view.retreat_options(*e, target, *n, &attackers)
                         .is_ok_and(|(_, o)| !o.legal.is_empty())
                 })
-                .last()
                 .unwrap_or(0)
         })
         .collect()
@@ -95,6 +96,10 @@ fn carry_out(side: &mut SideResult, reach: &[u32], left: &[u32], when_blocked: W
                 unit.retreats = can > 0 && !unit.eliminated;
             }
             WhenBlocked::Eliminated => {
+                // All the steps it has left after the result go with it.
+                let have = left.get(i).copied().unwrap_or(1).saturating_sub(unit.steps_lost);
+                unit.steps_lost += have;
+                side.steps_lost += have;
                 unit.eliminated = true;
                 unit.retreats = false;
             }
@@ -180,6 +185,7 @@ mod tests {
         let mut side = retreating(1, 1);
         assert!(carry_out(&mut side, &[0], &[4], WhenBlocked::Eliminated));
         assert!(side.units[0].eliminated && !side.holds());
+        assert_eq!(side.steps_lost, 4, "the step the result took and the 3 left");
         let mut side = retreating(1, 1);
         assert!(carry_out(&mut side, &[0], &[4], WhenBlocked::StayWithErCheck));
         assert!(!side.units[0].eliminated && side.holds());

@@ -8,7 +8,9 @@ use bevy::prelude::*;
 /// 1. The rules before editions were recorded (every save that does not name one).
 /// 2. War Against Russia: dispersed units recover at the end of their owner's player turn (in
 ///    edition 1 they never did).
-pub const CURRENT_EDITION: u32 = 2;
+/// 3. Killing Ground 8.96: the defender names the type of the attacker's first step loss as its
+///    answer (in editions 1-2 it always named armor, without being asked).
+pub const CURRENT_EDITION: u32 = 3;
 
 /// The edition of the game in play (`CURRENT_EDITION` for a new game).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +26,23 @@ impl RulesEdition {
     /// Whether dispersed units recover (edition 2 on).
     pub fn dispersal_ends(self) -> bool {
         self.0 >= 2
+    }
+
+    /// Whether the defender is asked which type the attacker loses first (edition 3 on).
+    pub fn defender_names_type(self) -> bool {
+        self.0 >= 3
+    }
+
+    /// The answers this edition's rules give (`answers` as today's rules list them): without
+    /// 8.96's choice before edition 3, which leaves exactly the older list, in its order.
+    pub fn answers_of(
+        self,
+        mut answers: Vec<crate::combat::odds::AnswerOption>,
+    ) -> Vec<crate::combat::odds::AnswerOption> {
+        if !self.defender_names_type() {
+            answers.retain(|a| !a.choices.names_infantry);
+        }
+        answers
     }
 }
 

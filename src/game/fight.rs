@@ -95,7 +95,16 @@ pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<Defen
         ));
     }
     let dice: Vec<u8> = outcome.rolls.iter().map(|r| r.face).collect();
-    let options = defender_answers(&ruleset.combat, &planned.situation, &assessment, &dice);
+    let edition = world
+        .get_resource::<super::edition::RulesEdition>()
+        .copied()
+        .unwrap_or_default();
+    let options = edition.answers_of(defender_answers(
+        &ruleset.combat,
+        &planned.situation,
+        &assessment,
+        &dice,
+    ));
     if options.len() > 1 {
         wait_for_answer(world, &planned, &outcome, dice, options);
         return Ok(());

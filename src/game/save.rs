@@ -471,6 +471,12 @@ pub fn continues_game(world: &World, game: &LoadedGame) -> Result<usize, String>
             game.seed, origin.seed
         ));
     }
+    if origin.edition != game.edition && origin.scenario.raw.progress.is_none() {
+        return Err(format!(
+            "it is played under edition {} of the rules, this game under edition {}",
+            game.edition, origin.edition
+        ));
+    }
     let here = &world.resource::<OrderLog>().entries;
     if here.len() > game.log.len() {
         return Err(format!(

@@ -209,7 +209,10 @@ fn update_preview(
     mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
     step: Option<Res<State<CombatStep>>>,
-    no_retreat: Res<crate::game::combat::NoRetreatTurns>,
+    (no_retreat, edition): (
+        Res<crate::game::combat::NoRetreatTurns>,
+        Option<Res<crate::game::edition::RulesEdition>>,
+    ),
 ) {
     plan.attackers.retain(|e| view.units.contains(*e));
     let id = |e: Entity| view.units.get(e).ok().map(|d| d.unit.id.clone());
@@ -280,12 +283,20 @@ fn update_preview(
         .as_ref()
         .and_then(|(order, _)| turn_decision(order, &view, &no_retreat));
     preview.no_retreat_decided = decided;
+    let edition = edition.map(|e| *e).unwrap_or_default();
     preview.result = key.map(|(order, defense)| {
         let (situation, _, _) = view.situation(&order, defense.as_ref())?;
         let mut odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
         if decided.is_some() {
             // Decided for the turn: no longer a branch of this attack.
             odds.branches.retain(|b| !b.choice.contains("No Retreat!"));
+        }
+        // The answers the game's edition of the rules gives.
+        for o in &mut odds.outcomes {
+            o.answers = edition.answers_of(std::mem::take(&mut o.answers));
+            if o.answers.len() < 2 {
+                o.answers.clear();
+            }
         }
         Ok((situation, odds))
     });

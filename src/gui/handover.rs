@@ -46,6 +46,7 @@ fn acting_side(
     declared: &crate::game::combat::PendingCombat,
     waiting: &crate::game::combat::PendingAnswer,
     (standing, secret_tactics, retreat_chooser): (&crate::game::standing::StandingAnswers, bool, Option<Side>),
+    held: bool,
 ) -> Side {
     // Rommel's secret tactics are always chosen by the defender at its own seat.
     if secret_tactics && let Some(c) = &declared.0 {
@@ -57,21 +58,22 @@ fn acting_side(
         .map(|c| c.defender)
         .or_else(|| waiting.0.as_ref().map(|w| w.defender));
     match defender {
-        Some(d) if standing.of(d.0) == crate::game::standing::StandingAnswer::Ask => d,
+        // A question already put to the defender stays its own, whatever it set since.
+        Some(d) if held || standing.of(d.0) == crate::game::standing::StandingAnswer::Ask => d,
         _ => retreat_chooser.unwrap_or(turn.active),
     }
 }
 
-/// Who picks the path of the first waiting retreat, when a player picks it: the retreating
-/// unit's owner, or its opponent (Small General's random direction: nobody).
-fn retreat_chooser(retreats: &crate::game::combat::PendingRetreats, sides: &Query<&Side>) -> Option<Side> {
-    use crate::combat::Chooser;
+/// Who picks the path of the first waiting retreat, when a player picks it (the game's rule:
+/// the retreating unit's owner, or its opponent; Small General's random direction: nobody).
+fn retreat_chooser(
+    retreats: &crate::game::combat::PendingRetreats,
+    sides: &Query<&Side>,
+    count: usize,
+) -> Option<Side> {
     let p = retreats.0.first()?;
-    match p.demand.chooser {
-        Chooser::Owner => sides.get(p.unit).ok().copied(),
-        Chooser::Opponent => p.opponents.iter().find_map(|e| sides.get(*e).ok().copied()),
-        Chooser::Random => None,
-    }
+    let owner = sides.get(p.unit).ok()?.0;
+    crate::game::retreat::retreat_chooser(p.demand.chooser, owner, count).map(Side)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -86,7 +88,12 @@ fn notice_hand_over(
     state: Res<State<GameState>>,
     replay: Option<Res<Replay>>,
     mut hand: ResMut<HandOver>,
-    (retreats, sides): (Res<crate::game::combat::PendingRetreats>, Query<&Side>),
+    (retreats, sides, ask, all_sides): (
+        Res<crate::game::combat::PendingRetreats>,
+        Query<&Side>,
+        Res<super::answer_ask::AnswerAsk>,
+        Res<Sides>,
+    ),
 ) {
     // Between games the last game's side stays in `TurnState`: not a side that played here, or
     // the next game would open on a hand-over screen.
@@ -101,8 +108,9 @@ fn notice_hand_over(
         (
             &standing,
             map.is_some_and(|m| m.ruleset.secret_tactics()),
-            retreat_chooser(&retreats, &sides),
+            retreat_chooser(&retreats, &sides, all_sides.0.len()),
         ),
+        ask.held && ask.asking(),
     );
     if hand.last == Some(now) {
         return;
@@ -164,7 +172,7 @@ fn hand_over_screen(
                     // In the other side's turn the seat passes for a defender's choice only.
                     let why = match sides.0.get(turn.active.0) {
                         Some(active) if turn.active != side => {
-                            format!(", in the {} turn: an answer to its attack", active.name)
+                            format!(", in the {} turn: a choice of yours in its combat", active.name)
                         }
                         _ => String::new(),
                     };
@@ -221,24 +229,38 @@ mod tests {
         let none = PendingCombat::default();
         let mut standing = StandingAnswers::default();
         // Asked: the defender sits down for its answer (a hand-over between two people) ...
-        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false, None)), Side(1));
+        assert_eq!(
+            acting_side(&turn, &none, &waiting, (&standing, false, None), false),
+            Side(1)
+        );
         let people = Seats(vec![None, None]);
         assert!(hides_board(Some(Side(0)), Side(1), &people, true, true));
         // ... and the attacker after it.
         assert_eq!(
-            acting_side(&turn, &none, &PendingAnswer::default(), (&standing, false, None)),
+            acting_side(&turn, &none, &PendingAnswer::default(), (&standing, false, None), false),
             Side(0)
         );
         // A standing answer answers at once: nobody changes seats.
         standing.set(1, StandingAnswer::Suggested);
-        assert_eq!(acting_side(&turn, &none, &waiting, (&standing, false, None)), Side(0));
+        assert_eq!(
+            acting_side(&turn, &none, &waiting, (&standing, false, None), false),
+            Side(0)
+        );
         // The defender picks its own retreat's path at its seat, then the attacker sits again.
         let after = PendingAnswer::default();
         assert_eq!(
-            acting_side(&turn, &none, &after, (&standing, false, Some(Side(1)))),
+            acting_side(&turn, &none, &after, (&standing, false, Some(Side(1))), false),
             Side(1)
         );
-        assert_eq!(acting_side(&turn, &none, &after, (&standing, false, None)), Side(0));
+        assert_eq!(
+            acting_side(&turn, &none, &after, (&standing, false, None), false),
+            Side(0)
+        );
+        // A question put to the defender stays its own after it changes its standing answer.
+        assert_eq!(
+            acting_side(&turn, &none, &waiting, (&standing, false, None), true),
+            Side(1)
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! War Against Russia's dispersal ends at the end of the owner's player turn (rules edition 2): a
-//! German unit dispersed in the Soviet turn may not move in its own next turn and is whole again
-//! in the next Soviet turn. A game of edition 1 (saved before the rule) keeps the unit dispersed,
-//! as it was played, and a save records its edition.
+//! A game keeps the edition of the rules it began with. War Against Russia's dispersal ends at
+//! the end of the owner's player turn (edition 2): a German unit dispersed in the Soviet turn may
+//! not move in its own next turn and is whole again in the next Soviet turn; a game of edition 1
+//! keeps the unit dispersed, as it was played, and a save records its edition. Killing Ground
+//! 8.96's answer (edition 3) is not offered in a game saved before it, which replays exactly.
 
 use bevy::prelude::*;
 use hexfront::game::components::{Sides, Statuses, Unit};
@@ -108,4 +109,22 @@ fn a_game_of_the_first_edition_keeps_its_units_dispersed_and_saves_say_the_editi
     // A new game plays the current edition.
     let fresh = headless_app(&scenario, 1);
     assert_eq!(*fresh.world().resource::<RulesEdition>(), RulesEdition(CURRENT_EDITION));
+}
+
+/// A Mortain game saved before editions (the computer on both sides, written by the build before
+/// this change): its log replays exactly under edition 1, and would not if 8.96's answer were
+/// offered (combats with combined arms against mixed attackers would wait for an answer).
+#[test]
+fn a_killing_ground_game_saved_before_8_96_was_asked_replays_exactly() {
+    let path = "tests/fixtures/mortain-game-edition1.ron";
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(!text.contains("rules_edition"), "written before editions");
+    let game = load_game_str(path, &text, 2).expect("it replays exactly");
+    assert_eq!(game.edition, 1);
+    assert!(game.log.len() > 100, "{} entries", game.log.len());
+    // The same log under edition 3 asks the 8.96 question somewhere the old game did not.
+    let third = text.replacen("    seed: 2,\n", "    seed: 2,\n    rules_edition: 3,\n", 1);
+    assert!(third.contains("rules_edition: 3"));
+    let refused = load_game_str(path, &third, 2).expect_err("edition 3 offers 8.96's answer");
+    assert!(refused.to_string().contains("does not replay"), "{refused}");
 }
