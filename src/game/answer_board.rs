@@ -5,7 +5,7 @@
 use super::combat::{PlannedCombat, run};
 use super::situation::GameView;
 use crate::combat::SideResult;
-use crate::combat::odds::{AnswerOption, summarize};
+use crate::combat::odds::{AnswerOption, OutcomeOdds, summarize};
 use crate::rules::grid::Cell;
 use crate::rules::retreat::WhenBlocked;
 use bevy::prelude::*;
@@ -15,6 +15,18 @@ fn reachable_retreats(
     In((target, attackers, defenders, longest)): In<(Cell, Vec<Entity>, Vec<Entity>, u32)>,
     view: GameView,
 ) -> Vec<u32> {
+    retreat_room(&view, target, &attackers, &defenders, longest)
+}
+
+/// For each of `defenders` in `target`, the longest retreat it could make (up to `longest`) away
+/// from `attackers`.
+pub fn retreat_room(
+    view: &GameView,
+    target: Cell,
+    attackers: &[Entity],
+    defenders: &[Entity],
+    longest: u32,
+) -> Vec<u32> {
     defenders
         .iter()
         .map(|e| {
@@ -22,7 +34,7 @@ fn reachable_retreats(
             (1..=longest)
                 .rev()
                 .find(|n| {
-                    view.retreat_options(*e, target, *n, &attackers)
+                    view.retreat_options(*e, target, *n, attackers)
                         .is_ok_and(|(_, o)| !o.legal.is_empty())
                 })
                 .unwrap_or(0)
@@ -51,26 +63,32 @@ pub(super) fn on_the_board(world: &mut World, p: &PlannedCombat, mut options: Ve
         .ruleset
         .retreat
         .when_blocked;
-    let left: Vec<u32> = p
-        .situation
-        .defenders
-        .iter()
-        .map(|u| u.steps.remaining() as u32)
-        .collect();
+    let left = steps_left(&p.situation);
     for option in &mut options {
-        let mut short = false;
-        for outcome in &mut option.outcomes {
-            if carry_out(&mut outcome.result.defender, &reach, &left, when_blocked) {
-                short = true;
-                outcome.result.cell_taken = !outcome.result.defender.holds();
-            }
-        }
-        if short {
+        if weigh_on_board(&mut option.outcomes, &reach, &left, when_blocked) {
             option.summary = summarize(&option.outcomes);
             option.label = format!("{} — {}", option.label, blocked_words(when_blocked));
         }
     }
     options
+}
+
+/// Each defender's steps before the combat (the situation's order).
+pub fn steps_left(s: &crate::combat::Situation) -> Vec<u32> {
+    s.defenders.iter().map(|u| u.steps.remaining() as u32).collect()
+}
+
+/// `outcomes` with every retreat the board cannot give (`reach`: each defender's room) carried
+/// out as the ruleset says; whether any was.
+pub fn weigh_on_board(outcomes: &mut [OutcomeOdds], reach: &[u32], left: &[u32], when_blocked: WhenBlocked) -> bool {
+    let mut short = false;
+    for outcome in outcomes {
+        if carry_out(&mut outcome.result.defender, reach, left, when_blocked) {
+            short = true;
+            outcome.result.cell_taken = !outcome.result.defender.holds();
+        }
+    }
+    short
 }
 
 /// Applies the board to one result: each retreating defender that cannot go the whole way.

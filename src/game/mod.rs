@@ -6,7 +6,7 @@
 //! turn files are the scenario, the seed and the log (`save.rs`); undo replays it (`undo.rs`).
 
 pub mod advance;
-mod answer_board;
+pub mod answer_board;
 pub mod attack_options;
 pub mod autosave;
 pub mod combat;

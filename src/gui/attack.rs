@@ -285,8 +285,9 @@ fn update_preview(
     preview.no_retreat_decided = decided;
     let edition = edition.map(|e| *e).unwrap_or_default();
     preview.result = key.map(|(order, defense)| {
-        let (situation, _, _) = view.situation(&order, defense.as_ref())?;
+        let (situation, attackers, defenders) = view.situation(&order, defense.as_ref())?;
         let mut odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
+        on_the_board(&mut odds, &view, (&order, &situation), (&attackers, &defenders));
         if decided.is_some() {
             // Decided for the turn: no longer a branch of this attack.
             odds.branches.retain(|b| !b.choice.contains("No Retreat!"));
@@ -300,6 +301,41 @@ fn update_preview(
         }
         Ok((situation, odds))
     });
+}
+
+/// The preview's results as the board will carry them out: a retreat with no room for it costs
+/// what the ruleset says (a step per cell short, elimination, staying), in every outcome and
+/// every answer, as the game does after the roll.
+fn on_the_board(
+    odds: &mut combat::odds::Odds,
+    view: &GameView,
+    (order, situation): (&AttackOrder, &combat::Situation),
+    (attackers, defenders): (&[Entity], &[Entity]),
+) {
+    use crate::game::answer_board::{retreat_room, steps_left, weigh_on_board};
+    let longest = odds
+        .outcomes
+        .iter()
+        .flat_map(|o| std::iter::once(o).chain(o.answers.iter().flat_map(|a| a.outcomes.iter())))
+        .filter_map(|o| o.result.defender.retreat.map(|r| r.cells))
+        .max()
+        .unwrap_or(0);
+    if longest == 0 {
+        return;
+    }
+    let reach = retreat_room(view, order.target, attackers, defenders, longest);
+    let left = steps_left(situation);
+    let when_blocked = view.map.ruleset.retreat.when_blocked;
+    if weigh_on_board(&mut odds.outcomes, &reach, &left, when_blocked) {
+        odds.summary = combat::odds::summarize(&odds.outcomes);
+    }
+    for o in &mut odds.outcomes {
+        for a in &mut o.answers {
+            if weigh_on_board(&mut a.outcomes, &reach, &left, when_blocked) {
+                a.summary = combat::odds::summarize(&a.outcomes);
+            }
+        }
+    }
 }
 
 /// War Against Russia: whether the defender of `order` gave No Retreat! orders for this whole
