@@ -284,23 +284,31 @@ fn update_preview(
         .and_then(|(order, _)| turn_decision(order, &view, &no_retreat));
     preview.no_retreat_decided = decided;
     let edition = edition.map(|e| *e).unwrap_or_default();
-    preview.result = key.map(|(order, defense)| {
-        let (situation, attackers, defenders) = view.situation(&order, defense.as_ref())?;
-        let mut odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
-        on_the_board(&mut odds, &view, (&order, &situation), (&attackers, &defenders));
-        if decided.is_some() {
-            // Decided for the turn: no longer a branch of this attack.
-            odds.branches.retain(|b| !b.choice.contains("No Retreat!"));
+    preview.result = key.map(|(order, defense)| odds_for(&view, &order, defense.as_ref(), (decided, edition)));
+}
+
+/// The exact odds of `order` (against `defense`) as the preview shows them: carried out on the
+/// board, without the No Retreat! branch once the defender `decided` for the turn, with the
+/// answers the game's `edition` of the rules gives.
+fn odds_for(
+    view: &GameView,
+    order: &AttackOrder,
+    defense: Option<&DefenseOrder>,
+    (decided, edition): (Option<bool>, crate::game::edition::RulesEdition),
+) -> Result<(combat::Situation, combat::odds::Odds), String> {
+    let (situation, attackers, defenders) = view.situation(order, defense)?;
+    let mut odds = combat::answers::odds_with_answers(&view.map.ruleset.combat, &situation).map_err(|r| r.0)?;
+    on_the_board(&mut odds, view, (order, &situation), (&attackers, &defenders));
+    if decided.is_some() {
+        odds.branches.retain(|b| !b.choice.contains("No Retreat!"));
+    }
+    for o in &mut odds.outcomes {
+        o.answers = edition.answers_of(std::mem::take(&mut o.answers));
+        if o.answers.len() < 2 {
+            o.answers.clear();
         }
-        // The answers the game's edition of the rules gives.
-        for o in &mut odds.outcomes {
-            o.answers = edition.answers_of(std::mem::take(&mut o.answers));
-            if o.answers.len() < 2 {
-                o.answers.clear();
-            }
-        }
-        Ok((situation, odds))
-    });
+    }
+    Ok((situation, odds))
 }
 
 /// The preview's results as the board will carry them out: a retreat with no room for it costs
