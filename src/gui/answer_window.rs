@@ -148,7 +148,6 @@ fn result_question(world: &mut World, w: &crate::game::combat::WaitingAnswer) ->
         .collect();
     let dice: Vec<String> = w.dice.iter().map(ToString::to_string).collect();
     AnswerAsk {
-        key: None,
         defender: w.defender.0,
         title: format!(
             "{}: your answer to the result at {}",
@@ -165,8 +164,7 @@ fn result_question(world: &mut World, w: &crate::game::combat::WaitingAnswer) ->
         options,
         suggested: w.suggested,
         chosen: w.suggested,
-        held: false,
-        cells: Vec::new(),
+        ..AnswerAsk::default()
     }
 }
 
@@ -196,7 +194,6 @@ fn no_retreat_question(world: &mut World, d: &crate::game::combat::DeclaredComba
     let best = Order::Defend(crate::game::standing::suggested_defense(world));
     let suggested = options.iter().position(|(_, _, o)| *o == best).unwrap_or(0);
     AnswerAsk {
-        key: None,
         defender: d.defender.0,
         title: format!(
             "{}: No Retreat! orders at {}?",
@@ -212,8 +209,7 @@ fn no_retreat_question(world: &mut World, d: &crate::game::combat::DeclaredComba
         options,
         suggested,
         chosen: suggested,
-        held: false,
-        cells: Vec::new(),
+        ..AnswerAsk::default()
     }
 }
 
