@@ -4,13 +4,16 @@
 //! keeps the order log; `edit` (the designer's edits, pure, with undo) → `scenario` reads and checks scenario and ruleset files → `combat` and
 //! `rules`, pure → `source`, file text and located errors. `storage` keeps a player's files;
 //! `version` says which Hexfront wrote them. `show` (streamer mode's headless core: a log's
-//! moments and highlight pictures) reads `game` and `scenario`.
+//! moments and highlight pictures) reads `game` and `scenario`. `net` (online play: the server,
+//! its protocol and database, a headless client) carries out orders through `game` and seats
+//! `ai` players; `gui` will use its client.
 
 pub mod ai;
 pub mod combat;
 pub mod edit;
 pub mod game;
 pub mod lab;
+pub mod net;
 pub mod rules;
 pub mod scenario;
 pub mod show;

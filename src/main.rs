@@ -129,6 +129,17 @@ enum Command {
     /// What-if queries for checking a ruleset on a map: `zoc`, `reach`, `retreats`, `advance`.
     #[command(subcommand)]
     Inspect(inspect_cli::InspectArgs),
+    /// Run a server for play across the internet: games held in a database, the rules carried out
+    /// on the server, dice from a committed secret no player can predict. Ctrl+C stops it.
+    Serve {
+        /// Address and port to listen on (port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        listen: std::net::SocketAddr,
+        /// The database: `sqlite://FILE?mode=rwc` or `postgres://USER:PASSWORD@HOST/DB`. Default:
+        /// `server.db` (SQLite) in the data folder.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
         case: PathBuf,
@@ -157,7 +168,23 @@ fn main() -> ExitCode {
         Some(Command::Render { file, out, size }) => render(&file, &out, size),
         Some(Command::Highlights(args)) => highlights_cli::run(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
+        Some(Command::Serve { listen, db }) => serve(listen, db),
         None => open_game(cli),
+    }
+}
+
+fn serve(listen: std::net::SocketAddr, db: Option<String>) -> ExitCode {
+    let url = db.unwrap_or_else(|| {
+        let dir = hexfront::storage::data_dir();
+        let _ = std::fs::create_dir_all(&dir);
+        hexfront::net::store::Store::sqlite_url(&dir.join("server.db"))
+    });
+    match hexfront::net::server::serve_forever(listen, &url) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

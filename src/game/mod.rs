@@ -11,6 +11,7 @@ pub mod attack_options;
 pub mod autosave;
 pub mod combat;
 pub mod components;
+pub mod dice_proof;
 pub mod edition;
 pub mod emergency;
 pub mod execute;

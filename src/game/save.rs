@@ -64,6 +64,10 @@ pub struct SavedGame {
     /// save goes and plays by the rules it was played by.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruleset: Option<crate::scenario::ruleset::RawRuleset>,
+    /// A game played on a server: how its seed came from the server's committed secret and the
+    /// players' values (`dice_proof`); checked when the file is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub online: Option<super::dice_proof::DiceProof>,
     pub log: Vec<LogEntry>,
 }
 
@@ -192,6 +196,7 @@ pub fn saved_game(world: &World) -> SavedGame {
             .scenario
             .has_user_ruleset()
             .then(|| origin.scenario.ruleset.raw.clone()),
+        online: None,
         log: world.resource::<OrderLog>().entries.clone(),
     }
 }
@@ -322,6 +327,11 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
                 crate::version::LONG
             ),
         ));
+    }
+    if let Some(proof) = &saved.online {
+        proof
+            .check(saved.seed)
+            .map_err(|why| src.error("online", format!("the dice proof does not hold: {why}")))?;
     }
     let scenario = saved_scenario(&src, saved.scenario, saved.ruleset, &saved.scenario_hash)?;
     Ok(LoadedGame {

@@ -1,0 +1,250 @@
+//! The headless client: a WebSocket connection that speaks the protocol (`Client`), and a copy of
+//! the game that follows the server's entries (`Follower`): each applied with the dice the entry
+//! names (never a seed: the client does not know it) and its state hash compared with the
+//! server's. The desktop client and the tests use both.
+
+use super::protocol::{ClientMessage, EntryView, GameView, PROTOCOL, ServerMessage};
+use crate::game::components::GameRng;
+use crate::game::execute::execute;
+use crate::game::log::OrderLog;
+use crate::game::order::IssuedOrder;
+use crate::scenario::Scenario;
+use bevy::prelude::*;
+use futures_util::{SinkExt, StreamExt};
+use std::collections::VecDeque;
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A connection to a server.
+pub struct Client {
+    socket: Socket,
+    /// Messages received while waiting for an answer, to be read next.
+    queued: VecDeque<ServerMessage>,
+    /// Every frame received, as sent (tests look through them).
+    pub frames: Vec<String>,
+}
+
+impl Client {
+    /// Connects to `url` (`ws://host:port/ws`) and says hello.
+    pub async fn connect(url: &str) -> Result<Self, String> {
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(|e| format!("cannot connect to {url}: {e}"))?;
+        let mut client = Self {
+            socket,
+            queued: VecDeque::new(),
+            frames: Vec::new(),
+        };
+        let hello = ClientMessage::Hello {
+            protocol: PROTOCOL,
+            version: crate::version::VERSION.into(),
+        };
+        match client.request(&hello).await? {
+            ServerMessage::Welcome { .. } => Ok(client),
+            other => Err(format!("the server did not welcome us: {other:?}")),
+        }
+    }
+
+    pub async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
+        let text = serde_json::to_string(message).map_err(|e| e.to_string())?;
+        self.send_text(text).await
+    }
+
+    /// Sends a frame as it is (tests send garbage with it).
+    pub async fn send_text(&mut self, text: String) -> Result<(), String> {
+        self.socket
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|e| format!("the connection dropped: {e}"))
+    }
+
+    /// The next message from the server.
+    pub async fn next(&mut self) -> Result<ServerMessage, String> {
+        if let Some(m) = self.queued.pop_front() {
+            return Ok(m);
+        }
+        self.read().await
+    }
+
+    async fn read(&mut self) -> Result<ServerMessage, String> {
+        loop {
+            let frame = self
+                .socket
+                .next()
+                .await
+                .ok_or("the server closed the connection")?
+                .map_err(|e| format!("the connection dropped: {e}"))?;
+            if let Message::Text(text) = frame {
+                self.frames.push(text.to_string());
+                return ServerMessage::parse(&text);
+            }
+        }
+    }
+
+    /// Sends `message` and waits for its answer (any message but the game's pushes: entries,
+    /// reveals, the end and the game's description, which stay queued for `next`).
+    pub async fn request(&mut self, message: &ClientMessage) -> Result<ServerMessage, String> {
+        self.send(message).await?;
+        loop {
+            let m = self.read().await?;
+            match m {
+                ServerMessage::Entry { .. }
+                | ServerMessage::Revealed { .. }
+                | ServerMessage::Ended { .. }
+                | ServerMessage::Game(_) => self.queued.push_back(m),
+                answer => return Ok(answer),
+            }
+        }
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.socket.close(None).await;
+    }
+}
+
+/// A random contribution to a game's dice (64 hex digits).
+pub fn contribution() -> String {
+    crate::game::dice_proof::hex(&super::lobby::random_bytes::<32>())
+}
+
+/// A copy of an online game, kept in step with the server's entries.
+pub struct Follower {
+    pub view: GameView,
+    scenario: Scenario,
+    app: App,
+    /// Entries received, oldest first (a hidden one's order without its secret until revealed).
+    entries: Vec<EntryView>,
+    /// How the game ended: winner, why and the server's secret.
+    pub ended: Option<(Option<String>, String, String)>,
+    /// Entries held whose hash was checked against the server's (all but those still hidden).
+    pub checked: usize,
+}
+
+impl Follower {
+    /// A follower of the game `view` describes, at its start.
+    pub fn new(view: GameView) -> Result<Self, String> {
+        let scenario =
+            Scenario::from_ron_str(format!("{}.ron", view.scenario), &view.scenario_text).map_err(|e| e.to_string())?;
+        let app = fresh_app(&scenario, view.edition);
+        Ok(Self {
+            view,
+            scenario,
+            app,
+            entries: Vec::new(),
+            ended: None,
+            checked: 0,
+        })
+    }
+
+    pub fn world(&mut self) -> &mut World {
+        self.app.world_mut()
+    }
+
+    /// Entries received.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The index of the side this connection plays.
+    pub fn my_side(&self) -> Option<usize> {
+        let you = self.view.you.as_ref()?;
+        self.view.seats.iter().position(|s| &s.side == you)
+    }
+
+    /// Takes a message of the game: an entry is applied and checked, a reveal replays the game
+    /// with the whole order, the end is noted. Others are ignored.
+    pub fn take(&mut self, message: &ServerMessage) -> Result<(), String> {
+        match message {
+            ServerMessage::Entry { entry, .. } => {
+                if entry.index != self.entries.len() {
+                    return Err(format!(
+                        "entry {} arrived when {} were held: entries were lost or doubled",
+                        entry.index,
+                        self.entries.len()
+                    ));
+                }
+                let checked = apply(self.app.world_mut(), entry)?;
+                self.checked += usize::from(checked);
+                self.entries.push(entry.clone());
+                Ok(())
+            }
+            ServerMessage::Revealed { index, order, .. } => {
+                let e = self
+                    .entries
+                    .get_mut(*index)
+                    .ok_or_else(|| format!("a reveal of entry {index}, which this client does not hold"))?;
+                e.order = order.clone();
+                e.hidden = false;
+                self.rebuild()
+            }
+            ServerMessage::Ended {
+                winner, reason, secret, ..
+            } => {
+                self.ended = Some((winner.clone(), reason.clone(), secret.clone()));
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Replays every entry held from the start (after a reveal).
+    fn rebuild(&mut self) -> Result<(), String> {
+        self.app = fresh_app(&self.scenario, self.view.edition);
+        self.checked = 0;
+        for e in &self.entries {
+            self.checked += usize::from(apply(self.app.world_mut(), e)?);
+        }
+        Ok(())
+    }
+}
+
+fn fresh_app(scenario: &Scenario, edition: u32) -> App {
+    // The seed is the server's secret: the dice come with each entry.
+    let mut app = crate::game::headless_app(scenario, 0);
+    crate::game::undo::set_edition(app.world_mut(), edition);
+    app
+}
+
+/// Carries out `entry` with the dice it names and compares the outcome with the server's:
+/// whether its hash was checked (a hidden entry's cannot be until its reveal).
+fn apply(world: &mut World, entry: &EntryView) -> Result<bool, String> {
+    world.resource_mut::<GameRng>().forced = entry.dice.iter().map(|d| d.face).collect();
+    let carried = execute(world, IssuedOrder::new(entry.side.clone(), entry.order.clone()));
+    let left = std::mem::take(&mut world.resource_mut::<GameRng>().forced);
+    let at = carried.map_err(|r| format!("entry {} ({}): refused here: {}", entry.index, entry.words, r.reason))?;
+    let got = &world.resource::<OrderLog>().entries[at];
+    if got.dice != entry.dice || !left.is_empty() {
+        return Err(format!(
+            "entry {} ({}): the dice differ: the server rolled {}, here {}",
+            entry.index,
+            entry.words,
+            entry
+                .dice
+                .iter()
+                .map(|d| d.face.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            got.dice_words()
+        ));
+    }
+    if entry.hidden {
+        return Ok(false);
+    }
+    if got.hash != entry.hash {
+        return Err(format!(
+            "entry {} ({}): the state hash differs (server {}, here {}): {}",
+            entry.index,
+            entry.words,
+            entry.hash,
+            got.hash,
+            entry.hash.differences(&got.hash).join("; ")
+        ));
+    }
+    Ok(true)
+}

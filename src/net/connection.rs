@@ -1,0 +1,271 @@
+//! One WebSocket connection: reads the client's messages one by one, answers each (an error
+//! names what was wrong and changes nothing), and follows the games it watches, sending each
+//! entry as this connection's player may see it.
+
+use super::hub::{self, Committed};
+use super::live::{Job, LogSnapshot, Refusal};
+use super::lobby;
+use super::protocol::{ClientMessage, PROTOCOL, ServerMessage};
+use super::shared::Shared;
+use crate::game::log::LogEntry;
+use crate::game::order::Order;
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+type Outbox = mpsc::UnboundedSender<ServerMessage>;
+
+/// What the server knows of a connection.
+struct Conn {
+    shared: Shared,
+    out: Outbox,
+    greeted: bool,
+    /// (id, name) once registered or logged in.
+    player: Option<(String, String)>,
+    watching: Vec<tokio::task::JoinHandle<()>>,
+}
+
+/// Serves one connection until the client closes it.
+pub async fn connection(socket: WebSocket, shared: Shared) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outbox) = mpsc::unbounded_channel::<ServerMessage>();
+    let writer = tokio::spawn(async move {
+        while let Some(m) = outbox.recv().await {
+            if sink.send(Message::Text(m.to_json().into())).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut conn = Conn {
+        shared,
+        out,
+        greeted: false,
+        player: None,
+        watching: Vec::new(),
+    };
+    let mut closing = conn.shared.closing.clone();
+    loop {
+        let frame = tokio::select! {
+            frame = stream.next() => frame,
+            _ = closing.changed() => break,
+        };
+        match frame {
+            Some(Ok(Message::Text(text))) => conn.handle(text.as_str()).await,
+            Some(Ok(Message::Binary(_))) => {
+                conn.error("binary frames are not part of the protocol: send JSON text".into())
+            }
+            Some(Ok(Message::Close(_))) | None => break,
+            Some(Ok(_)) => {}
+            Some(Err(e)) => {
+                // A frame over the limit, or a broken connection: say so if it still listens.
+                conn.error(format!("connection closed: {e}"));
+                break;
+            }
+        }
+    }
+    for w in conn.watching.drain(..) {
+        w.abort();
+    }
+    drop(conn);
+    let _ = writer.await;
+}
+
+impl Conn {
+    fn send(&self, m: ServerMessage) {
+        let _ = self.out.send(m);
+    }
+
+    fn error(&self, message: String) {
+        self.send(ServerMessage::Error { message });
+    }
+
+    async fn handle(&mut self, text: &str) {
+        let message = match ClientMessage::parse(text) {
+            Ok(m) => m,
+            Err(e) => return self.error(e),
+        };
+        if !self.greeted && !matches!(message, ClientMessage::Hello { .. }) {
+            return self.error(format!(
+                "say hello first: {{\"type\":\"hello\",\"protocol\":{PROTOCOL},\"version\":\"{}\"}}",
+                crate::version::VERSION
+            ));
+        }
+        if let Err(e) = self.dispatch(message).await {
+            self.error(e);
+        }
+    }
+
+    async fn dispatch(&mut self, message: ClientMessage) -> Result<(), String> {
+        let store = self.shared.store.clone();
+        match message {
+            ClientMessage::Hello { protocol, version } => self.hello(protocol, &version),
+            ClientMessage::Register { name } => {
+                let (id, token) = lobby::register(&store, &name).await?;
+                self.player = Some((id.clone(), name.trim().to_string()));
+                self.send(ServerMessage::Registered { player: id, token });
+                Ok(())
+            }
+            ClientMessage::Login { token } => {
+                let (id, name) = store
+                    .player_by_token(&lobby::token_hash(&token))
+                    .await?
+                    .ok_or("token: no player has this token")?;
+                self.player = Some((id.clone(), name.clone()));
+                self.send(ServerMessage::LoggedIn { player: id, name });
+                Ok(())
+            }
+            ClientMessage::Create {
+                scenario,
+                side,
+                opponent,
+                contribution,
+            } => {
+                let player = self.player_id()?;
+                let (game, invite, commitment) =
+                    lobby::create(&store, &player, &scenario, &side, &opponent, &contribution).await?;
+                self.send(ServerMessage::Created {
+                    game,
+                    invite,
+                    commitment,
+                });
+                Ok(())
+            }
+            ClientMessage::Join {
+                game,
+                invite,
+                contribution,
+            } => {
+                let player = self.player_id()?;
+                let side = lobby::join(&store, &player, &game, invite.as_deref(), &contribution).await?;
+                self.send(ServerMessage::Joined { game, side });
+                Ok(())
+            }
+            ClientMessage::Watch { game, since } => self.watch(game, since).await,
+            ClientMessage::Order { game, expect, order } => self.order(game, expect, order).await,
+        }
+    }
+
+    fn hello(&mut self, protocol: u32, version: &str) -> Result<(), String> {
+        if protocol != PROTOCOL || version != crate::version::VERSION {
+            return Err(format!(
+                "this server speaks protocol {PROTOCOL} of Hexfront {}; the client sent protocol {protocol} of Hexfront {version}: both must be the same release (the dice and hashes come from the same engine)",
+                crate::version::VERSION
+            ));
+        }
+        self.greeted = true;
+        self.send(ServerMessage::Welcome {
+            protocol: PROTOCOL,
+            version: crate::version::VERSION.into(),
+        });
+        Ok(())
+    }
+
+    fn player_id(&self) -> Result<String, String> {
+        self.player
+            .as_ref()
+            .map(|(id, _)| id.clone())
+            .ok_or_else(|| "register or log in first (`register` or `login`)".into())
+    }
+
+    async fn order(&mut self, game: String, expect: usize, order: Order) -> Result<(), String> {
+        let player = self.player_id()?;
+        let (reply, answer) = oneshot::channel();
+        self.shared.workers.send(
+            &game,
+            Job::Order {
+                game: game.clone(),
+                player,
+                expect,
+                order,
+                reply,
+            },
+        );
+        match answer.await.map_err(|_| "the game's worker stopped".to_string())? {
+            Ok(index) => self.send(ServerMessage::Accepted { game, index }),
+            Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
+            Err(Refusal::Failed(why)) => return Err(format!("the order was not recorded: {why}")),
+        }
+        Ok(())
+    }
+
+    /// Sends the game, its entries from `since`, and from then on each new one.
+    async fn watch(&mut self, game: String, since: usize) -> Result<(), String> {
+        let player = self.player.as_ref().map(|(id, _)| id.clone());
+        let view = lobby::game_view(&self.shared.store, &game, player.as_deref()).await?;
+        let viewer = view.you.clone();
+        // Follow first, then read the log: nothing falls between the two.
+        let mut updates = self.shared.hub.subscribe(&game);
+        let (reply, answer) = oneshot::channel();
+        self.shared.workers.send(
+            &game,
+            Job::Log {
+                game: game.clone(),
+                reply,
+            },
+        );
+        let snapshot = answer.await.map_err(|_| "the game's worker stopped".to_string())??;
+        self.send(ServerMessage::Game(view));
+        let sent = catch_up(&self.out, &game, &snapshot, since, viewer.as_deref());
+        let out = self.out.clone();
+        self.watching.push(tokio::spawn(async move {
+            loop {
+                match updates.recv().await {
+                    Ok(c) => forward(&out, &game, &c, sent, viewer.as_deref()),
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        let _ = out.send(ServerMessage::Error {
+                            message: format!("game `{game}`: this connection fell {n} entries behind; watch again from the last entry you hold"),
+                        });
+                        break;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        }));
+        Ok(())
+    }
+}
+
+/// Sends the log from `since` as `viewer` may see it; the number of entries it covered.
+fn catch_up(out: &Outbox, game: &str, snapshot: &LogSnapshot, since: usize, viewer: Option<&str>) -> usize {
+    let entries: &[LogEntry] = &snapshot.entries;
+    for (i, e) in entries.iter().enumerate().skip(since) {
+        // A secret from before `since` that this entry reveals.
+        for j in super::live::newly_revealed(entries, i) {
+            if j < since && viewer != Some(entries[j].side.as_str()) {
+                let _ = out.send(ServerMessage::Revealed {
+                    game: game.to_string(),
+                    index: j,
+                    order: entries[j].order.clone(),
+                    words: entries[j].public_words(true),
+                });
+            }
+        }
+        let revealed = entries[i + 1..]
+            .iter()
+            .any(|later| matches!(later.order, Order::Defend(_)));
+        let _ = out.send(ServerMessage::Entry {
+            game: game.to_string(),
+            entry: hub::view(i, e, viewer, revealed),
+        });
+    }
+    if let Some((winner, reason, secret)) = &snapshot.ended {
+        let _ = out.send(ServerMessage::Ended {
+            game: game.to_string(),
+            winner: winner.clone(),
+            reason: reason.clone(),
+            secret: secret.clone(),
+        });
+    }
+    entries.len()
+}
+
+/// Sends a committed entry the catch-up did not cover.
+fn forward(out: &Outbox, game: &str, c: &Arc<Committed>, sent: usize, viewer: Option<&str>) {
+    if c.index < sent {
+        return;
+    }
+    for m in hub::messages(game, c, viewer) {
+        let _ = out.send(m);
+    }
+}

@@ -1,0 +1,98 @@
+//! Where committed entries meet the connections following their game: one broadcast channel a
+//! game, made when the first connection follows it; each connection turns an entry into its own
+//! view (`view`), so a secret reaches only its owner before the reveal.
+
+use super::protocol::{EntryView, ServerMessage};
+use crate::game::log::LogEntry;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// One accepted order, as the worker announces it.
+#[derive(Clone, Debug)]
+pub struct Committed {
+    pub index: usize,
+    pub entry: LogEntry,
+    /// Earlier entries whose secret this one reveals, with their index.
+    pub reveals: Vec<(usize, LogEntry)>,
+    /// The game ended with it: the winner, why, and the server's secret.
+    pub ended: Option<(Option<String>, String, String)>,
+}
+
+/// Entries a slow connection may fall behind by before it must catch up from the log.
+const BACKLOG: usize = 1024;
+
+/// The channels, by game.
+#[derive(Clone, Default)]
+pub struct Hub {
+    games: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<Committed>>>>>,
+}
+
+impl Hub {
+    pub fn subscribe(&self, game: &str) -> broadcast::Receiver<Arc<Committed>> {
+        let mut games = self.games.lock().expect("hub lock");
+        games
+            .entry(game.to_string())
+            .or_insert_with(|| broadcast::channel(BACKLOG).0)
+            .subscribe()
+    }
+
+    pub fn announce(&self, game: &str, committed: Committed) {
+        let mut games = self.games.lock().expect("hub lock");
+        if let Some(tx) = games.get(game)
+            && tx.send(Arc::new(committed)).is_err()
+        {
+            // Nobody follows it any more.
+            games.remove(game);
+        }
+    }
+}
+
+/// Entry `index` as the side `viewer` (an id; `None` an observer) may see it: another side's
+/// secret (Rommel's tactics) is left out until `revealed`.
+pub fn view(index: usize, entry: &LogEntry, viewer: Option<&str>, revealed: bool) -> EntryView {
+    let hidden = entry.order.has_secret() && !revealed && viewer != Some(entry.side.as_str());
+    let (order, words) = if hidden {
+        (entry.order.without_secrets().0, entry.public_words(false))
+    } else {
+        (entry.order.clone(), entry.public_words(true))
+    };
+    EntryView {
+        index,
+        side: entry.side.clone(),
+        order,
+        hidden,
+        words,
+        dice: entry.dice.clone(),
+        hash: entry.hash,
+    }
+}
+
+/// The messages a connection sends for a committed entry: the reveals it brings, the entry, and
+/// the end of the game.
+pub fn messages(game: &str, c: &Committed, viewer: Option<&str>) -> Vec<ServerMessage> {
+    let mut out = Vec::new();
+    for (j, e) in &c.reveals {
+        if viewer != Some(e.side.as_str()) {
+            out.push(ServerMessage::Revealed {
+                game: game.to_string(),
+                index: *j,
+                order: e.order.clone(),
+                words: e.public_words(true),
+            });
+        }
+    }
+    out.push(ServerMessage::Entry {
+        game: game.to_string(),
+        entry: view(c.index, &c.entry, viewer, false),
+    });
+    if let Some((winner, reason, secret)) = &c.ended {
+        out.push(ServerMessage::Ended {
+            game: game.to_string(),
+            winner: winner.clone(),
+            reason: reason.clone(),
+            secret: secret.clone(),
+        });
+    }
+    out
+}

@@ -1,0 +1,375 @@
+//! Games in play on the server: each carried out by a headless copy of the game (the same
+//! `game::execute` the client uses), rebuilt from the database's log when first needed. A few
+//! worker threads own them (a Bevy app stays on its thread); a game always goes to the same
+//! worker, so its orders are carried out and committed one after another.
+
+use super::hub::{Committed, Hub};
+use super::store::{GameRow, SeatRow, Store};
+use crate::ai::{ComputerPlayer, Profile, side_to_act};
+use crate::game::components::Sides;
+use crate::game::dice_proof::{self, DiceProof};
+use crate::game::execute::{execute, issuer, replay_entry};
+use crate::game::log::{LogEntry, OrderLog};
+use crate::game::order::{IssuedOrder, Order};
+use crate::game::phase::GameState;
+use crate::game::victory::Verdict;
+use crate::scenario::Scenario;
+use bevy::prelude::*;
+use std::collections::HashMap;
+use std::sync::mpsc;
+use tokio::sync::oneshot;
+
+/// What a worker is asked to do.
+pub enum Job {
+    /// Carry out `order` for `player` when the log has `expect` entries.
+    Order {
+        game: String,
+        player: String,
+        expect: usize,
+        order: Order,
+        reply: oneshot::Sender<Result<usize, Refusal>>,
+    },
+    /// The log so far (empty while a seat is free), after letting the computer play if it is
+    /// its turn.
+    Log {
+        game: String,
+        reply: oneshot::Sender<Result<LogSnapshot, String>>,
+    },
+    /// The game as a saved game, with its dice proof (once it has ended).
+    Saved {
+        game: String,
+        reply: oneshot::Sender<Result<crate::game::save::SavedGame, String>>,
+    },
+}
+
+/// A game's log as it stands, and how it ended (winner, why, the server's secret) if it has.
+#[derive(Clone, Debug, Default)]
+pub struct LogSnapshot {
+    pub entries: Vec<LogEntry>,
+    pub ended: Option<(Option<String>, String, String)>,
+}
+
+/// Why an order was not carried out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The rules (or the seat) refuse it: the game is unchanged.
+    Refused(String),
+    /// The server could not carry it out (the database): nothing was recorded.
+    Failed(String),
+}
+
+/// The worker threads.
+#[derive(Clone)]
+pub struct Workers {
+    senders: Vec<mpsc::Sender<Job>>,
+}
+
+impl Workers {
+    /// Starts `n` workers that record in `store` (through the runtime `handle`) and announce on
+    /// `hub`.
+    pub fn start(n: usize, store: Store, hub: Hub, handle: tokio::runtime::Handle) -> Self {
+        let senders = (0..n.max(1))
+            .map(|i| {
+                let (tx, rx) = mpsc::channel();
+                let (store, hub, handle) = (store.clone(), hub.clone(), handle.clone());
+                std::thread::Builder::new()
+                    .name(format!("hexfront-games-{i}"))
+                    .spawn(move || {
+                        // The games' apps are made and kept on this thread.
+                        let mut worker = Worker {
+                            store,
+                            hub,
+                            handle,
+                            games: HashMap::new(),
+                        };
+                        while let Ok(job) = rx.recv() {
+                            worker.run(job);
+                        }
+                    })
+                    .expect("a worker thread starts");
+                tx
+            })
+            .collect();
+        Self { senders }
+    }
+
+    /// Hands `job` to the worker that owns its game.
+    pub fn send(&self, game: &str, job: Job) {
+        let i = (blake3::hash(game.as_bytes()).as_bytes()[0] as usize) % self.senders.len();
+        let _ = self.senders[i].send(job);
+    }
+}
+
+/// A game in play.
+struct LiveGame {
+    app: App,
+    row: GameRow,
+    seats: Vec<SeatRow>,
+    side_ids: Vec<String>,
+    computers: HashMap<usize, ComputerPlayer>,
+    seed: u64,
+}
+
+struct Worker {
+    store: Store,
+    hub: Hub,
+    handle: tokio::runtime::Handle,
+    games: HashMap<String, LiveGame>,
+}
+
+/// Orders the computer may give in a row before the server stops to look (a guard).
+const MAX_COMPUTER_ORDERS: usize = 5_000;
+
+impl Worker {
+    fn run(&mut self, job: Job) {
+        match job {
+            Job::Order {
+                game,
+                player,
+                expect,
+                order,
+                reply,
+            } => {
+                let out = self.order(&game, &player, expect, order);
+                let accepted = out.is_ok();
+                let _ = reply.send(out);
+                if accepted {
+                    self.computer_turns(&game);
+                }
+            }
+            Job::Log { game, reply } => {
+                let out = self.log(&game);
+                let _ = reply.send(out);
+            }
+            Job::Saved { game, reply } => {
+                let out = self.saved(&game);
+                let _ = reply.send(out);
+            }
+        }
+    }
+
+    fn block<T>(&self, f: impl std::future::Future<Output = T>) -> T {
+        self.handle.block_on(f)
+    }
+
+    /// The live game, rebuilt from the database if it is not in memory. `Ok(None)`: a seat is
+    /// still free.
+    fn live(&mut self, id: &str) -> Result<Option<&mut LiveGame>, String> {
+        if !self.games.contains_key(id) {
+            let Some(game) = self.rebuild(id)? else {
+                return Ok(None);
+            };
+            self.games.insert(id.to_string(), game);
+        }
+        Ok(self.games.get_mut(id))
+    }
+
+    fn rebuild(&self, id: &str) -> Result<Option<LiveGame>, String> {
+        let row = self
+            .block(self.store.game(id))?
+            .ok_or_else(|| format!("no game `{id}`"))?;
+        let seats = self.block(self.store.seats(id))?;
+        if seats.iter().any(|s| !s.taken() || s.contribution.is_none()) {
+            return Ok(None);
+        }
+        let scenario = Scenario::from_ron_str(format!("{}.ron", row.scenario), &row.scenario_text)
+            .map_err(|e| format!("game `{id}`: its scenario no longer loads: {e}"))?;
+        let seed = game_seed(&row, &seats)?;
+        let mut app = crate::game::headless_app(&scenario, seed);
+        crate::game::undo::set_edition(app.world_mut(), row.edition);
+        for (i, text) in self.block(self.store.entries(id))?.iter().enumerate() {
+            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("game `{id}` entry {i}: {e}"))?;
+            replay_entry(app.world_mut(), i, &entry).map_err(|e| format!("game `{id}` does not replay: {e}"))?;
+        }
+        let side_ids = app.world().resource::<Sides>().0.iter().map(|s| s.id.clone()).collect();
+        let computers = seats
+            .iter()
+            .filter_map(|s| {
+                let level = s.computer.as_ref()?;
+                let profile = Profile::parse(level).unwrap_or_else(|_| Profile::standard());
+                Some((s.side, ComputerPlayer::new(s.side, profile, seed)))
+            })
+            .collect();
+        Ok(Some(LiveGame {
+            app,
+            row,
+            seats,
+            side_ids,
+            computers,
+            seed,
+        }))
+    }
+
+    fn order(&mut self, id: &str, player: &str, expect: usize, order: Order) -> Result<usize, Refusal> {
+        let refuse = |why: String| Err(Refusal::Refused(why));
+        let Some(game) = self.live(id).map_err(Refusal::Refused)? else {
+            return refuse(format!("game `{id}` waits for a player to take its free seat"));
+        };
+        let log = &game.app.world().resource::<OrderLog>().entries;
+        if expect < log.len() {
+            // Sent again after a lost connection: the same order from the same side is the one
+            // already recorded.
+            let recorded = &log[expect];
+            let same_seat = game
+                .seats
+                .iter()
+                .any(|s| s.player.as_deref() == Some(player) && game.side_ids.get(s.side) == Some(&recorded.side));
+            if same_seat && recorded.order == order {
+                return Ok(expect);
+            }
+            return refuse(format!(
+                "the log has {} entries, not {expect}: another order came first (catch up and look again)",
+                log.len()
+            ));
+        }
+        if expect > log.len() {
+            return refuse(format!("the log has only {} entries, not {expect}", log.len()));
+        }
+        let side = match issuer(game.app.world(), &order) {
+            Ok(Some((side, _))) => side,
+            Ok(None) => return refuse("the game is not waiting for an order".into()),
+            Err(why) => return refuse(why),
+        };
+        if game.seats.get(side).and_then(|s| s.player.as_deref()) != Some(player) {
+            return refuse(format!(
+                "it is {}'s order to give, and you do not hold that seat",
+                game.side_ids.get(side).map_or("?", String::as_str)
+            ));
+        }
+        let side_id = game.side_ids[side].clone();
+        self.carry_out(id, IssuedOrder::new(side_id, order))
+    }
+
+    /// Carries out one order, commits its entry and announces it. A failed commit drops the
+    /// game from memory (the database holds the truth; it is rebuilt from there).
+    fn carry_out(&mut self, id: &str, issued: IssuedOrder) -> Result<usize, Refusal> {
+        let game = self.games.get_mut(id).expect("live");
+        let index = execute(game.app.world_mut(), issued).map_err(|r| Refusal::Refused(r.reason))?;
+        let entry = game.app.world().resource::<OrderLog>().entries[index].clone();
+        let text = serde_json::to_string(&entry).map_err(|e| Refusal::Failed(e.to_string()))?;
+        if let Err(e) = self.block(self.store.append_entry(id, index, &text)) {
+            self.games.remove(id);
+            return Err(Refusal::Failed(e));
+        }
+        let game = self.games.get_mut(id).expect("live");
+        let ended = ended(game.app.world(), &game.side_ids);
+        let log = &game.app.world().resource::<OrderLog>().entries;
+        let reveals = newly_revealed(log, index)
+            .into_iter()
+            .map(|j| (j, log[j].clone()))
+            .collect();
+        let secret = ended.as_ref().map(|_| game.row.secret.clone());
+        if ended.is_some() {
+            let _ = self.block(self.store.set_ended(id));
+        }
+        self.hub.announce(
+            id,
+            Committed {
+                index,
+                entry,
+                reveals,
+                ended: ended.map(|(w, r)| (w, r, secret.unwrap_or_default())),
+            },
+        );
+        Ok(index)
+    }
+
+    /// Lets the server's computer players give their orders while the game waits for them.
+    fn computer_turns(&mut self, id: &str) {
+        for _ in 0..MAX_COMPUTER_ORDERS {
+            let Some(game) = self.games.get_mut(id) else { return };
+            let world = game.app.world_mut();
+            let Some(side) = side_to_act(world) else { return };
+            let Some(player) = game.computers.get_mut(&side) else {
+                return;
+            };
+            let Some(order) = player.next_order(world) else { return };
+            let side_id = game.side_ids[side].clone();
+            if self.carry_out(id, IssuedOrder::new(side_id, order)).is_err() {
+                // A refused computer order is a bug in the player: end its phase rather than stop.
+                let side_id = self.games.get(id).map(|g| g.side_ids[side].clone()).unwrap_or_default();
+                if self.carry_out(id, IssuedOrder::new(side_id, Order::EndPhase)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn log(&mut self, id: &str) -> Result<LogSnapshot, String> {
+        if self.live(id)?.is_none() {
+            return Ok(LogSnapshot::default());
+        }
+        self.computer_turns(id);
+        let game = self.games.get(id).expect("live");
+        let world = game.app.world();
+        Ok(LogSnapshot {
+            entries: world.resource::<OrderLog>().entries.clone(),
+            ended: ended(world, &game.side_ids).map(|(w, r)| (w, r, game.row.secret.clone())),
+        })
+    }
+
+    fn saved(&mut self, id: &str) -> Result<crate::game::save::SavedGame, String> {
+        let game = self.live(id)?.ok_or_else(|| format!("game `{id}` has not begun"))?;
+        if !game.row.ended && !is_over(game.app.world()) {
+            return Err(format!(
+                "game `{id}` is not over: its secret stays on the server until it ends"
+            ));
+        }
+        let mut saved = crate::game::save::saved_game(game.app.world());
+        saved.online = Some(DiceProof {
+            commitment: game.row.commitment.clone(),
+            contributions: game.seats.iter().filter_map(|s| s.contribution.clone()).collect(),
+            secret: game.row.secret.clone(),
+        });
+        saved.seed = game.seed;
+        Ok(saved)
+    }
+}
+
+/// The seed of a game whose seats all have their contributions.
+pub fn game_seed(row: &GameRow, seats: &[SeatRow]) -> Result<u64, String> {
+    let secret = dice_proof::from_hex(&row.secret).map_err(|e| format!("game `{}` secret: {e}", row.id))?;
+    let contributions = seats
+        .iter()
+        .map(|s| {
+            dice_proof::from_hex(s.contribution.as_deref().unwrap_or_default())
+                .map_err(|e| format!("game `{}` seat {}: {e}", row.id, s.side))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(dice_proof::seed(&secret, &contributions))
+}
+
+fn is_over(world: &World) -> bool {
+    world.get_resource::<State<GameState>>().map(|s| *s.get()) == Some(GameState::Over)
+}
+
+/// Whether the game is over: the winner's id (`None` a draw) and why.
+fn ended(world: &World, side_ids: &[String]) -> Option<(Option<String>, String)> {
+    if !is_over(world) {
+        return None;
+    }
+    let verdict = world.get_resource::<Verdict>();
+    Some((
+        verdict.and_then(|v| v.winner).and_then(|s| side_ids.get(s.0).cloned()),
+        verdict.map_or_else(String::new, |v| v.reason.clone()),
+    ))
+}
+
+/// The earlier entries whose secret entry `index` reveals (a defender's answer reveals the
+/// attack it answers).
+pub fn newly_revealed(entries: &[LogEntry], index: usize) -> Vec<usize> {
+    if !matches!(entries[index].order, Order::Defend(_)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for j in (0..index).rev() {
+        if matches!(entries[j].order, Order::Defend(_)) {
+            break;
+        }
+        if entries[j].order.has_secret() {
+            out.push(j);
+        }
+    }
+    out.reverse();
+    out
+}

@@ -1,0 +1,196 @@
+//! Players and games before play: registering (a random token, only its hash kept), making a
+//! game of a shipped scenario (the server's secret drawn and committed to), taking a seat, and
+//! the game as a client sees it.
+
+use super::protocol::{GameView, Opponent, SeatView};
+use super::store::{GameRow, SeatRow, Store};
+use crate::game::dice_proof::{self, hex};
+use crate::scenario::{SHIPPED, Scenario};
+
+/// Random bytes from the operating system.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut out = [0u8; N];
+    getrandom::fill(&mut out).expect("the operating system gives random bytes");
+    out
+}
+
+/// The hash the server keeps of a token.
+pub fn token_hash(token: &str) -> String {
+    hex(blake3::hash(token.as_bytes()).as_bytes())
+}
+
+/// A display name as given, or why it cannot be one.
+fn checked_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+        return Err("a player's name is 1 to 40 characters, none of them control characters".into());
+    }
+    Ok(name.to_string())
+}
+
+/// Makes a player: (id, token).
+pub async fn register(store: &Store, name: &str) -> Result<(String, String), String> {
+    let name = checked_name(name)?;
+    let id = format!("p-{}", hex(&random_bytes::<8>()));
+    let token = hex(&random_bytes::<32>());
+    store.add_player(&id, &token_hash(&token), &name).await?;
+    Ok((id, token))
+}
+
+/// A shipped scenario by its file name without `.ron`: (its text, the scenario).
+pub fn shipped(name: &str) -> Result<(&'static str, Scenario), String> {
+    let (path, text) = SHIPPED
+        .iter()
+        .find(|(path, _)| path.strip_prefix("scenarios/").and_then(|p| p.strip_suffix(".ron")) == Some(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = SHIPPED
+                .iter()
+                .filter_map(|(p, _)| p.strip_prefix("scenarios/")?.strip_suffix(".ron"))
+                .collect();
+            format!("no shipped scenario `{name}`: one of {}", names.join(", "))
+        })?;
+    let scenario = Scenario::from_ron_str(*path, text).map_err(|e| e.to_string())?;
+    Ok((text, scenario))
+}
+
+/// A new game: (id, invite code, commitment).
+pub async fn create(
+    store: &Store,
+    player: &str,
+    scenario_name: &str,
+    side: &str,
+    opponent: &Opponent,
+    contribution: &str,
+) -> Result<(String, Option<String>, String), String> {
+    dice_proof::from_hex(contribution).map_err(|e| format!("contribution: {e}"))?;
+    let (text, scenario) = shipped(scenario_name)?;
+    let sides: Vec<&str> = scenario.raw.sides.iter().map(|s| s.id.as_str()).collect();
+    let mine = sides.iter().position(|s| s.eq_ignore_ascii_case(side)).ok_or_else(|| {
+        format!(
+            "side: `{side}` is not a side of {scenario_name}: one of {}",
+            sides.join(", ")
+        )
+    })?;
+    let computer = match opponent {
+        Opponent::Computer(level) => Some(crate::ai::Profile::parse(level).map(|_| level.clone())?),
+        _ => None,
+    };
+    let secret = random_bytes::<32>();
+    let invite = matches!(opponent, Opponent::Invite).then(|| hex(&random_bytes::<5>()));
+    let row = GameRow {
+        id: format!("g-{}", hex(&random_bytes::<6>())),
+        scenario: scenario_name.to_string(),
+        scenario_text: text.to_string(),
+        edition: crate::game::edition::CURRENT_EDITION,
+        secret: hex(&secret),
+        commitment: dice_proof::commitment(&secret),
+        invite: invite.clone(),
+        listed: matches!(opponent, Opponent::Open),
+        ended: false,
+    };
+    let seats: Vec<SeatRow> = (0..sides.len())
+        .map(|i| match (i == mine, &computer) {
+            (true, _) => SeatRow {
+                side: i,
+                player: Some(player.to_string()),
+                contribution: Some(contribution.to_string()),
+                ..SeatRow::default()
+            },
+            (false, Some(level)) => SeatRow {
+                side: i,
+                computer: Some(level.clone()),
+                contribution: Some(hex(&random_bytes::<32>())),
+                ..SeatRow::default()
+            },
+            (false, None) => SeatRow {
+                side: i,
+                ..SeatRow::default()
+            },
+        })
+        .collect();
+    store.add_game(&row, &seats).await?;
+    Ok((row.id, invite, row.commitment))
+}
+
+/// Takes the first free seat of `game`: the side's id.
+pub async fn join(
+    store: &Store,
+    player: &str,
+    game: &str,
+    invite: Option<&str>,
+    contribution: &str,
+) -> Result<String, String> {
+    dice_proof::from_hex(contribution).map_err(|e| format!("contribution: {e}"))?;
+    let row = store
+        .game(game)
+        .await?
+        .ok_or_else(|| format!("game: no game `{game}`"))?;
+    if row.ended {
+        return Err(format!("game `{game}` is over"));
+    }
+    if let Some(code) = &row.invite
+        && invite != Some(code.as_str())
+    {
+        return Err(format!(
+            "invite: game `{game}` takes players by invite code, and this is not it"
+        ));
+    }
+    if row.invite.is_none() && !row.listed {
+        return Err(format!("game `{game}` is not open to other players"));
+    }
+    let seats = store.seats(game).await?;
+    if seats.iter().any(|s| s.player.as_deref() == Some(player)) {
+        return Err(format!("you already hold a seat in game `{game}`"));
+    }
+    let free = seats
+        .iter()
+        .find(|s| !s.taken())
+        .ok_or_else(|| format!("game `{game}` has no free seat"))?;
+    if !store.take_seat(game, free.side, player, contribution).await? {
+        return Err(format!("game `{game}`: somebody took the seat first"));
+    }
+    let (_, scenario) = shipped(&row.scenario)?;
+    Ok(scenario.raw.sides[free.side].id.clone())
+}
+
+/// The game as `player` (if any) sees it.
+pub async fn game_view(store: &Store, game: &str, player: Option<&str>) -> Result<GameView, String> {
+    let row = store
+        .game(game)
+        .await?
+        .ok_or_else(|| format!("game: no game `{game}`"))?;
+    let seats = store.seats(game).await?;
+    let scenario =
+        Scenario::from_ron_str(format!("{}.ron", row.scenario), &row.scenario_text).map_err(|e| e.to_string())?;
+    let mut views = Vec::new();
+    for s in &seats {
+        let side = &scenario.raw.sides[s.side];
+        let taken_by = match (&s.player, &s.computer) {
+            (Some(p), _) => store.player_name(p).await?,
+            (None, Some(level)) => Some(format!("computer ({level})")),
+            _ => None,
+        };
+        views.push(SeatView {
+            side: side.id.clone(),
+            name: side.name.clone(),
+            taken_by,
+        });
+    }
+    let you = seats
+        .iter()
+        .find(|s| player.is_some() && s.player.as_deref() == player)
+        .map(|s| scenario.raw.sides[s.side].id.clone());
+    let view = GameView {
+        game: row.id.clone(),
+        scenario: row.scenario.clone(),
+        scenario_name: scenario.raw.name.clone(),
+        scenario_text: row.scenario_text.clone(),
+        edition: row.edition,
+        started: seats.iter().all(SeatRow::taken),
+        seats: views,
+        commitment: row.commitment.clone(),
+        contributions: seats.iter().map(|s| s.contribution.clone()).collect(),
+        you,
+    };
+    Ok(view)
+}

@@ -1,0 +1,17 @@
+//! Play across the internet: `hexfront serve` (the rules' authority, a database, each connection
+//! given only its side's view), the protocol, and a headless client library.
+//!
+//! Dependency direction inside: `protocol` and `store` at the bottom; `hub` and `live` (the
+//! games in play) over them, `shared` bundling them; `lobby` and `connection` over that, and
+//! `server` on top. `client` stands beside them, using only `protocol` (and `lobby`'s random
+//! bytes).
+
+pub mod client;
+mod connection;
+pub mod hub;
+pub mod live;
+pub mod lobby;
+pub mod protocol;
+pub mod server;
+mod shared;
+pub mod store;

@@ -1,0 +1,230 @@
+//! The messages of online play, as JSON over a WebSocket (`/ws`): what a client may send, what
+//! the server answers and pushes. Every message is an object with a `type` field; the first one a
+//! client sends is `hello`, naming the protocol number and the package version.
+
+use crate::game::hash::StateHash;
+use crate::game::log::DieRecord;
+use crate::game::order::Order;
+use serde::{Deserialize, Serialize};
+
+/// The protocol number: a client and a server must have the same (the dice and hashes come from
+/// the same engine).
+pub const PROTOCOL: u32 = 1;
+
+/// The largest frame either side accepts (scenario uploads go by HTTP).
+pub const MAX_FRAME: usize = 64 * 1024;
+
+/// Who takes the seat the creator of a game does not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Opponent {
+    /// Anyone with the invite code.
+    Invite,
+    /// Anyone: the game is listed as open.
+    Open,
+    /// The server's computer player at this level (`novice`, `standard`, `expert`).
+    Computer(String),
+}
+
+/// What a client sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message: the protocol number and the package version.
+    Hello { protocol: u32, version: String },
+    /// Makes a new player (a display name); the answer carries its token, shown once.
+    Register { name: String },
+    /// Binds this connection to the player whose token this is.
+    Login { token: String },
+    /// Makes a game of a shipped scenario (its file name without `.ron`, e.g. `mortain-1944`),
+    /// taking the side `side` (an id) with this random contribution to the dice (64 hex digits).
+    Create {
+        scenario: String,
+        side: String,
+        opponent: Opponent,
+        contribution: String,
+    },
+    /// Takes the free seat of a game (the invite code, when it has one).
+    Join {
+        game: String,
+        #[serde(default)]
+        invite: Option<String>,
+        contribution: String,
+    },
+    /// Follows a game from entry `since` on (0: from the start): its description, then every
+    /// entry as this connection may see it, then each new one as it is accepted.
+    Watch { game: String, since: usize },
+    /// An order for the seat this player holds, given when the log has `expect` entries: sent
+    /// again after a lost connection, it is answered, not carried out twice.
+    Order { game: String, expect: usize, order: Order },
+}
+
+/// A seat of a game, as everybody may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatView {
+    /// The side's id and name.
+    pub side: String,
+    pub name: String,
+    /// Who sits there: a player's display name, `computer (LEVEL)`, or `None` while free.
+    pub taken_by: Option<String>,
+}
+
+/// A game as a client needs it to follow the play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameView {
+    pub game: String,
+    /// The scenario's file name (a shipped one) and display name.
+    pub scenario: String,
+    pub scenario_name: String,
+    /// The scenario's text as the game was made from it (RON).
+    pub scenario_text: String,
+    /// The rules edition the game is played under.
+    pub edition: u32,
+    pub seats: Vec<SeatView>,
+    /// The BLAKE3 commitment to the server's secret, published when the game was made.
+    pub commitment: String,
+    /// Each seat's contribution to the dice, by side (`None` while the seat is free).
+    pub contributions: Vec<Option<String>>,
+    /// The side this connection plays, if any.
+    pub you: Option<String>,
+    /// Whether both seats are taken and play has begun.
+    pub started: bool,
+}
+
+/// One accepted order, as a connection may see it. While it holds a secret of another side
+/// (Rommel's hidden tactics) it is `hidden` and `order` leaves the secret out; `revealed` brings
+/// the whole order later, and only then can its hash be checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntryView {
+    pub index: usize,
+    /// The side that gave it (id).
+    pub side: String,
+    pub order: Order,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// The order in words as this connection may read them.
+    pub words: String,
+    /// The dice rolled while carrying it out (their faces: a client applies the entry with them).
+    pub dice: Vec<DieRecord>,
+    /// The state hash after it.
+    pub hash: StateHash,
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMessage {
+    Welcome {
+        protocol: u32,
+        version: String,
+    },
+    Registered {
+        player: String,
+        token: String,
+    },
+    LoggedIn {
+        player: String,
+        name: String,
+    },
+    Created {
+        game: String,
+        invite: Option<String>,
+        commitment: String,
+    },
+    Joined {
+        game: String,
+        side: String,
+    },
+    /// The game followed, before its entries.
+    Game(GameView),
+    Entry {
+        game: String,
+        entry: EntryView,
+    },
+    /// A hidden part of an earlier entry, now that the rules reveal it.
+    Revealed {
+        game: String,
+        index: usize,
+        order: Order,
+        words: String,
+    },
+    /// The order sent with `expect` is entry `index` of the log.
+    Accepted {
+        game: String,
+        index: usize,
+    },
+    /// An order refused, with the rule that refuses it; nothing changed.
+    Refused {
+        game: String,
+        expect: usize,
+        reason: String,
+    },
+    /// The game is over: who won and why, and the server's secret (64 hex digits), so anyone can
+    /// check the dice against the commitment.
+    Ended {
+        game: String,
+        winner: Option<String>,
+        reason: String,
+        secret: String,
+    },
+    /// A message the server could not take: what was wrong with it.
+    Error {
+        message: String,
+    },
+}
+
+impl ClientMessage {
+    /// Reads a client's frame, or says what is wrong with it (naming the field, if serde does).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        if text.len() > MAX_FRAME {
+            return Err(format!("message of {} bytes: the limit is {MAX_FRAME}", text.len()));
+        }
+        serde_json::from_str(text).map_err(|e| format!("not a message this server knows: {e}"))
+    }
+}
+
+impl ServerMessage {
+    pub fn parse(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("not a message this client knows: {e}"))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("server messages serialize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_back_and_garbage_is_named() {
+        let order = ClientMessage::Order {
+            game: "g1".into(),
+            expect: 3,
+            order: Order::EndPhase,
+        };
+        let text = serde_json::to_string(&order).unwrap();
+        assert_eq!(text, r#"{"type":"order","game":"g1","expect":3,"order":"EndPhase"}"#);
+        assert_eq!(ClientMessage::parse(&text), Ok(order));
+        assert!(ClientMessage::parse("{").unwrap_err().contains("not a message"));
+        assert!(
+            ClientMessage::parse(r#"{"type":"order","game":"g","expect":1,"order":"Fly"}"#)
+                .unwrap_err()
+                .contains("Fly")
+        );
+        assert!(
+            ClientMessage::parse(&"x".repeat(MAX_FRAME + 1))
+                .unwrap_err()
+                .contains("limit")
+        );
+        let hello = ServerMessage::Welcome {
+            protocol: PROTOCOL,
+            version: "0.1.0".into(),
+        };
+        assert_eq!(ServerMessage::parse(&hello.to_json()), Ok(hello));
+    }
+}

@@ -1,0 +1,164 @@
+//! `hexfront serve`: the HTTP and WebSocket server. Started from a library call with a handle to
+//! stop it (the client will host games with it; the tests start it on port 0). Live play goes
+//! over `/ws` (`protocol`); `/api/…` answers plain HTTP with JSON for lists and downloads.
+
+use super::connection::connection;
+use super::hub::Hub;
+use super::live::{Job, Workers};
+use super::protocol::{MAX_FRAME, PROTOCOL};
+use super::shared::Shared;
+use super::store::Store;
+use axum::Router;
+use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use std::net::SocketAddr;
+use tokio::sync::oneshot;
+
+/// A running server: its address, and the way to stop it.
+pub struct ServerHandle {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    close: tokio::sync::watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ServerHandle {
+    /// Stops taking connections and waits for the server to end.
+    pub async fn stop(mut self) {
+        let _ = self.close.send(true);
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        let _ = self.task.await;
+    }
+}
+
+/// Starts a server on `listen` (port 0: any free port) with the database at `db_url`, on the
+/// current tokio runtime.
+pub async fn start(listen: SocketAddr, db_url: &str) -> Result<ServerHandle, String> {
+    let store = Store::open(db_url).await?;
+    let hub = Hub::default();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let workers = Workers::start(cores, store.clone(), hub.clone(), tokio::runtime::Handle::current());
+    let (close, closing) = tokio::sync::watch::channel(false);
+    let shared = Shared {
+        store,
+        workers,
+        hub,
+        closing,
+    };
+    let app = Router::new()
+        .route("/ws", get(upgrade))
+        .route("/api/version", get(version))
+        .route("/api/games", get(open_games))
+        .route("/api/games/{id}/saved", get(saved))
+        .with_state(shared);
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await;
+    });
+    Ok(ServerHandle {
+        addr,
+        stop: Some(stop),
+        close,
+        task,
+    })
+}
+
+/// Runs a server until Ctrl+C (`hexfront serve`).
+pub fn serve_forever(listen: SocketAddr, db_url: &str) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(async {
+        let handle = start(listen, db_url).await?;
+        println!(
+            "Hexfront server {} (protocol {PROTOCOL}) on http://{} — WebSocket ws://{}/ws; database {}",
+            crate::version::LONG,
+            handle.addr,
+            handle.addr,
+            redact(db_url)
+        );
+        let _ = tokio::signal::ctrl_c().await;
+        println!("Stopping.");
+        handle.stop().await;
+        Ok(())
+    })
+}
+
+/// A database URL without its password.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://…@{}", &url[..scheme], &url[at + 1..]),
+        _ => url.to_string(),
+    }
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response {
+    // Frames a little over the limit still reach the handler, which names the limit; far over
+    // it, the connection closes.
+    ws.max_message_size(4 * MAX_FRAME)
+        .max_frame_size(4 * MAX_FRAME)
+        .on_upgrade(move |socket| connection(socket, shared))
+}
+
+async fn version() -> impl IntoResponse {
+    axum::Json(
+        serde_json::json!({ "protocol": PROTOCOL, "version": crate::version::VERSION, "build": crate::version::LONG }),
+    )
+}
+
+async fn open_games(State(shared): State<Shared>) -> Response {
+    match shared.store.open_games(50).await {
+        Ok(games) => axum::Json(serde_json::json!({ "games": games })).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+    }
+}
+
+/// A finished game as a saved game (RON) that `hexfront replay --verify` checks, its secret
+/// included.
+async fn saved(Path(id): Path<String>, State(shared): State<Shared>) -> Response {
+    let (reply, answer) = oneshot::channel();
+    shared.workers.send(
+        &id,
+        Job::Saved {
+            game: id.clone(),
+            reply,
+        },
+    );
+    match answer.await {
+        Ok(Ok(game)) => match crate::game::save::to_text(&game) {
+            Ok(text) => text.into_response(),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        },
+        Ok(Err(why)) => (StatusCode::CONFLICT, why).into_response(),
+        Err(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the game's worker stopped".to_string(),
+        )
+            .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_stay_out_of_what_the_server_prints() {
+        assert_eq!(
+            super::redact("postgres://u:secret@db:5432/hex"),
+            "postgres://…@db:5432/hex"
+        );
+        assert_eq!(super::redact("sqlite:///tmp/x.db"), "sqlite:///tmp/x.db");
+    }
+}

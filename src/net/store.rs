@@ -1,0 +1,280 @@
+//! The server's database: players (by the hash of their token), games (scenario, secret and
+//! commitment, invite code), seats and the order log, one row an entry. SQLite in the data folder
+//! by default, PostgreSQL by URL: the same schema and queries (`$N` parameters, which both read).
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Row};
+
+/// The schema, step by step: step `i` takes a database from version `i` to `i + 1`.
+const MIGRATIONS: &[&[&str]] = &[&[
+    "CREATE TABLE players (id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL)",
+    "CREATE TABLE games (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, scenario_text TEXT NOT NULL, \
+     edition BIGINT NOT NULL, secret TEXT NOT NULL, commitment TEXT NOT NULL, invite TEXT, \
+     listed BIGINT NOT NULL, ended BIGINT NOT NULL DEFAULT 0, created BIGINT NOT NULL)",
+    "CREATE TABLE seats (game TEXT NOT NULL, side BIGINT NOT NULL, player TEXT, computer TEXT, \
+     contribution TEXT, PRIMARY KEY (game, side))",
+    "CREATE TABLE entries (game TEXT NOT NULL, idx BIGINT NOT NULL, entry TEXT NOT NULL, \
+     PRIMARY KEY (game, idx))",
+]];
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub id: String,
+    /// The shipped scenario's file name.
+    pub scenario: String,
+    /// Its text when the game was made (a later release may change the file).
+    pub scenario_text: String,
+    pub edition: u32,
+    /// The server's secret (hex): never sent before the game ends.
+    pub secret: String,
+    pub commitment: String,
+    pub invite: Option<String>,
+    /// Listed as open to anyone.
+    pub listed: bool,
+    pub ended: bool,
+}
+
+/// A seat as stored: who holds it and their contribution to the dice.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatRow {
+    pub side: usize,
+    pub player: Option<String>,
+    /// The level of the server's computer player holding it.
+    pub computer: Option<String>,
+    pub contribution: Option<String>,
+}
+
+impl SeatRow {
+    pub fn taken(&self) -> bool {
+        self.player.is_some() || self.computer.is_some()
+    }
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+fn db_error(what: &str, e: sqlx::Error) -> String {
+    format!("database: {what}: {e}")
+}
+
+impl Store {
+    /// Opens (creating, for SQLite) the database at `url` and brings its schema up to date.
+    pub async fn open(url: &str) -> Result<Self, String> {
+        install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            // One writer at a time is what SQLite allows; PostgreSQL takes several.
+            .max_connections(if sqlite { 1 } else { 8 })
+            .connect(url)
+            .await
+            .map_err(|e| db_error(&format!("cannot open {url}"), e))?;
+        let store = Self { pool };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// The database URL for a SQLite file (made if missing).
+    pub fn sqlite_url(path: &std::path::Path) -> String {
+        format!("sqlite://{}?mode=rwc", path.display())
+    }
+
+    async fn migrate(&self) -> Result<(), String> {
+        let e = |x| db_error("migrating the schema", x);
+        sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+            .execute(&self.pool)
+            .await
+            .map_err(e)?;
+        let row = sqlx::query("SELECT MAX(version) AS v FROM schema_version")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(e)?;
+        let at = row.try_get::<Option<i64>, _>("v").map_err(e)?.unwrap_or(0) as usize;
+        for (i, step) in MIGRATIONS.iter().enumerate().skip(at) {
+            let mut tx = self.pool.begin().await.map_err(e)?;
+            for sql in *step {
+                sqlx::query(*sql).execute(&mut *tx).await.map_err(e)?;
+            }
+            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+                .bind((i + 1) as i64)
+                .execute(&mut *tx)
+                .await
+                .map_err(e)?;
+            tx.commit().await.map_err(e)?;
+        }
+        Ok(())
+    }
+
+    pub async fn add_player(&self, id: &str, token_hash: &str, name: &str) -> Result<(), String> {
+        sqlx::query("INSERT INTO players (id, token_hash, name) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(token_hash)
+            .bind(name)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error("adding a player", e))
+    }
+
+    /// The player (id, name) whose token hashes to `token_hash`.
+    pub async fn player_by_token(&self, token_hash: &str) -> Result<Option<(String, String)>, String> {
+        let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| db_error("finding a player", e))?;
+        Ok(row.map(|r| (r.get::<String, _>("id"), r.get::<String, _>("name"))))
+    }
+
+    pub async fn player_name(&self, id: &str) -> Result<Option<String>, String> {
+        let row = sqlx::query("SELECT name FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| db_error("finding a player", e))?;
+        Ok(row.map(|r| r.get::<String, _>("name")))
+    }
+
+    /// Stores a new game with its seats (the creator's taken, the other as given).
+    pub async fn add_game(&self, game: &GameRow, seats: &[SeatRow]) -> Result<(), String> {
+        let e = |x| db_error("adding a game", x);
+        let mut tx = self.pool.begin().await.map_err(e)?;
+        sqlx::query(
+            "INSERT INTO games (id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, created) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9)",
+        )
+        .bind(&game.id)
+        .bind(&game.scenario)
+        .bind(&game.scenario_text)
+        .bind(i64::from(game.edition))
+        .bind(&game.secret)
+        .bind(&game.commitment)
+        .bind(game.invite.clone())
+        .bind(i64::from(game.listed))
+        .bind(now())
+        .execute(&mut *tx)
+        .await
+        .map_err(e)?;
+        for s in seats {
+            sqlx::query("INSERT INTO seats (game, side, player, computer, contribution) VALUES ($1, $2, $3, $4, $5)")
+                .bind(&game.id)
+                .bind(s.side as i64)
+                .bind(s.player.clone())
+                .bind(s.computer.clone())
+                .bind(s.contribution.clone())
+                .execute(&mut *tx)
+                .await
+                .map_err(e)?;
+        }
+        tx.commit().await.map_err(e)
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, String> {
+        let row = sqlx::query(
+            "SELECT id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| db_error("reading a game", e))?;
+        Ok(row.map(|r| GameRow {
+            id: r.get("id"),
+            scenario: r.get("scenario"),
+            scenario_text: r.get("scenario_text"),
+            edition: r.get::<i64, _>("edition") as u32,
+            secret: r.get("secret"),
+            commitment: r.get("commitment"),
+            invite: r.get("invite"),
+            listed: r.get::<i64, _>("listed") != 0,
+            ended: r.get::<i64, _>("ended") != 0,
+        }))
+    }
+
+    pub async fn seats(&self, game: &str) -> Result<Vec<SeatRow>, String> {
+        let rows = sqlx::query("SELECT side, player, computer, contribution FROM seats WHERE game = $1 ORDER BY side")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| db_error("reading seats", e))?;
+        Ok(rows
+            .into_iter()
+            .map(|r| SeatRow {
+                side: r.get::<i64, _>("side") as usize,
+                player: r.get("player"),
+                computer: r.get("computer"),
+                contribution: r.get("contribution"),
+            })
+            .collect())
+    }
+
+    /// Takes a free seat: false when somebody took it first.
+    pub async fn take_seat(&self, game: &str, side: usize, player: &str, contribution: &str) -> Result<bool, String> {
+        let done = sqlx::query(
+            "UPDATE seats SET player = $1, contribution = $2 \
+             WHERE game = $3 AND side = $4 AND player IS NULL AND computer IS NULL",
+        )
+        .bind(player)
+        .bind(contribution)
+        .bind(game)
+        .bind(side as i64)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| db_error("taking a seat", e))?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Commits entry `index` of a game's log (as JSON). Fails if that entry exists: an
+    /// order is never recorded twice.
+    pub async fn append_entry(&self, game: &str, index: usize, entry: &str) -> Result<(), String> {
+        sqlx::query("INSERT INTO entries (game, idx, entry) VALUES ($1, $2, $3)")
+            .bind(game)
+            .bind(index as i64)
+            .bind(entry)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error(&format!("recording entry {index} of game {game}"), e))
+    }
+
+    /// A game's log, oldest first.
+    pub async fn entries(&self, game: &str) -> Result<Vec<String>, String> {
+        let rows = sqlx::query("SELECT entry FROM entries WHERE game = $1 ORDER BY idx")
+            .bind(game)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| db_error("reading a game's log", e))?;
+        Ok(rows.into_iter().map(|r| r.get::<String, _>("entry")).collect())
+    }
+
+    pub async fn set_ended(&self, game: &str) -> Result<(), String> {
+        sqlx::query("UPDATE games SET ended = 1 WHERE id = $1")
+            .bind(game)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error("ending a game", e))
+    }
+
+    /// Games anyone may join (listed, a seat free, not ended), newest first, at most `limit`.
+    pub async fn open_games(&self, limit: usize) -> Result<Vec<String>, String> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE listed = 1 AND ended = 0 AND EXISTS \
+             (SELECT 1 FROM seats WHERE seats.game = games.id AND player IS NULL AND computer IS NULL) \
+             ORDER BY created DESC LIMIT $1",
+        )
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| db_error("listing games", e))?;
+        Ok(rows.into_iter().map(|r| r.get::<String, _>("id")).collect())
+    }
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

@@ -1,0 +1,613 @@
+//! Play across the internet over real sockets: the real server on 127.0.0.1 (port 0) with a
+//! temporary SQLite file, and headless clients whose orders the computer player chooses. Every
+//! entry's hash is checked by both clients; the finished game downloads as a save that `hexfront
+//! replay --verify` checks with its dice proof; no frame carries the secret or another side's
+//! hidden tactics before their time; a dropped client catches up; a resent order is not applied
+//! twice; hostile messages are answered with errors and change nothing.
+
+use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
+use hexfront::net::client::{Client, Follower, contribution};
+use hexfront::net::protocol::{ClientMessage, Opponent, ServerMessage};
+use hexfront::net::server;
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexfront-online-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A server on a free port. Its database: a SQLite file in `dir`, or, with
+/// `HEXFRONT_TEST_POSTGRES` set (a PostgreSQL URL whose user may create databases), a database of
+/// this test's own there, made afresh the first time (a restarted server finds it again).
+async fn start(dir: &std::path::Path) -> server::ServerHandle {
+    let url = match std::env::var("HEXFRONT_TEST_POSTGRES") {
+        Ok(base) if !base.is_empty() => postgres_db(&base, dir).await,
+        _ => hexfront::net::store::Store::sqlite_url(&dir.join("server.db")),
+    };
+    server::start("127.0.0.1:0".parse().unwrap(), &url).await.unwrap()
+}
+
+/// The test's PostgreSQL database (named after `dir`), made the first time it is asked for.
+async fn postgres_db(base: &str, dir: &std::path::Path) -> String {
+    use sqlx::Connection;
+    // `hexfront-online-PID-NAME`: one database a test, whatever the process.
+    let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let test = folder.splitn(4, '-').nth(3).unwrap_or(&folder);
+    let name = format!("hexfront_test_{}", test.replace(['-', '.'], "_"));
+    let marker = dir.join("postgres-made");
+    if !marker.exists() {
+        sqlx::any::install_default_drivers();
+        let mut admin = sqlx::AnyConnection::connect(base).await.unwrap();
+        for sql in [
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ] {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut admin)
+                .await
+                .unwrap();
+        }
+        std::fs::write(&marker, &name).unwrap();
+    }
+    let (server, _) = base.rsplit_once('/').expect("a URL ending in /DATABASE");
+    format!("{server}/{name}")
+}
+
+fn ws(addr: SocketAddr) -> String {
+    format!("ws://{addr}/ws")
+}
+
+/// A plain HTTP GET: (status, body).
+fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let status = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+/// The next message, or a failure after a minute of silence.
+async fn next(client: &mut Client) -> ServerMessage {
+    tokio::time::timeout(Duration::from_secs(120), client.next())
+        .await
+        .expect("the server answers within two minutes")
+        .expect("the connection holds")
+}
+
+/// A registered client: (client, player id, token).
+async fn player(addr: SocketAddr, name: &str) -> (Client, String, String) {
+    let mut c = Client::connect(&ws(addr)).await.unwrap();
+    match c.request(&ClientMessage::Register { name: name.into() }).await.unwrap() {
+        ServerMessage::Registered { player, token } => (c, player, token),
+        other => panic!("not registered: {other:?}"),
+    }
+}
+
+/// Makes a game: (id, invite code, commitment).
+async fn create(c: &mut Client, scenario: &str, side: &str, opponent: Opponent) -> (String, Option<String>, String) {
+    let created = c
+        .request(&ClientMessage::Create {
+            scenario: scenario.into(),
+            side: side.into(),
+            opponent,
+            contribution: contribution(),
+        })
+        .await
+        .unwrap();
+    match created {
+        ServerMessage::Created {
+            game,
+            invite,
+            commitment,
+        } => (game, invite, commitment),
+        other => panic!("not created: {other:?}"),
+    }
+}
+
+/// Follows `game` from `since`: the game's description first.
+async fn watch(c: &mut Client, game: &str, since: usize, follower: Option<Follower>) -> Follower {
+    c.send(&ClientMessage::Watch {
+        game: game.into(),
+        since,
+    })
+    .await
+    .unwrap();
+    loop {
+        match next(c).await {
+            ServerMessage::Game(view) => return follower.unwrap_or_else(|| Follower::new(view).unwrap()),
+            ServerMessage::Error { message } => panic!("watch refused: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// One seat played by the computer through a client, until the game ends or `stop` says so.
+struct Seat {
+    client: Client,
+    follower: Follower,
+    ai: ComputerPlayer,
+    /// The order sent and not yet seen in the log (its `expect`).
+    sent: Option<usize>,
+    orders: usize,
+}
+
+impl Seat {
+    fn new(client: Client, follower: Follower, level: &str, seed: u64) -> Self {
+        let side = follower.my_side().expect("seated");
+        Self {
+            client,
+            follower,
+            ai: ComputerPlayer::new(side, Profile::parse(level).unwrap(), seed),
+            sent: None,
+            orders: 0,
+        }
+    }
+
+    /// Gives an order if it is this seat's turn (and its last one has come back as an entry).
+    async fn act(&mut self, game: &str) {
+        if self.sent.is_some_and(|e| self.follower.len() <= e) || self.follower.ended.is_some() {
+            return;
+        }
+        self.sent = None;
+        let mine = self.follower.my_side();
+        let world = self.follower.world();
+        if side_to_act(world) != mine {
+            return;
+        }
+        let order = self.ai.next_order(world).expect("the computer has an order");
+        let expect = self.follower.len();
+        let message = ClientMessage::Order {
+            game: game.into(),
+            expect,
+            order,
+        };
+        self.client.send(&message).await.unwrap();
+        self.sent = Some(expect);
+        self.orders += 1;
+    }
+
+    /// Takes one message from the server.
+    fn take(&mut self, m: ServerMessage) {
+        match &m {
+            ServerMessage::Refused { reason, .. } => panic!("a computer order was refused: {reason}"),
+            ServerMessage::Error { message } => panic!("server error: {message}"),
+            _ => self.follower.take(&m).unwrap(),
+        }
+    }
+}
+
+/// Both seats until the game is over for both: each acts when it is its turn, and takes
+/// whatever arrives first.
+async fn play_on(a: &mut Seat, b: &mut Seat, game: &str) {
+    while a.follower.ended.is_none() || b.follower.ended.is_none() {
+        a.act(game).await;
+        b.act(game).await;
+        tokio::select! {
+            m = next(&mut a.client) => a.take(m),
+            m = next(&mut b.client) => b.take(m),
+        }
+    }
+}
+
+/// Plays a whole game of `scenario` between two clients; returns both seats and the game id.
+async fn play(addr: SocketAddr, scenario: &str, first_side: &str) -> (Seat, Seat, String, String) {
+    let (mut a, _, _) = player(addr, "Anna").await;
+    let (mut b, _, _) = player(addr, "Bert").await;
+    let (game, invite, commitment) = create(&mut a, scenario, first_side, Opponent::Invite).await;
+    let joined = b
+        .request(&ClientMessage::Join {
+            game: game.clone(),
+            invite: invite.clone(),
+            contribution: contribution(),
+        })
+        .await
+        .unwrap();
+    assert!(matches!(joined, ServerMessage::Joined { .. }), "{joined:?}");
+    let fa = watch(&mut a, &game, 0, None).await;
+    let fb = watch(&mut b, &game, 0, None).await;
+    assert_eq!(fa.view.commitment, commitment);
+    let mut seats = (Seat::new(a, fa, "standard", 1), Seat::new(b, fb, "standard", 2));
+    play_on(&mut seats.0, &mut seats.1, &game).await;
+    (seats.0, seats.1, game, commitment)
+}
+
+/// What one seat received that another side hid: (hidden entries, reveals). Fails on any entry
+/// of another side that carries a secret in the clear before its reveal.
+fn secrets_kept(seat: &Seat) -> (usize, usize) {
+    let me = seat.follower.view.you.clone().unwrap();
+    let (mut hidden, mut reveals) = (0, 0);
+    for f in &seat.client.frames {
+        match ServerMessage::parse(f).unwrap() {
+            ServerMessage::Entry { entry, .. } if entry.side != me => {
+                assert!(!entry.order.has_secret(), "a hidden order in the clear: {f}");
+                hidden += usize::from(entry.hidden);
+            }
+            ServerMessage::Revealed { .. } => reveals += 1,
+            _ => {}
+        }
+    }
+    (hidden, reveals)
+}
+
+/// Runs `hexfront replay --verify` on `file`: (success, stderr).
+fn verify(file: &std::path::Path) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexfront"))
+        .args(["replay", "--verify"])
+        .arg(file)
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A whole game of `scenario` between two clients, checked entry by entry, its secrets kept and
+/// its dice verified after the end. Returns (entries, hidden entries, reveals).
+fn two_clients_play(scenario: &str, first_side: &str) -> (usize, usize, usize) {
+    let dir = temp_dir(scenario);
+    let rt = runtime();
+    rt.block_on(async {
+        let server = start(&dir).await;
+        let addr = server.addr;
+        let (a, b, game, commitment) = play(addr, scenario, first_side).await;
+        let entries = a.follower.len();
+        assert!(entries > 20, "a whole game has more than 20 entries, not {entries}");
+        assert_eq!(b.follower.len(), entries);
+        // Every entry checked by both clients against the server's hash.
+        assert_eq!(a.follower.checked, entries);
+        assert_eq!(b.follower.checked, entries);
+        let (_, _, secret) = a.follower.ended.clone().unwrap();
+        assert_eq!(b.follower.ended.as_ref().unwrap().2, secret);
+        // The secret appears in no frame before the end.
+        for seat in [&a, &b] {
+            let end = seat
+                .client
+                .frames
+                .iter()
+                .position(|f| f.contains("\"type\":\"ended\""))
+                .unwrap();
+            let early = seat.client.frames[..end].iter().filter(|f| f.contains(&secret)).count();
+            assert_eq!(early, 0);
+        }
+        // Nothing more is taken once the game is over.
+        let mut a = a;
+        let late = a
+            .client
+            .request(&ClientMessage::Order {
+                game: game.clone(),
+                expect: entries,
+                order: hexfront::game::order::Order::EndPhase,
+            })
+            .await
+            .unwrap();
+        // (An answer to an order given before the end may still be on its way.)
+        let mut late = late;
+        while matches!(late, ServerMessage::Accepted { index, .. } if index < entries) {
+            late = next(&mut a.client).await;
+        }
+        assert!(matches!(late, ServerMessage::Refused { .. }), "{late:?}");
+        let (hidden_a, reveals_a) = secrets_kept(&a);
+        let (hidden_b, reveals_b) = secrets_kept(&b);
+        assert_eq!(reveals_a, hidden_a);
+        assert_eq!(reveals_b, hidden_b);
+        // The finished game downloads and verifies, commitment included.
+        let (status, saved) = http_get(addr, &format!("/api/games/{game}/saved"));
+        assert_eq!(status, 200, "{saved}");
+        assert!(saved.contains(&commitment));
+        let file = dir.join("online.ron");
+        std::fs::write(&file, &saved).unwrap();
+        let (ok, err) = verify(&file);
+        assert!(ok, "{err}");
+        // A forged secret is caught.
+        std::fs::write(&file, saved.replace(&secret, &"0".repeat(64))).unwrap();
+        let (ok, err) = verify(&file);
+        assert!(!ok);
+        assert!(err.contains("dice proof"), "{err}");
+        server.stop().await;
+        (entries, hidden_a + hidden_b, reveals_a + reveals_b)
+    })
+}
+
+#[test]
+fn two_clients_play_st_vith_to_the_end_and_the_dice_verify() {
+    let (entries, _, _) = two_clients_play("st-vith-1944", "german");
+    assert!(entries > 20);
+}
+
+#[test]
+fn two_clients_play_sidi_bou_zid_and_hidden_tactics_stay_hidden_until_revealed() {
+    let (_, hidden, reveals) = two_clients_play("sidi-bou-zid-1943", "german");
+    assert!(hidden > 0, "Rommel's secret tactics were used and hidden");
+    assert_eq!(reveals, hidden);
+}
+
+#[test]
+fn two_clients_play_mortain_smolensk_and_chorwon_to_the_end() {
+    for (scenario, side) in [
+        ("mortain-1944", "german"),
+        ("smolensk-1941", "german"),
+        ("chorwon-hypothetical", "kpa"),
+    ] {
+        let (entries, _, _) = two_clients_play(scenario, side);
+        assert!(entries > 20, "{scenario}");
+    }
+}
+
+/// The first answer to `text` sent as it is.
+async fn answer_to(c: &mut Client, text: &str) -> ServerMessage {
+    c.send_text(text.to_string()).await.unwrap();
+    next(c).await
+}
+
+fn error_of(m: &ServerMessage) -> String {
+    match m {
+        ServerMessage::Error { message } => message.clone(),
+        ServerMessage::Refused { reason, .. } => reason.clone(),
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[test]
+fn hostile_messages_are_answered_by_name_and_change_nothing() {
+    let dir = temp_dir("hostile");
+    let rt = runtime();
+    rt.block_on(async {
+        let server = start(&dir).await;
+        let addr = server.addr;
+        let mut checked = 0;
+        // Before hello, and a hello from another release.
+        let (mut raw, _) = tokio_tungstenite::connect_async(ws(addr)).await.unwrap();
+        use futures_util::{SinkExt, StreamExt};
+        use tokio_tungstenite::tungstenite::Message;
+        for (text, expected) in [
+            (r#"{"type":"register","name":"x"}"#, "say hello first"),
+            (r#"{"type":"hello","protocol":99,"version":"0.0.1"}"#, "protocol 99"),
+        ] {
+            raw.send(Message::Text(text.into())).await.unwrap();
+            let Some(Ok(Message::Text(reply))) = raw.next().await else { panic!() };
+            let message = error_of(&ServerMessage::parse(&reply).unwrap());
+            assert!(message.contains(expected), "{message}");
+            checked += 1;
+        }
+        let (mut a, _, _) = player(addr, "Anna").await;
+        let (mut b, _, token_b) = player(addr, "Bert").await;
+        let (mut c, _, _) = player(addr, "Cleo").await;
+        let big = format!(r#"{{"type":"register","name":"{}"}}"#, "x".repeat(70_000));
+        let cases: Vec<(String, &str)> = vec![
+            ("{{{".into(), "not a message"),
+            (r#"{"type":"fly"}"#.into(), "fly"),
+            (big, "limit"),
+            (r#"{"type":"watch","game":"g-nope","since":0}"#.into(), "no game `g-nope`"),
+            (r#"{"type":"register","name":""}"#.into(), "1 to 40 characters"),
+            (r#"{"type":"login","token":"abc"}"#.into(), "no player has this token"),
+            (
+                format!(r#"{{"type":"create","scenario":"atlantis","side":"german","opponent":"invite","contribution":"{}"}}"#, contribution()),
+                "no shipped scenario `atlantis`",
+            ),
+            (
+                format!(r#"{{"type":"create","scenario":"st-vith-1944","side":"french","opponent":"invite","contribution":"{}"}}"#, contribution()),
+                "side: `french`",
+            ),
+            (
+                r#"{"type":"create","scenario":"st-vith-1944","side":"german","opponent":"invite","contribution":"12"}"#.into(),
+                "contribution:",
+            ),
+            (
+                format!(r#"{{"type":"create","scenario":"st-vith-1944","side":"german","opponent":{{"computer":"grandmaster"}},"contribution":"{}"}}"#, contribution()),
+                "grandmaster",
+            ),
+        ];
+        for (text, expected) in &cases {
+            let message = error_of(&answer_to(&mut c, text).await);
+            assert!(message.contains(expected), "`{text:.60}` answered `{message}`, not naming `{expected}`");
+            checked += 1;
+        }
+        // A game between Anna and Bert, Cleo watching.
+        let (game, invite, _) = create(&mut a, "st-vith-1944", "german", Opponent::Invite).await;
+        let wrong = c
+            .request(&ClientMessage::Join {
+                game: game.clone(),
+                invite: Some("0000000000".into()),
+                contribution: contribution(),
+            })
+            .await
+            .unwrap();
+        assert!(error_of(&wrong).contains("invite:"));
+        let joined = b
+            .request(&ClientMessage::Join {
+                game: game.clone(),
+                invite: invite.clone(),
+                contribution: contribution(),
+            })
+            .await
+            .unwrap();
+        assert!(matches!(joined, ServerMessage::Joined { .. }));
+        let full = c
+            .request(&ClientMessage::Join {
+                game: game.clone(),
+                invite,
+                contribution: contribution(),
+            })
+            .await
+            .unwrap();
+        assert!(error_of(&full).contains("no free seat"));
+        checked += 2;
+        let order = |expect, order| ClientMessage::Order {
+            game: game.clone(),
+            expect,
+            order,
+        };
+        use hexfront::game::order::Order;
+        let unknown_unit = Order::Move {
+            units: vec!["no-such-unit".into()],
+            to: hexfront::rules::grid::parse_label("0101").unwrap(),
+        };
+        for (who, message, expected) in [
+            (0, order(0, Order::EndPhase), "you do not hold that seat"),
+            (1, order(0, Order::EndPhase), "you do not hold that seat"),
+            (2, order(5, Order::EndPhase), "has only 0 entries"),
+            (2, order(0, unknown_unit), "no-such-unit"),
+        ] {
+            let client = match who {
+                0 => &mut c,
+                1 => &mut b,
+                _ => &mut a,
+            };
+            let m = client.request(&message).await.unwrap();
+            assert!(error_of(&m).contains(expected), "{m:?}");
+            checked += 1;
+        }
+        // An order, then the same order sent again: one entry.
+        let first = a.request(&order(0, Order::EndPhase)).await.unwrap();
+        assert_eq!(first, ServerMessage::Accepted { game: game.clone(), index: 0 });
+        let again = a.request(&order(0, Order::EndPhase)).await.unwrap();
+        assert_eq!(again, ServerMessage::Accepted { game: game.clone(), index: 0 });
+        let stale = b.request(&order(0, Order::EndPhase)).await.unwrap();
+        assert!(error_of(&stale).contains("another order came first"));
+        checked += 3;
+        let mut follower = watch(&mut c, &game, 0, None).await;
+        let m = next(&mut c).await;
+        follower.take(&m).unwrap();
+        assert_eq!(follower.len(), 1);
+        assert_eq!(follower.checked, 1);
+        // A new connection with Bert's token is Bert; the server still serves.
+        let mut b2 = Client::connect(&ws(addr)).await.unwrap();
+        let m = b2.request(&ClientMessage::Login { token: token_b }).await.unwrap();
+        assert!(matches!(m, ServerMessage::LoggedIn { ref name, .. } if name == "Bert"), "{m:?}");
+        checked += 2;
+        assert_eq!(checked, 23);
+        server.stop().await;
+    });
+}
+
+#[test]
+fn a_dropped_client_catches_up_and_the_game_goes_on() {
+    let dir = temp_dir("reconnect");
+    let rt = runtime();
+    rt.block_on(async {
+        let server = start(&dir).await;
+        let addr = server.addr;
+        let (a, _, _) = player(addr, "Anna").await;
+        let (b, _, token_b) = player(addr, "Bert").await;
+        let (mut a, mut b) = (a, b);
+        let (game, _, _) = create(&mut a, "st-vith-1944", "german", Opponent::Open).await;
+        // Listed as open, then joined without a code.
+        let (status, list) = http_get(addr, "/api/games");
+        assert_eq!(status, 200);
+        assert!(list.contains(&game), "{list}");
+        b.request(&ClientMessage::Join {
+            game: game.clone(),
+            invite: None,
+            contribution: contribution(),
+        })
+        .await
+        .unwrap();
+        let fa = watch(&mut a, &game, 0, None).await;
+        let fb = watch(&mut b, &game, 0, None).await;
+        let mut sa = Seat::new(a, fa, "standard", 3);
+        let mut sb = Seat::new(b, fb, "standard", 4);
+        // Play until it is Anna's turn to move, both clients in step, after some entries.
+        let anna = sa.follower.my_side();
+        while sb.follower.len() < 15
+            || sa.follower.len() != sb.follower.len()
+            || sa.sent.is_some_and(|e| sa.follower.len() <= e)
+            || side_to_act(sa.follower.world()) != anna
+        {
+            sa.act(&game).await;
+            sb.act(&game).await;
+            tokio::select! {
+                m = next(&mut sa.client) => sa.take(m),
+                m = next(&mut sb.client) => sb.take(m),
+            }
+        }
+        // Bert's connection drops; Anna plays on while she can.
+        let held = sb.follower.len();
+        let Seat {
+            client,
+            follower,
+            ai,
+            sent,
+            orders,
+        } = sb;
+        client.close().await;
+        for _ in 0..60 {
+            sa.act(&game).await;
+            match tokio::time::timeout(Duration::from_millis(500), sa.client.next()).await {
+                Ok(m) => sa.take(m.unwrap()),
+                Err(_) => break,
+            }
+        }
+        assert!(sa.follower.len() > held, "entries were made while Bert was away");
+        // Bert comes back with his token and the entries he holds.
+        let mut b2 = Client::connect(&ws(addr)).await.unwrap();
+        b2.request(&ClientMessage::Login { token: token_b }).await.unwrap();
+        let follower = watch(&mut b2, &game, held, Some(follower)).await;
+        let mut sb = Seat {
+            client: b2,
+            follower,
+            ai,
+            sent,
+            orders,
+        };
+        play_on(&mut sa, &mut sb, &game).await;
+        assert_eq!(sb.follower.len(), sa.follower.len());
+        assert_eq!(sb.follower.checked, sb.follower.len());
+        assert!(sb.follower.ended.is_some());
+        server.stop().await;
+    });
+}
+
+#[test]
+fn a_player_against_the_servers_computer_plays_to_the_end_and_a_restarted_server_rebuilds_the_game() {
+    let dir = temp_dir("computer");
+    let rt = runtime();
+    rt.block_on(async {
+        let server = start(&dir).await;
+        let (mut a, _, token) = player(server.addr, "Anna").await;
+        let (game, _, _) = create(&mut a, "mortain-1944", "us", Opponent::Computer("novice".into())).await;
+        let fa = watch(&mut a, &game, 0, None).await;
+        assert_eq!(fa.view.seats[0].taken_by.as_deref(), Some("computer (novice)"));
+        let mut sa = Seat::new(a, fa, "standard", 5);
+        // Some of the game, then the server stops and starts again on the same database.
+        while sa.follower.len() < 40 {
+            sa.act(&game).await;
+            let m = next(&mut sa.client).await;
+            sa.take(m);
+        }
+        let held = sa.follower.len();
+        assert!(
+            sa.follower.ended.is_none(),
+            "40 entries are not a whole game of Mortain"
+        );
+        server.stop().await;
+        let server = start(&dir).await;
+        let mut a2 = Client::connect(&ws(server.addr)).await.unwrap();
+        a2.request(&ClientMessage::Login { token }).await.unwrap();
+        // The game is rebuilt from the database; the client goes on from the entries it holds.
+        let blank = Follower::new(sa.follower.view.clone()).unwrap();
+        let follower = std::mem::replace(&mut sa.follower, blank);
+        sa.follower = watch(&mut a2, &game, held, Some(follower)).await;
+        sa.client = a2;
+        while sa.follower.ended.is_none() {
+            sa.act(&game).await;
+            let m = next(&mut sa.client).await;
+            sa.take(m);
+        }
+        assert_eq!(sa.follower.checked, sa.follower.len());
+        assert!(sa.follower.len() > held);
+        server.stop().await;
+    });
+}
