@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(scenario ruleset combat_case save structured_case structured_game)
+[ ${#targets[@]} -gt 0 ] || targets=(scenario ruleset combat_case save structured_case structured_game net_message)
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
   echo "fuzz/run.sh: no nightly toolchain here (libFuzzer needs one): install it with 'rustup toolchain install nightly'." >&2
@@ -35,6 +35,7 @@ seed scenario ../scenarios/*.ron ../tests/fixtures/*.ron
 seed ruleset ../assets/rulesets/*.ron
 seed combat_case ../tests/cases/*.ron
 seed save ../tests/fixtures/smolensk-game.ron ../tests/fixtures/mortain-combat-phase.ron
+seed net_message seeds/net_message/*.json
 mkdir -p corpus/structured_case corpus/structured_game
 
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$HOME/.cache/hexfront-fuzz-target}"

@@ -140,3 +140,42 @@ proptest! {
         prop_assert!(e.field == "attackers[0].strength" && e.message.contains("at most"), "{e}");
     }
 }
+
+/// The net_message fuzz target's seeds: one client message of each kind.
+const MESSAGES: [&str; 8] = [
+    include_str!("../fuzz/seeds/net_message/hello.json"),
+    include_str!("../fuzz/seeds/net_message/register.json"),
+    include_str!("../fuzz/seeds/net_message/create.json"),
+    include_str!("../fuzz/seeds/net_message/join.json"),
+    include_str!("../fuzz/seeds/net_message/watch.json"),
+    include_str!("../fuzz/seeds/net_message/move.json"),
+    include_str!("../fuzz/seeds/net_message/attack.json"),
+    include_str!("../fuzz/seeds/net_message/options.json"),
+];
+
+#[test]
+fn every_message_seed_is_a_message() {
+    use hexfront::net::protocol::ClientMessage;
+    let read = MESSAGES.iter().filter(|m| ClientMessage::parse(m).is_ok()).count();
+    assert_eq!(read, MESSAGES.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(2000) })]
+
+    #[test]
+    fn edited_client_messages_never_panic_the_decoder_and_read_back(
+        seed in 0..MESSAGES.len(),
+        edits in prop::collection::vec(edit(), 1..6),
+    ) {
+        use hexfront::net::protocol::ClientMessage;
+        let text = mutate(MESSAGES[seed], &edits);
+        match ClientMessage::parse(&text) {
+            Ok(message) => {
+                let again = serde_json::to_string(&message).unwrap();
+                prop_assert_eq!(ClientMessage::parse(&again), Ok(message));
+            }
+            Err(e) => prop_assert!(e.starts_with("not a message") || e.contains("limit"), "{e}"),
+        }
+    }
+}

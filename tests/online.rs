@@ -611,3 +611,120 @@ fn a_player_against_the_servers_computer_plays_to_the_end_and_a_restarted_server
         server.stop().await;
     });
 }
+
+/// A random order from the server's `options` (as examples/bot.py picks).
+fn random_pick(
+    options: &hexfront::game::order_options::OrderOptions,
+    rng: &mut u64,
+) -> Option<hexfront::game::order::Order> {
+    use hexfront::game::order::{AttackOrder, Order};
+    use hexfront::game::order_options::OrderKind;
+    let mut roll = |n: usize| {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        (*rng % n.max(1) as u64) as usize
+    };
+    let mut orders = Vec::new();
+    for k in &options.kinds {
+        match k {
+            OrderKind::Move { stacks } if !stacks.is_empty() => {
+                let s = &stacks[roll(stacks.len())];
+                orders.push(Order::Move {
+                    units: s.units.clone(),
+                    to: s.to[roll(s.to.len())],
+                });
+            }
+            OrderKind::Attack { attacks, .. } if !attacks.is_empty() => {
+                let a = &attacks[roll(attacks.len())];
+                orders.push(Order::Attack(AttackOrder::plain(a.units.clone(), a.target)));
+            }
+            OrderKind::Defend { options } if !options.is_empty() => {
+                orders.push(Order::Defend(options[roll(options.len())].clone()))
+            }
+            OrderKind::Answer { options } if !options.is_empty() => {
+                orders.push(Order::Answer(options[roll(options.len())].clone()))
+            }
+            OrderKind::Retreat { unit, paths } if !paths.is_empty() => orders.push(Order::Retreat {
+                unit: unit.clone(),
+                path: paths[roll(paths.len())].clone(),
+            }),
+            OrderKind::Advance { moves, may_end } => {
+                orders.extend(moves.iter().cloned());
+                if *may_end {
+                    orders.push(Order::EndAdvance);
+                }
+            }
+            OrderKind::EndPhase => orders.push(Order::EndPhase),
+            _ => {}
+        }
+    }
+    (!orders.is_empty()).then(|| orders[roll(orders.len())].clone())
+}
+
+#[test]
+fn orders_picked_from_the_servers_options_are_never_refused_over_whole_games() {
+    let dir = temp_dir("options");
+    let rt = runtime();
+    rt.block_on(async {
+        let server = start(&dir).await;
+        let mut given = 0;
+        let mut kinds = std::collections::BTreeSet::new();
+        for (scenario, side) in [
+            ("st-vith-1944", "us"),
+            ("sidi-bou-zid-1943", "german"),
+            ("smolensk-1941", "soviet"),
+        ] {
+            let (mut a, _, _) = player(server.addr, "Random").await;
+            let (game, _, _) = create(&mut a, scenario, side, Opponent::Computer("novice".into())).await;
+            let mut follower = watch(&mut a, &game, 0, None).await;
+            let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+            while follower.ended.is_none() {
+                let m = a.request(&ClientMessage::Options { game: game.clone() }).await.unwrap();
+                let ServerMessage::Options {
+                    expect, yours, options, ..
+                } = m
+                else {
+                    panic!("{m:?}")
+                };
+                // Bring the copy up to the log the options were read at.
+                while follower.len() < expect {
+                    let m = next(&mut a).await;
+                    follower.take(&m).unwrap();
+                }
+                if follower.ended.is_some() {
+                    break;
+                }
+                if !yours {
+                    let m = next(&mut a).await;
+                    follower.take(&m).unwrap();
+                    continue;
+                }
+                assert_eq!(options.side.as_deref(), Some(side));
+                let order = random_pick(&options, &mut rng).expect("the game takes some order");
+                let answer = a
+                    .request(&ClientMessage::Order {
+                        game: game.clone(),
+                        expect,
+                        order: order.clone(),
+                    })
+                    .await
+                    .unwrap();
+                assert!(
+                    matches!(answer, ServerMessage::Accepted { .. }),
+                    "{scenario}: {order:?} from the options: {answer:?}"
+                );
+                given += 1;
+                kinds.insert(format!("{order:?}").split([' ', '(', '{']).next().unwrap().to_string());
+            }
+            assert_eq!(follower.checked, follower.len(), "{scenario}");
+        }
+        // Whole games of three rulesets: moves, attacks, ending phases, and the answers the
+        // computer's attacks ask for.
+        assert!(given > 50, "{given} orders given");
+        for kind in ["Move", "Attack", "EndPhase", "Defend"] {
+            assert!(kinds.contains(kind), "no {kind} among {kinds:?}");
+        }
+        server.stop().await;
+    });
+}

@@ -8,16 +8,12 @@
 //! answers to a result.
 
 use crate::combat::{RetreatOrSteps, Tactic};
-use crate::game::advance::advance_options;
-use crate::game::combat::{GameView, PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats, plan_attack};
+use crate::game::combat::{PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats, plan_attack};
 use crate::game::components::*;
 use crate::game::execute::issuer;
-use crate::game::movement::{may_end_in, movers_and_others, search_moves};
 use crate::game::order::{AttackOrder, IssuedOrder, Order};
+use crate::game::order_options::{advance_choices, reach_of, retreat_paths};
 use crate::game::phase::{GameState, Phase};
-use crate::game::retreat::waiting_retreat_paths;
-use crate::rules::grid::Cell;
-use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, RngExt};
@@ -68,49 +64,20 @@ fn unit_id(world: &World, e: Entity) -> String {
 }
 
 fn retreat(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
-    let p = world.resource::<PendingRetreats>().0[0].clone();
-    let paths: Vec<Vec<Cell>> = waiting_retreat_paths(world, &p)?
-        .iter()
-        .map(|l| l.cells.to_vec())
-        .collect();
+    let (unit, paths) = retreat_paths(world)?;
     Some(Order::Retreat {
-        unit: unit_id(world, p.unit),
+        unit,
         path: pick(rng, &paths)?,
     })
 }
 
 fn advance(world: &mut World, rng: &mut ChaCha8Rng) -> Order {
-    let p = world.resource::<PendingAdvances>().0[0].clone();
-    let mut choices = Vec::new();
-    {
-        let mut state: SystemState<GameView> = SystemState::new(world);
-        let Ok(view) = state.get(world) else {
-            return Order::EndAdvance;
-        };
-        let leader_moved = p.moved.iter().any(|m| p.attackers.contains(m));
-        for &e in p.attackers.iter().chain(&p.followers) {
-            let live = view.units.get(e).is_ok_and(|d| d.cell() != p.into) && !p.moved.contains(&e);
-            if !live || (p.followers.contains(&e) && !leader_moved) {
-                continue;
-            }
-            for t in advance_options(&view.map, &view.index, &view.units, &p, e) {
-                if t.allowed.is_ok() {
-                    choices.push(Order::Advance {
-                        units: vec![unit_id(world, e)],
-                        to: t.cell,
-                    });
-                }
-            }
-        }
-    }
-    let attacker_moved = p.moved.iter().any(|m| p.attackers.contains(m));
-    if !p.right.mandatory || attacker_moved || choices.is_empty() {
+    let (mut choices, may_end) = advance_choices(world);
+    if may_end {
         choices.push(Order::EndAdvance);
     }
     pick(rng, &choices).unwrap_or(Order::EndAdvance)
 }
-
-type MoveQuery = Query<'static, 'static, crate::game::movement::MoverData>;
 
 /// A stack (or one unit of it) to a random cell it may reach and end in.
 fn moves(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
@@ -122,23 +89,9 @@ fn moves(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
         } else {
             stack
         };
-        let mut state: SystemState<(GameView, MoveQuery)> = SystemState::new(world);
-        let (view, query) = state.get(world).ok()?;
-        let Ok((movers, others)) = movers_and_others(&units, &query) else {
+        let Some(cells) = reach_of(world, &units) else {
             continue;
         };
-        let phase = *world.resource::<State<Phase>>().get();
-        let active = view.turn.active;
-        let Ok(search) = search_moves(&view.map, &view.zoc.0, phase, active, &movers, &others) else {
-            continue;
-        };
-        let mut cells: Vec<Cell> = search
-            .reach
-            .keys()
-            .copied()
-            .filter(|c| *c != search.start && may_end_in(&view.map, active, &movers, &others, *c) == Ok(None))
-            .collect();
-        cells.sort();
         if let Some(to) = pick(rng, &cells) {
             let ids = units.iter().map(|e| unit_id(world, *e)).collect();
             return Some(Order::Move { units: ids, to });

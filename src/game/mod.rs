@@ -22,6 +22,7 @@ pub mod log;
 pub mod movement;
 pub mod must_attack;
 pub mod order;
+pub mod order_options;
 pub mod phase;
 pub mod reinforce;
 pub mod reload;

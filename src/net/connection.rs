@@ -143,6 +143,7 @@ impl Conn {
             }
             ClientMessage::Watch { game, since } => self.watch(game, since).await,
             ClientMessage::Order { game, expect, order } => self.order(game, expect, order).await,
+            ClientMessage::Options { game } => self.options(game).await,
         }
     }
 
@@ -186,6 +187,28 @@ impl Conn {
             Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
             Err(Refusal::Failed(why)) => return Err(format!("the order was not recorded: {why}")),
         }
+        Ok(())
+    }
+
+    async fn options(&mut self, game: String) -> Result<(), String> {
+        let player = self.player.as_ref().map(|(id, _)| id.clone());
+        let view = lobby::game_view(&self.shared.store, &game, player.as_deref()).await?;
+        let (reply, answer) = oneshot::channel();
+        self.shared.workers.send(
+            &game,
+            Job::Options {
+                game: game.clone(),
+                reply,
+            },
+        );
+        let (expect, options) = answer.await.map_err(|_| "the game's worker stopped".to_string())??;
+        let yours = view.you.is_some() && options.side == view.you;
+        self.send(ServerMessage::Options {
+            game,
+            expect,
+            yours,
+            options,
+        });
         Ok(())
     }
 

@@ -11,6 +11,7 @@ use crate::game::dice_proof::{self, DiceProof};
 use crate::game::execute::{execute, issuer, replay_entry};
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::order::{IssuedOrder, Order};
+use crate::game::order_options::{OrderOptions, order_options};
 use crate::game::phase::GameState;
 use crate::game::victory::Verdict;
 use crate::scenario::Scenario;
@@ -34,6 +35,11 @@ pub enum Job {
     Log {
         game: String,
         reply: oneshot::Sender<Result<LogSnapshot, String>>,
+    },
+    /// The orders the game takes now, with the log's length.
+    Options {
+        game: String,
+        reply: oneshot::Sender<Result<(usize, OrderOptions), String>>,
     },
     /// The game as a saved game, with its dice proof (once it has ended).
     Saved {
@@ -139,6 +145,10 @@ impl Worker {
             }
             Job::Log { game, reply } => {
                 let out = self.log(&game);
+                let _ = reply.send(out);
+            }
+            Job::Options { game, reply } => {
+                let out = self.options(&game);
                 let _ = reply.send(out);
             }
             Job::Saved { game, reply } => {
@@ -306,6 +316,17 @@ impl Worker {
             entries: world.resource::<OrderLog>().entries.clone(),
             ended: ended(world, &game.side_ids).map(|(w, r)| (w, r, game.row.secret.clone())),
         })
+    }
+
+    fn options(&mut self, id: &str) -> Result<(usize, OrderOptions), String> {
+        if self.live(id)?.is_none() {
+            return Ok((0, OrderOptions::default()));
+        }
+        self.computer_turns(id);
+        let game = self.games.get_mut(id).expect("live");
+        let world = game.app.world_mut();
+        let len = world.resource::<OrderLog>().entries.len();
+        Ok((len, order_options(world)))
     }
 
     fn saved(&mut self, id: &str) -> Result<crate::game::save::SavedGame, String> {

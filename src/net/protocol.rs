@@ -5,6 +5,7 @@
 use crate::game::hash::StateHash;
 use crate::game::log::DieRecord;
 use crate::game::order::Order;
+use crate::game::order_options::OrderOptions;
 use serde::{Deserialize, Serialize};
 
 /// The protocol number: a client and a server must have the same (the dice and hashes come from
@@ -57,6 +58,8 @@ pub enum ClientMessage {
     /// An order for the seat this player holds, given when the log has `expect` entries: sent
     /// again after a lost connection, it is answered, not carried out twice.
     Order { game: String, expect: usize, order: Order },
+    /// The orders the game takes now: whose they are, by kind, with each field's allowed values.
+    Options { game: String },
 }
 
 /// A seat of a game, as everybody may see it.
@@ -150,6 +153,14 @@ pub enum ServerMessage {
         index: usize,
         order: Order,
         words: String,
+    },
+    /// The orders the game takes now (when the log has `expect` entries), and whether they are
+    /// this connection's to give.
+    Options {
+        game: String,
+        expect: usize,
+        yours: bool,
+        options: OrderOptions,
     },
     /// The order sent with `expect` is entry `index` of the log.
     Accepted {
