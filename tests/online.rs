@@ -719,12 +719,122 @@ fn orders_picked_from_the_servers_options_are_never_refused_over_whole_games() {
             }
             assert_eq!(follower.checked, follower.len(), "{scenario}");
         }
-        // Whole games of three rulesets: moves, attacks, ending phases, and the answers the
-        // computer's attacks ask for.
+        // Whole games of three rulesets: moves, ending phases, and the answers the computer's
+        // attacks ask for.
         assert!(given > 50, "{given} orders given");
-        for kind in ["Move", "Attack", "EndPhase", "Defend"] {
+        // (Whether a random player ever stands next to an enemy in its combat phase depends on
+        // the server's dice, which no test chooses: attacks are not required.)
+        for kind in ["Move", "EndPhase", "Defend"] {
             assert!(kinds.contains(kind), "no {kind} among {kinds:?}");
         }
+        server.stop().await;
+    });
+}
+
+/// The next chat line or error `c` receives (other messages skipped).
+async fn next_chat_or_error(c: &mut Client) -> ServerMessage {
+    loop {
+        let m = next(c).await;
+        if matches!(m, ServerMessage::Chat { .. } | ServerMessage::Error { .. }) {
+            return m;
+        }
+    }
+}
+
+#[test]
+fn players_and_observers_chat_in_rooms_of_their_own_and_floods_are_held_back() {
+    let dir = temp_dir("chat");
+    let rt = runtime();
+    rt.block_on(async {
+        let server = start(&dir).await;
+        let addr = server.addr;
+        let (mut a, _, _) = player(addr, "Anna").await;
+        let (mut b, _, token_b) = player(addr, "Bert").await;
+        let (mut c, _, _) = player(addr, "Cleo").await;
+        let (game, invite, _) = create(&mut a, "st-vith-1944", "german", Opponent::Invite).await;
+        b.request(&ClientMessage::Join {
+            game: game.clone(),
+            invite,
+            contribution: contribution(),
+        })
+        .await
+        .unwrap();
+        for client in [&mut a, &mut b, &mut c] {
+            watch(client, &game, 0, None).await;
+        }
+        let say = |text: &str| ClientMessage::Chat {
+            game: game.clone(),
+            text: text.into(),
+        };
+        a.send(&say("Good luck, Bert")).await.unwrap();
+        for client in [&mut a, &mut b] {
+            let m = next_chat_or_error(client).await;
+            assert!(
+                matches!(&m, ServerMessage::Chat { room, from, text, .. } if room == "players" && from == "Anna" && text == "Good luck, Bert"),
+                "{m:?}"
+            );
+        }
+        c.send(&say("Anna will win")).await.unwrap();
+        let m = next_chat_or_error(&mut c).await;
+        assert!(matches!(&m, ServerMessage::Chat { room, .. } if room == "observers"), "{m:?}");
+        // Each room reads only its own lines.
+        b.send(&say("Thanks")).await.unwrap();
+        assert!(matches!(next_chat_or_error(&mut a).await, ServerMessage::Chat { ref text, .. } if text == "Thanks"));
+        for client in [&a, &b] {
+            assert!(!client.frames.iter().any(|f| f.contains("Anna will win")));
+        }
+        assert!(!c.frames.iter().any(|f| f.contains("Good luck") || f.contains("Thanks")));
+        // Refused lines, by name.
+        c.send(&say(&"x".repeat(501))).await.unwrap();
+        assert!(error_of(&next_chat_or_error(&mut c).await).contains("at most 500 characters"));
+        let mut anonymous = Client::connect(&ws(addr)).await.unwrap();
+        anonymous.send(&say("hi")).await.unwrap();
+        assert!(error_of(&next_chat_or_error(&mut anonymous).await).contains("log in first"));
+        // Bert again, later: the players' last lines, none of the observers'.
+        let mut b2 = Client::connect(&ws(addr)).await.unwrap();
+        b2.request(&ClientMessage::Login { token: token_b }).await.unwrap();
+        watch(&mut b2, &game, 0, None).await;
+        let first = next_chat_or_error(&mut b2).await;
+        assert!(matches!(&first, ServerMessage::Chat { text, .. } if text == "Good luck, Bert"), "{first:?}");
+        let second = next_chat_or_error(&mut b2).await;
+        assert!(matches!(&second, ServerMessage::Chat { text, .. } if text == "Thanks"), "{second:?}");
+        // A flood of chat: five at once pass, then a line a second.
+        let (mut d, _, _) = player(addr, "Dora").await;
+        watch(&mut d, &game, 0, None).await;
+        let seen = next_chat_or_error(&mut d).await;
+        assert!(matches!(&seen, ServerMessage::Chat { text, .. } if text == "Anna will win"), "the observers' history: {seen:?}");
+        for i in 0..8 {
+            d.send(&say(&format!("spam {i}"))).await.unwrap();
+        }
+        let mut refused = 0;
+        for _ in 0..8 {
+            if let ServerMessage::Error { message } = next_chat_or_error(&mut d).await {
+                assert!(message.contains("a line a second"), "{message}");
+                refused += 1;
+            }
+        }
+        // (Three when the lines come faster than a second apart, as here; a slow machine may
+        // have refilled one.)
+        assert!((1..=3).contains(&refused), "{refused} refused");
+        // A flood of frames: 200 at once pass (each answered: not a message), the rest are dropped
+        // with an error.
+        let mut flood = Client::connect(&ws(addr)).await.unwrap();
+        for _ in 0..400 {
+            flood.send_text("{}".into()).await.unwrap();
+        }
+        let mut dropped = 0;
+        for _ in 0..400 {
+            match next(&mut flood).await {
+                ServerMessage::Error { message } if message.contains("too many messages") => dropped += 1,
+                ServerMessage::Error { message } => assert!(message.contains("not a message"), "{message}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        // Past the burst (the hello took one of its 200), less what refilled meanwhile.
+        assert!((1..=201).contains(&dropped), "{dropped} dropped");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let m = flood.request(&ClientMessage::Options { game: game.clone() }).await.unwrap();
+        assert!(matches!(m, ServerMessage::Options { .. }), "the connection serves again: {m:?}");
         server.stop().await;
     });
 }

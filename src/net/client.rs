@@ -83,7 +83,8 @@ impl Client {
     }
 
     /// Sends `message` and waits for its answer (any message but the game's pushes: entries,
-    /// reveals, the end and the game's description, which stay queued for `next`).
+    /// reveals, the end, chat lines and the game's description, which stay queued for `next`).
+    /// A chat line has no answer but an error: send it with `send`.
     pub async fn request(&mut self, message: &ClientMessage) -> Result<ServerMessage, String> {
         self.send(message).await?;
         loop {
@@ -92,6 +93,7 @@ impl Client {
                 ServerMessage::Entry { .. }
                 | ServerMessage::Revealed { .. }
                 | ServerMessage::Ended { .. }
+                | ServerMessage::Chat { .. }
                 | ServerMessage::Game(_) => self.queued.push_back(m),
                 answer => return Ok(answer),
             }

@@ -2,16 +2,17 @@
 //! names what was wrong and changes nothing), and follows the games it watches, sending each
 //! entry as this connection's player may see it.
 
-use super::hub::{self, Committed};
+use super::chat;
+use super::hub::{self, Committed, Event};
 use super::live::{Job, LogSnapshot, Refusal};
 use super::lobby;
 use super::protocol::{ClientMessage, PROTOCOL, ServerMessage};
+use super::rate::{self, Bucket};
 use super::shared::Shared;
 use crate::game::log::LogEntry;
 use crate::game::order::Order;
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 type Outbox = mpsc::UnboundedSender<ServerMessage>;
@@ -24,6 +25,9 @@ struct Conn {
     /// (id, name) once registered or logged in.
     player: Option<(String, String)>,
     watching: Vec<tokio::task::JoinHandle<()>>,
+    /// Messages, and chat lines, this connection may still send.
+    bucket: Bucket,
+    chat_bucket: Bucket,
 }
 
 /// Serves one connection until the client closes it.
@@ -43,6 +47,8 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
         greeted: false,
         player: None,
         watching: Vec::new(),
+        bucket: rate::connection_bucket(),
+        chat_bucket: rate::chat_bucket(),
     };
     let mut closing = conn.shared.closing.clone();
     loop {
@@ -81,6 +87,18 @@ impl Conn {
     }
 
     async fn handle(&mut self, text: &str) {
+        let now = std::time::Instant::now();
+        if !self.bucket.allow(now) {
+            return self.error("too many messages: at most 100 a second (200 at once); this one was dropped".into());
+        }
+        if let Some((id, _)) = &self.player
+            && !self.shared.player_allows(id, now)
+        {
+            return self.error(
+                "too many messages from this player: at most 150 a second over all connections; this one was dropped"
+                    .into(),
+            );
+        }
         let message = match ClientMessage::parse(text) {
             Ok(m) => m,
             Err(e) => return self.error(e),
@@ -144,6 +162,7 @@ impl Conn {
             ClientMessage::Watch { game, since } => self.watch(game, since).await,
             ClientMessage::Order { game, expect, order } => self.order(game, expect, order).await,
             ClientMessage::Options { game } => self.options(game).await,
+            ClientMessage::Chat { game, text } => self.chat(game, text).await,
         }
     }
 
@@ -190,6 +209,15 @@ impl Conn {
         Ok(())
     }
 
+    async fn chat(&mut self, game: String, text: String) -> Result<(), String> {
+        let (id, name) = self.player.clone().ok_or("chat: register or log in first")?;
+        if !self.chat_bucket.allow(std::time::Instant::now()) {
+            return Err("chat: at most a line a second (five at once); this one was not sent".into());
+        }
+        let view = lobby::game_view(&self.shared.store, &game, Some(&id)).await?;
+        chat::post(&self.shared, &game, &name, view.you.is_some(), &text).await
+    }
+
     async fn options(&mut self, game: String) -> Result<(), String> {
         let player = self.player.as_ref().map(|(id, _)| id.clone());
         let view = lobby::game_view(&self.shared.store, &game, player.as_deref()).await?;
@@ -230,11 +258,26 @@ impl Conn {
         let snapshot = answer.await.map_err(|_| "the game's worker stopped".to_string())??;
         self.send(ServerMessage::Game(view));
         let sent = catch_up(&self.out, &game, &snapshot, since, viewer.as_deref());
+        for line in chat::history(&self.shared.store, &game, viewer.is_some()).await? {
+            self.send(line);
+        }
         let out = self.out.clone();
         self.watching.push(tokio::spawn(async move {
             loop {
                 match updates.recv().await {
-                    Ok(c) => forward(&out, &game, &c, sent, viewer.as_deref()),
+                    Ok(event) => match event.as_ref() {
+                        Event::Entry(c) => forward(&out, &game, c, sent, viewer.as_deref()),
+                        Event::Chat { room, from, text, at } if room == chat::room(viewer.is_some()) => {
+                            let _ = out.send(ServerMessage::Chat {
+                                game: game.clone(),
+                                room: room.clone(),
+                                from: from.clone(),
+                                text: text.clone(),
+                                at: *at,
+                            });
+                        }
+                        Event::Chat { .. } => {}
+                    },
                     Err(broadcast::error::RecvError::Lagged(n)) => {
                         let _ = out.send(ServerMessage::Error {
                             message: format!("game `{game}`: this connection fell {n} entries behind; watch again from the last entry you hold"),
@@ -284,7 +327,7 @@ fn catch_up(out: &Outbox, game: &str, snapshot: &LogSnapshot, since: usize, view
 }
 
 /// Sends a committed entry the catch-up did not cover.
-fn forward(out: &Outbox, game: &str, c: &Arc<Committed>, sent: usize, viewer: Option<&str>) {
+fn forward(out: &Outbox, game: &str, c: &Committed, sent: usize, viewer: Option<&str>) {
     if c.index < sent {
         return;
     }

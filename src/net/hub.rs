@@ -19,17 +19,29 @@ pub struct Committed {
     pub ended: Option<(Option<String>, String, String)>,
 }
 
+/// What a game's followers are told: an accepted entry, or a chat line.
+#[derive(Clone, Debug)]
+pub enum Event {
+    Entry(Box<Committed>),
+    Chat {
+        room: String,
+        from: String,
+        text: String,
+        at: i64,
+    },
+}
+
 /// Entries a slow connection may fall behind by before it must catch up from the log.
 const BACKLOG: usize = 1024;
 
 /// The channels, by game.
 #[derive(Clone, Default)]
 pub struct Hub {
-    games: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<Committed>>>>>,
+    games: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<Event>>>>>,
 }
 
 impl Hub {
-    pub fn subscribe(&self, game: &str) -> broadcast::Receiver<Arc<Committed>> {
+    pub fn subscribe(&self, game: &str) -> broadcast::Receiver<Arc<Event>> {
         let mut games = self.games.lock().expect("hub lock");
         games
             .entry(game.to_string())
@@ -38,9 +50,13 @@ impl Hub {
     }
 
     pub fn announce(&self, game: &str, committed: Committed) {
+        self.publish(game, Event::Entry(Box::new(committed)));
+    }
+
+    pub fn publish(&self, game: &str, event: Event) {
         let mut games = self.games.lock().expect("hub lock");
         if let Some(tx) = games.get(game)
-            && tx.send(Arc::new(committed)).is_err()
+            && tx.send(Arc::new(event)).is_err()
         {
             // Nobody follows it any more.
             games.remove(game);

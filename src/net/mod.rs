@@ -6,12 +6,14 @@
 //! `server` on top. `client` stands beside them, using only `protocol` (and `lobby`'s random
 //! bytes).
 
+pub mod chat;
 pub mod client;
 mod connection;
 pub mod hub;
 pub mod live;
 pub mod lobby;
 pub mod protocol;
+pub mod rate;
 pub mod server;
 mod shared;
 pub mod store;

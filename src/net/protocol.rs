@@ -60,6 +60,9 @@ pub enum ClientMessage {
     Order { game: String, expect: usize, order: Order },
     /// The orders the game takes now: whose they are, by kind, with each field's allowed values.
     Options { game: String },
+    /// A line in the game's chat: the players' room for a seated player, the observers' for
+    /// anyone else logged in.
+    Chat { game: String, text: String },
 }
 
 /// A seat of a game, as everybody may see it.
@@ -180,6 +183,15 @@ pub enum ServerMessage {
         winner: Option<String>,
         reason: String,
         secret: String,
+    },
+    /// A chat line: its room (`players` or `observers`), who wrote it, when (milliseconds since
+    /// 1970).
+    Chat {
+        game: String,
+        room: String,
+        from: String,
+        text: String,
+        at: i64,
     },
     /// A message the server could not take: what was wrong with it.
     Error {

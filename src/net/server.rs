@@ -44,6 +44,7 @@ pub async fn start(listen: SocketAddr, db_url: &str) -> Result<ServerHandle, Str
     let workers = Workers::start(cores, store.clone(), hub.clone(), tokio::runtime::Handle::current());
     let (close, closing) = tokio::sync::watch::channel(false);
     let shared = Shared {
+        players: Default::default(),
         store,
         workers,
         hub,

@@ -3,13 +3,26 @@
 
 use super::hub::Hub;
 use super::live::Workers;
+use super::rate::{Bucket, player_bucket};
 use super::store::Store;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 #[derive(Clone)]
 pub struct Shared {
+    /// Each player's rate limit over all their connections.
+    pub players: Arc<Mutex<HashMap<String, Bucket>>>,
     pub store: Store,
     pub workers: Workers,
     pub hub: Hub,
     /// Becomes true when the server stops: every connection closes.
     pub closing: tokio::sync::watch::Receiver<bool>,
+}
+
+impl Shared {
+    /// Whether player `id` may send one more message at `now`.
+    pub fn player_allows(&self, id: &str, now: std::time::Instant) -> bool {
+        let mut players = self.players.lock().expect("rate lock");
+        players.entry(id.to_string()).or_insert_with(player_bucket).allow(now)
+    }
 }

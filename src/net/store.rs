@@ -6,16 +6,24 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 
 /// The schema, step by step: step `i` takes a database from version `i` to `i + 1`.
-const MIGRATIONS: &[&[&str]] = &[&[
-    "CREATE TABLE players (id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL)",
-    "CREATE TABLE games (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, scenario_text TEXT NOT NULL, \
+const MIGRATIONS: &[&[&str]] = &[
+    &[
+        "CREATE TABLE players (id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL)",
+        "CREATE TABLE games (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, scenario_text TEXT NOT NULL, \
      edition BIGINT NOT NULL, secret TEXT NOT NULL, commitment TEXT NOT NULL, invite TEXT, \
      listed BIGINT NOT NULL, ended BIGINT NOT NULL DEFAULT 0, created BIGINT NOT NULL)",
-    "CREATE TABLE seats (game TEXT NOT NULL, side BIGINT NOT NULL, player TEXT, computer TEXT, \
+        "CREATE TABLE seats (game TEXT NOT NULL, side BIGINT NOT NULL, player TEXT, computer TEXT, \
      contribution TEXT, PRIMARY KEY (game, side))",
-    "CREATE TABLE entries (game TEXT NOT NULL, idx BIGINT NOT NULL, entry TEXT NOT NULL, \
+        "CREATE TABLE entries (game TEXT NOT NULL, idx BIGINT NOT NULL, entry TEXT NOT NULL, \
      PRIMARY KEY (game, idx))",
-]];
+    ],
+    // 2: the games' chat, a room for the players and one for observers.
+    &[
+        "CREATE TABLE chat (id TEXT PRIMARY KEY, game TEXT NOT NULL, room TEXT NOT NULL, sender TEXT NOT NULL, \
+         text TEXT NOT NULL, at BIGINT NOT NULL)",
+        "CREATE INDEX chat_by_game ON chat (game, room, at)",
+    ],
+];
 
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -249,6 +257,51 @@ impl Store {
         Ok(rows.into_iter().map(|r| r.get::<String, _>("entry")).collect())
     }
 
+    /// Keeps a chat line (`at`: milliseconds since 1970).
+    pub async fn add_chat(&self, game: &str, room: &str, sender: &str, text: &str, at: i64) -> Result<(), String> {
+        let id = format!("c-{}", super::lobby::hex_random::<8>());
+        sqlx::query("INSERT INTO chat (id, game, room, sender, text, at) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(id)
+            .bind(game)
+            .bind(room)
+            .bind(sender)
+            .bind(text)
+            .bind(at)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error("keeping a chat line", e))
+    }
+
+    /// The last `limit` lines of a game's chat room, oldest first: (sender, text, at).
+    pub async fn recent_chat(
+        &self,
+        game: &str,
+        room: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, String, i64)>, String> {
+        let rows =
+            sqlx::query("SELECT sender, text, at FROM chat WHERE game = $1 AND room = $2 ORDER BY at DESC LIMIT $3")
+                .bind(game)
+                .bind(room)
+                .bind(limit as i64)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(|e| db_error("reading the chat", e))?;
+        let mut lines: Vec<_> = rows
+            .into_iter()
+            .map(|r| {
+                (
+                    r.get::<String, _>("sender"),
+                    r.get::<String, _>("text"),
+                    r.get::<i64, _>("at"),
+                )
+            })
+            .collect();
+        lines.reverse();
+        Ok(lines)
+    }
+
     pub async fn set_ended(&self, game: &str) -> Result<(), String> {
         sqlx::query("UPDATE games SET ended = 1 WHERE id = $1")
             .bind(game)
@@ -273,7 +326,8 @@ impl Store {
     }
 }
 
-fn now() -> i64 {
+/// Milliseconds since 1970.
+pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
