@@ -139,6 +139,10 @@ enum Command {
         /// `server.db` (SQLite) in the data folder.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
+        /// Seconds after which a game nobody touched leaves memory (it is rebuilt from the
+        /// database when next asked for).
+        #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+        idle: u64,
     },
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
@@ -168,18 +172,21 @@ fn main() -> ExitCode {
         Some(Command::Render { file, out, size }) => render(&file, &out, size),
         Some(Command::Highlights(args)) => highlights_cli::run(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
-        Some(Command::Serve { listen, db }) => serve(listen, db),
+        Some(Command::Serve { listen, db, idle }) => serve(listen, db, idle),
         None => open_game(cli),
     }
 }
 
-fn serve(listen: std::net::SocketAddr, db: Option<String>) -> ExitCode {
+fn serve(listen: std::net::SocketAddr, db: Option<String>, idle: u64) -> ExitCode {
     let url = db.unwrap_or_else(|| {
         let dir = hexfront::storage::data_dir();
         let _ = std::fs::create_dir_all(&dir);
         hexfront::net::store::Store::sqlite_url(&dir.join("server.db"))
     });
-    match hexfront::net::server::serve_forever(listen, &url) {
+    let options = hexfront::net::server::Options {
+        idle: std::time::Duration::from_secs(idle),
+    };
+    match hexfront::net::server::serve_forever(listen, &url, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -33,11 +33,16 @@ fn temp_dir(name: &str) -> PathBuf {
 /// `HEXFRONT_TEST_POSTGRES` set (a PostgreSQL URL whose user may create databases), a database of
 /// this test's own there, made afresh the first time (a restarted server finds it again).
 async fn start(dir: &std::path::Path) -> server::ServerHandle {
-    let url = match std::env::var("HEXFRONT_TEST_POSTGRES") {
+    server::start("127.0.0.1:0".parse().unwrap(), &db_url(dir).await)
+        .await
+        .unwrap()
+}
+
+async fn db_url(dir: &std::path::Path) -> String {
+    match std::env::var("HEXFRONT_TEST_POSTGRES") {
         Ok(base) if !base.is_empty() => postgres_db(&base, dir).await,
         _ => hexfront::net::store::Store::sqlite_url(&dir.join("server.db")),
-    };
-    server::start("127.0.0.1:0".parse().unwrap(), &url).await.unwrap()
+    }
 }
 
 /// The test's PostgreSQL database (named after `dir`), made the first time it is asked for.
@@ -835,6 +840,26 @@ fn players_and_observers_chat_in_rooms_of_their_own_and_floods_are_held_back() {
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let m = flood.request(&ClientMessage::Options { game: game.clone() }).await.unwrap();
         assert!(matches!(m, ServerMessage::Options { .. }), "the connection serves again: {m:?}");
+        server.stop().await;
+    });
+}
+
+#[test]
+fn games_that_leave_memory_after_every_order_still_play_to_the_end() {
+    let dir = temp_dir("idle");
+    let rt = runtime();
+    rt.block_on(async {
+        // Idle at once: every order, watch and question rebuilds the game from the database.
+        let options = server::Options { idle: Duration::ZERO };
+        let url = db_url(&dir).await;
+        let server = server::start_with("127.0.0.1:0".parse().unwrap(), &url, options)
+            .await
+            .unwrap();
+        let (a, b, _, _) = play(server.addr, "st-vith-1944", "german").await;
+        assert!(a.follower.ended.is_some() && b.follower.ended.is_some());
+        assert!(a.follower.len() > 20);
+        assert_eq!(a.follower.checked, a.follower.len());
+        assert_eq!(b.follower.checked, b.follower.len());
         server.stop().await;
     });
 }

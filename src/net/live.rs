@@ -18,6 +18,7 @@ use crate::scenario::Scenario;
 use bevy::prelude::*;
 use std::collections::HashMap;
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 /// What a worker is asked to do.
@@ -72,8 +73,9 @@ pub struct Workers {
 
 impl Workers {
     /// Starts `n` workers that record in `store` (through the runtime `handle`) and announce on
-    /// `hub`.
-    pub fn start(n: usize, store: Store, hub: Hub, handle: tokio::runtime::Handle) -> Self {
+    /// `hub`; a game nobody touched for `idle` leaves memory (it is rebuilt from the database
+    /// when next asked for).
+    pub fn start(n: usize, store: Store, hub: Hub, handle: tokio::runtime::Handle, idle: Duration) -> Self {
         let senders = (0..n.max(1))
             .map(|i| {
                 let (tx, rx) = mpsc::channel();
@@ -88,8 +90,14 @@ impl Workers {
                             handle,
                             games: HashMap::new(),
                         };
-                        while let Ok(job) = rx.recv() {
-                            worker.run(job);
+                        let sweep = idle.clamp(Duration::from_millis(1), Duration::from_secs(30));
+                        loop {
+                            match rx.recv_timeout(sweep) {
+                                Ok(job) => worker.run(job),
+                                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                            }
+                            worker.games.retain(|_, g| g.last_used.elapsed() < idle);
                         }
                     })
                     .expect("a worker thread starts");
@@ -114,6 +122,7 @@ struct LiveGame {
     side_ids: Vec<String>,
     computers: HashMap<usize, ComputerPlayer>,
     seed: u64,
+    last_used: Instant,
 }
 
 struct Worker {
@@ -171,7 +180,12 @@ impl Worker {
             };
             self.games.insert(id.to_string(), game);
         }
-        Ok(self.games.get_mut(id))
+        let game = self.games.get_mut(id);
+        if let Some(g) = game {
+            g.last_used = Instant::now();
+            return Ok(Some(g));
+        }
+        Ok(None)
     }
 
     fn rebuild(&self, id: &str) -> Result<Option<LiveGame>, String> {
@@ -207,6 +221,7 @@ impl Worker {
             side_ids,
             computers,
             seed,
+            last_used: Instant::now(),
         }))
     }
 

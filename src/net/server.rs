@@ -14,6 +14,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use std::net::SocketAddr;
+use std::time::Duration;
 use tokio::sync::oneshot;
 
 /// A running server: its address, and the way to stop it.
@@ -35,13 +36,40 @@ impl ServerHandle {
     }
 }
 
+/// How a server runs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// A game nobody touched for this long leaves memory (rebuilt from the database when next
+    /// asked for).
+    pub idle: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            idle: Duration::from_secs(600),
+        }
+    }
+}
+
 /// Starts a server on `listen` (port 0: any free port) with the database at `db_url`, on the
 /// current tokio runtime.
 pub async fn start(listen: SocketAddr, db_url: &str) -> Result<ServerHandle, String> {
+    start_with(listen, db_url, Options::default()).await
+}
+
+/// `start` with `options`.
+pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> Result<ServerHandle, String> {
     let store = Store::open(db_url).await?;
     let hub = Hub::default();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let workers = Workers::start(cores, store.clone(), hub.clone(), tokio::runtime::Handle::current());
+    let workers = Workers::start(
+        cores,
+        store.clone(),
+        hub.clone(),
+        tokio::runtime::Handle::current(),
+        options.idle,
+    );
     let (close, closing) = tokio::sync::watch::channel(false);
     let shared = Shared {
         players: Default::default(),
@@ -77,13 +105,13 @@ pub async fn start(listen: SocketAddr, db_url: &str) -> Result<ServerHandle, Str
 }
 
 /// Runs a server until Ctrl+C (`hexfront serve`).
-pub fn serve_forever(listen: SocketAddr, db_url: &str) -> Result<(), String> {
+pub fn serve_forever(listen: SocketAddr, db_url: &str, options: Options) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     runtime.block_on(async {
-        let handle = start(listen, db_url).await?;
+        let handle = start_with(listen, db_url, options).await?;
         println!(
             "Hexfront server {} (protocol {PROTOCOL}) on http://{} — WebSocket ws://{}/ws; database {}",
             crate::version::LONG,
