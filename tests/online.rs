@@ -863,3 +863,122 @@ fn games_that_leave_memory_after_every_order_still_play_to_the_end() {
         server.stop().await;
     });
 }
+
+/// A plain HTTP POST of `body` to `path`, with a bearer token if given: (status, body).
+fn http_post(addr: SocketAddr, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let status = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+fn answer(body: &str) -> ServerMessage {
+    ServerMessage::parse(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+#[test]
+fn a_bot_plays_a_whole_game_over_plain_http() {
+    let dir = temp_dir("http");
+    let rt = runtime();
+    let server = rt.block_on(start(&dir));
+    let addr = server.addr;
+    // Blocking HTTP from a thread of its own, as a bot in any language would.
+    let played = std::thread::spawn(move || {
+        let json = |m: &ClientMessage| serde_json::to_string(m).unwrap();
+        let (status, body) = http_post(
+            addr,
+            "/api/request",
+            None,
+            &json(&ClientMessage::Register { name: "Curl".into() }),
+        );
+        assert_eq!(status, 200, "{body}");
+        let ServerMessage::Registered { token, .. } = answer(&body) else {
+            panic!("{body}")
+        };
+        let create = ClientMessage::Create {
+            scenario: "st-vith-1944".into(),
+            side: "us".into(),
+            opponent: Opponent::Computer("novice".into()),
+            contribution: contribution(),
+        };
+        let (_, body) = http_post(addr, "/api/request", Some(&token), &json(&create));
+        let ServerMessage::Created { game, .. } = answer(&body) else {
+            panic!("{body}")
+        };
+        // Refusals by name, with 400.
+        let (status, body) = http_post(
+            addr,
+            "/api/request",
+            Some("0"),
+            &json(&ClientMessage::Options { game: game.clone() }),
+        );
+        assert_eq!(status, 400);
+        assert!(body.contains("no player has this token"), "{body}");
+        let (status, body) = http_post(addr, "/api/request", None, "{{{");
+        assert_eq!(status, 400);
+        assert!(body.contains("not a message"), "{body}");
+        let (mut rng, mut orders) = (0x2545_f491_4f6c_dd1du64, 0);
+        loop {
+            let (_, body) = http_post(
+                addr,
+                "/api/request",
+                Some(&token),
+                &json(&ClientMessage::Options { game: game.clone() }),
+            );
+            let ServerMessage::Options {
+                expect, yours, options, ..
+            } = answer(&body)
+            else {
+                panic!("{body}")
+            };
+            if options.side.is_none() {
+                break;
+            }
+            assert!(yours, "the computer has played its part before the answer");
+            let order = random_pick(&options, &mut rng).unwrap();
+            let (status, body) = http_post(
+                addr,
+                "/api/request",
+                Some(&token),
+                &json(&ClientMessage::Order {
+                    game: game.clone(),
+                    expect,
+                    order,
+                }),
+            );
+            assert_eq!(status, 200, "{body}");
+            assert!(
+                matches!(answer(&body), ServerMessage::Accepted { index, .. } if index == expect),
+                "{body}"
+            );
+            orders += 1;
+        }
+        // The whole game as watch would send it, checked by a follower.
+        let (status, body) = http_get(addr, &format!("/api/games/{game}/messages?since=0"));
+        assert_eq!(status, 200);
+        let messages: Vec<ServerMessage> = serde_json::from_str(&body).unwrap();
+        let ServerMessage::Game(view) = messages[0].clone() else {
+            panic!("{:?}", messages[0])
+        };
+        let mut follower = Follower::new(view).unwrap();
+        for m in &messages[1..] {
+            follower.take(m).unwrap();
+        }
+        assert!(follower.ended.is_some());
+        assert_eq!(follower.checked, follower.len());
+        (orders, follower.len())
+    })
+    .join()
+    .unwrap();
+    assert!(played.0 > 3 && played.1 > played.0, "{played:?}");
+    rt.block_on(server.stop());
+}

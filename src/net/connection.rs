@@ -77,6 +77,72 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
     let _ = writer.await;
 }
 
+/// A connection for one HTTP request: greeted, its player found by `token`.
+async fn http_conn(
+    shared: Shared,
+    token: Option<&str>,
+) -> Result<(Conn, mpsc::UnboundedReceiver<ServerMessage>), String> {
+    let (out, outbox) = mpsc::unbounded_channel();
+    let mut conn = Conn {
+        shared,
+        out,
+        greeted: true,
+        player: None,
+        watching: Vec::new(),
+        bucket: rate::connection_bucket(),
+        chat_bucket: rate::chat_bucket(),
+    };
+    if let Some(token) = token {
+        let player = conn.shared.store.player_by_token(&lobby::token_hash(token)).await?;
+        conn.player = Some(player.ok_or("Authorization: no player has this token")?);
+    }
+    Ok((conn, outbox))
+}
+
+/// One message over plain HTTP (`POST /api/request`), from the player whose token is given:
+/// the answer a WebSocket would get (`None`: a chat line, which has none), or the error.
+/// Following a game is the WebSocket's; HTTP reads it with `messages_since`.
+pub async fn http_request(shared: Shared, token: Option<&str>, body: &str) -> Result<Option<ServerMessage>, String> {
+    let message = ClientMessage::parse(body)?;
+    if matches!(message, ClientMessage::Watch { .. } | ClientMessage::Hello { .. }) {
+        return Err(
+            "`watch` and `hello` are the WebSocket's: over HTTP read a game with GET /api/games/ID/messages?since=N"
+                .into(),
+        );
+    }
+    let (mut conn, mut outbox) = http_conn(shared, token).await?;
+    if let Some((id, _)) = &conn.player
+        && !conn.shared.player_allows(id, std::time::Instant::now())
+    {
+        return Err("too many messages from this player: at most 150 a second; this one was dropped".into());
+    }
+    conn.dispatch(message).await?;
+    drop(conn);
+    Ok(outbox.recv().await)
+}
+
+/// What `watch` would send for `game` from entry `since`, as the token's player may see it: the
+/// game, its entries and reveals, the end, the chat's last lines.
+pub async fn messages_since(
+    shared: Shared,
+    token: Option<&str>,
+    game: String,
+    since: usize,
+) -> Result<Vec<ServerMessage>, String> {
+    let (mut conn, mut outbox) = http_conn(shared, token).await?;
+    conn.watch(game, since).await?;
+    for w in conn.watching.drain(..) {
+        w.abort();
+    }
+    drop(conn);
+    // Everything `watch` sends for the log so far is sent before it returns.
+    let mut out = Vec::new();
+    while let Ok(m) = outbox.try_recv() {
+        out.push(m);
+    }
+    Ok(out)
+}
+
 impl Conn {
     fn send(&self, m: ServerMessage) {
         let _ = self.out.send(m);

@@ -14,11 +14,6 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     out
 }
 
-/// `N` random bytes as hex.
-pub fn hex_random<const N: usize>() -> String {
-    hex(&random_bytes::<N>())
-}
-
 /// The hash the server keeps of a token.
 pub fn token_hash(token: &str) -> String {
     hex(blake3::hash(token.as_bytes()).as_bytes())

@@ -5,7 +5,7 @@
 use super::connection::connection;
 use super::hub::Hub;
 use super::live::{Job, Workers};
-use super::protocol::{MAX_FRAME, PROTOCOL};
+use super::protocol::{MAX_FRAME, PROTOCOL, ServerMessage};
 use super::shared::Shared;
 use super::store::Store;
 use axum::Router;
@@ -83,6 +83,8 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         .route("/api/version", get(version))
         .route("/api/games", get(open_games))
         .route("/api/games/{id}/saved", get(saved))
+        .route("/api/games/{id}/messages", get(messages))
+        .route("/api/request", axum::routing::post(request))
         .with_state(shared);
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -152,6 +154,48 @@ async fn open_games(State(shared): State<Shared>) -> Response {
     match shared.store.open_games(50).await {
         Ok(games) => axum::Json(serde_json::json!({ "games": games })).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+    }
+}
+
+/// The player's token from `Authorization: Bearer TOKEN`, if given.
+fn bearer(headers: &axum::http::HeaderMap) -> Option<String> {
+    let value = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
+    value.strip_prefix("Bearer ").map(|t| t.trim().to_string())
+}
+
+fn bad_request(message: String) -> Response {
+    (StatusCode::BAD_REQUEST, axum::Json(ServerMessage::Error { message })).into_response()
+}
+
+/// A client message over HTTP: the body as on the WebSocket, the player by bearer token.
+async fn request(State(shared): State<Shared>, headers: axum::http::HeaderMap, body: String) -> Response {
+    if body.len() > 4 * MAX_FRAME {
+        return bad_request(format!("a request of {} bytes: the limit is {MAX_FRAME}", body.len()));
+    }
+    match super::connection::http_request(shared, bearer(&headers).as_deref(), &body).await {
+        Ok(Some(ServerMessage::Error { message })) => bad_request(message),
+        Ok(Some(answer)) => axum::Json(answer).into_response(),
+        Ok(None) => StatusCode::NO_CONTENT.into_response(),
+        Err(message) => bad_request(message),
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Since {
+    #[serde(default)]
+    since: usize,
+}
+
+/// What `watch` would send, as JSON: `GET /api/games/ID/messages?since=N`.
+async fn messages(
+    Path(id): Path<String>,
+    axum::extract::Query(q): axum::extract::Query<Since>,
+    State(shared): State<Shared>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    match super::connection::messages_since(shared, bearer(&headers).as_deref(), id, q.since).await {
+        Ok(list) => axum::Json(list).into_response(),
+        Err(message) => bad_request(message),
     }
 }
 

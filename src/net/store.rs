@@ -259,7 +259,9 @@ impl Store {
 
     /// Keeps a chat line (`at`: milliseconds since 1970).
     pub async fn add_chat(&self, game: &str, room: &str, sender: &str, text: &str, at: i64) -> Result<(), String> {
-        let id = format!("c-{}", super::lobby::hex_random::<8>());
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes from the operating system: {e}"))?;
+        let id = format!("c-{}", crate::game::dice_proof::hex(&bytes));
         sqlx::query("INSERT INTO chat (id, game, room, sender, text, at) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(id)
             .bind(game)
