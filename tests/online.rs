@@ -411,6 +411,11 @@ fn hostile_messages_are_answered_by_name_and_change_nothing() {
                 "contribution:",
             ),
             (
+                // 64 bytes, but multi-byte characters: named, and the connection lives on.
+                format!(r#"{{"type":"create","scenario":"st-vith-1944","side":"german","opponent":"invite","contribution":"a{}a"}}"#, "é".repeat(31)),
+                "contribution: expected 64 hex digits",
+            ),
+            (
                 format!(r#"{{"type":"create","scenario":"st-vith-1944","side":"german","opponent":{{"computer":"grandmaster"}},"contribution":"{}"}}"#, contribution()),
                 "grandmaster",
             ),
@@ -493,7 +498,7 @@ fn hostile_messages_are_answered_by_name_and_change_nothing() {
         let m = b2.request(&ClientMessage::Login { token: token_b }).await.unwrap();
         assert!(matches!(m, ServerMessage::LoggedIn { ref name, .. } if name == "Bert"), "{m:?}");
         checked += 2;
-        assert_eq!(checked, 23);
+        assert_eq!(checked, 24);
         server.stop().await;
     });
 }
@@ -767,6 +772,9 @@ fn players_and_observers_chat_in_rooms_of_their_own_and_floods_are_held_back() {
         for client in [&mut a, &mut b, &mut c] {
             watch(client, &game, 0, None).await;
         }
+        // A second watch of the same game replaces the first: Anna reads each line once (a
+        // doubled "Good luck" would come where "Thanks" is awaited below).
+        watch(&mut a, &game, 0, None).await;
         let say = |text: &str| ClientMessage::Chat {
             game: game.clone(),
             text: text.into(),

@@ -40,8 +40,11 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// 32 bytes from 64 hex digits, or what is wrong with them.
 pub fn from_hex(text: &str) -> Result<[u8; 32], String> {
-    if text.len() != 64 {
-        return Err(format!("expected 64 hex digits, got {} characters", text.len()));
+    if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "expected 64 hex digits (0-9, a-f), got {} characters",
+            text.chars().count()
+        ));
     }
     let mut out = [0u8; 32];
     for (i, byte) in out.iter_mut().enumerate() {
@@ -102,5 +105,8 @@ mod tests {
         assert!(swapped.check(s).is_err());
         assert_eq!(from_hex(&hex(&secret)), Ok(secret));
         assert!(from_hex("zz").is_err());
+        // Multi-byte characters and signs are not hex, whatever their length in bytes.
+        assert!(from_hex(&format!("a{}a", "é".repeat(31))).is_err());
+        assert!(from_hex(&format!("+f{}", "0".repeat(62))).is_err());
     }
 }

@@ -24,10 +24,11 @@ struct Conn {
     greeted: bool,
     /// (id, name) once registered or logged in.
     player: Option<(String, String)>,
-    watching: Vec<tokio::task::JoinHandle<()>>,
-    /// Messages, and chat lines, this connection may still send.
+    /// The games followed, each by a task of its own (a second `watch` of a game replaces the
+    /// first).
+    watching: std::collections::HashMap<String, tokio::task::JoinHandle<()>>,
+    /// Messages this connection may still send.
     bucket: Bucket,
-    chat_bucket: Bucket,
 }
 
 /// Serves one connection until the client closes it.
@@ -46,9 +47,8 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
         out,
         greeted: false,
         player: None,
-        watching: Vec::new(),
+        watching: Default::default(),
         bucket: rate::connection_bucket(),
-        chat_bucket: rate::chat_bucket(),
     };
     let mut closing = conn.shared.closing.clone();
     loop {
@@ -70,7 +70,7 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
             }
         }
     }
-    for w in conn.watching.drain(..) {
+    for (_, w) in conn.watching.drain() {
         w.abort();
     }
     drop(conn);
@@ -88,9 +88,8 @@ async fn http_conn(
         out,
         greeted: true,
         player: None,
-        watching: Vec::new(),
+        watching: Default::default(),
         bucket: rate::connection_bucket(),
-        chat_bucket: rate::chat_bucket(),
     };
     if let Some(token) = token {
         let player = conn.shared.store.player_by_token(&lobby::token_hash(token)).await?;
@@ -131,7 +130,7 @@ pub async fn messages_since(
 ) -> Result<Vec<ServerMessage>, String> {
     let (mut conn, mut outbox) = http_conn(shared, token).await?;
     conn.watch(game, since).await?;
-    for w in conn.watching.drain(..) {
+    for (_, w) in conn.watching.drain() {
         w.abort();
     }
     drop(conn);
@@ -277,7 +276,7 @@ impl Conn {
 
     async fn chat(&mut self, game: String, text: String) -> Result<(), String> {
         let (id, name) = self.player.clone().ok_or("chat: register or log in first")?;
-        if !self.chat_bucket.allow(std::time::Instant::now()) {
+        if !self.shared.chat_allows(&id, std::time::Instant::now()) {
             return Err("chat: at most a line a second (five at once); this one was not sent".into());
         }
         let view = lobby::game_view(&self.shared.store, &game, Some(&id)).await?;
@@ -328,7 +327,8 @@ impl Conn {
             self.send(line);
         }
         let out = self.out.clone();
-        self.watching.push(tokio::spawn(async move {
+        let key = game.clone();
+        let follow = tokio::spawn(async move {
             loop {
                 match updates.recv().await {
                     Ok(event) => match event.as_ref() {
@@ -353,7 +353,10 @@ impl Conn {
                     Err(broadcast::error::RecvError::Closed) => break,
                 }
             }
-        }));
+        });
+        if let Some(previous) = self.watching.insert(key, follow) {
+            previous.abort();
+        }
         Ok(())
     }
 }

@@ -93,7 +93,15 @@ impl Workers {
                         let sweep = idle.clamp(Duration::from_millis(1), Duration::from_secs(30));
                         loop {
                             match rx.recv_timeout(sweep) {
-                                Ok(job) => worker.run(job),
+                                Ok(job) => {
+                                    // A panic in a game (a bug) must not end the worker: its games
+                                    // leave memory, to be rebuilt from the database.
+                                    let ran =
+                                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.run(job)));
+                                    if ran.is_err() {
+                                        worker.games.clear();
+                                    }
+                                }
                                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
                             }
@@ -268,15 +276,21 @@ impl Worker {
     /// Carries out one order, commits its entry and announces it. A failed commit drops the
     /// game from memory (the database holds the truth; it is rebuilt from there).
     fn carry_out(&mut self, id: &str, issued: IssuedOrder) -> Result<usize, Refusal> {
-        let game = self.games.get_mut(id).expect("live");
+        let gone = || Refusal::Failed(format!("game `{id}` left memory; send the order again"));
+        let game = self.games.get_mut(id).ok_or_else(gone)?;
         let index = execute(game.app.world_mut(), issued).map_err(|r| Refusal::Refused(r.reason))?;
         let entry = game.app.world().resource::<OrderLog>().entries[index].clone();
-        let text = serde_json::to_string(&entry).map_err(|e| Refusal::Failed(e.to_string()))?;
-        if let Err(e) = self.block(self.store.append_entry(id, index, &text)) {
+        let text = serde_json::to_string(&entry);
+        let committed = match &text {
+            Ok(text) => self.block(self.store.append_entry(id, index, text)),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = committed {
+            // Memory is ahead of the database: drop the game, rebuilt from the database.
             self.games.remove(id);
             return Err(Refusal::Failed(e));
         }
-        let game = self.games.get_mut(id).expect("live");
+        let game = self.games.get_mut(id).ok_or_else(gone)?;
         let ended = ended(game.app.world(), &game.side_ids);
         let log = &game.app.world().resource::<OrderLog>().entries;
         let reveals = newly_revealed(log, index)
@@ -284,8 +298,11 @@ impl Worker {
             .map(|j| (j, log[j].clone()))
             .collect();
         let secret = ended.as_ref().map(|_| game.row.secret.clone());
-        if ended.is_some() {
-            let _ = self.block(self.store.set_ended(id));
+        if ended.is_some()
+            && let Err(e) = self.block(self.store.set_ended(id))
+        {
+            // The log holds the end (a rebuilt game is over); only the game list lags.
+            eprintln!("game `{id}` ended but was not marked so: {e}");
         }
         self.hub.announce(
             id,
@@ -310,11 +327,15 @@ impl Worker {
             };
             let Some(order) = player.next_order(world) else { return };
             let side_id = game.side_ids[side].clone();
-            if self.carry_out(id, IssuedOrder::new(side_id, order)).is_err() {
+            match self.carry_out(id, IssuedOrder::new(side_id.clone(), order)) {
+                Ok(_) => {}
+                // Not recorded: the game left memory; the next message rebuilds it and goes on.
+                Err(Refusal::Failed(_)) => return,
                 // A refused computer order is a bug in the player: end its phase rather than stop.
-                let side_id = self.games.get(id).map(|g| g.side_ids[side].clone()).unwrap_or_default();
-                if self.carry_out(id, IssuedOrder::new(side_id, Order::EndPhase)).is_err() {
-                    return;
+                Err(Refusal::Refused(_)) => {
+                    if self.carry_out(id, IssuedOrder::new(side_id, Order::EndPhase)).is_err() {
+                        return;
+                    }
                 }
             }
         }
@@ -325,7 +346,9 @@ impl Worker {
             return Ok(LogSnapshot::default());
         }
         self.computer_turns(id);
-        let game = self.games.get(id).expect("live");
+        let game = self
+            .live(id)?
+            .ok_or_else(|| format!("game `{id}` waits for a player"))?;
         let world = game.app.world();
         Ok(LogSnapshot {
             entries: world.resource::<OrderLog>().entries.clone(),
@@ -338,7 +361,9 @@ impl Worker {
             return Ok((0, OrderOptions::default()));
         }
         self.computer_turns(id);
-        let game = self.games.get_mut(id).expect("live");
+        let game = self
+            .live(id)?
+            .ok_or_else(|| format!("game `{id}` waits for a player"))?;
         let world = game.app.world_mut();
         let len = world.resource::<OrderLog>().entries.len();
         Ok((len, order_options(world)))

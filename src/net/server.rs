@@ -73,6 +73,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
     let (close, closing) = tokio::sync::watch::channel(false);
     let shared = Shared {
         players: Default::default(),
+        chatters: Default::default(),
         store,
         workers,
         hub,
@@ -215,6 +216,7 @@ async fn saved(Path(id): Path<String>, State(shared): State<Shared>) -> Response
             Ok(text) => text.into_response(),
             Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
         },
+        Ok(Err(why)) if why.starts_with("no game") => (StatusCode::NOT_FOUND, why).into_response(),
         Ok(Err(why)) => (StatusCode::CONFLICT, why).into_response(),
         Err(_) => (
             StatusCode::INTERNAL_SERVER_ERROR,

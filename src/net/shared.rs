@@ -3,7 +3,7 @@
 
 use super::hub::Hub;
 use super::live::Workers;
-use super::rate::{Bucket, player_bucket};
+use super::rate::{Bucket, chat_bucket, player_bucket};
 use super::store::Store;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex};
 pub struct Shared {
     /// Each player's rate limit over all their connections.
     pub players: Arc<Mutex<HashMap<String, Bucket>>>,
+    /// Each player's chat limit over all their connections (and HTTP).
+    pub chatters: Arc<Mutex<HashMap<String, Bucket>>>,
     pub store: Store,
     pub workers: Workers,
     pub hub: Hub,
@@ -24,5 +26,11 @@ impl Shared {
     pub fn player_allows(&self, id: &str, now: std::time::Instant) -> bool {
         let mut players = self.players.lock().expect("rate lock");
         players.entry(id.to_string()).or_insert_with(player_bucket).allow(now)
+    }
+
+    /// Whether player `id` may send one more chat line at `now`.
+    pub fn chat_allows(&self, id: &str, now: std::time::Instant) -> bool {
+        let mut chatters = self.chatters.lock().expect("rate lock");
+        chatters.entry(id.to_string()).or_insert_with(chat_bucket).allow(now)
     }
 }
