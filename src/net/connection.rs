@@ -253,20 +253,23 @@ impl Conn {
             .ok_or_else(|| "register or log in first (`register` or `login`)".into())
     }
 
+    /// Hands the job `make` builds to the game's worker and waits for its answer.
+    async fn ask<T>(&self, game: &str, make: impl FnOnce(oneshot::Sender<T>) -> Job) -> Result<T, String> {
+        let (reply, answer) = oneshot::channel();
+        self.shared.workers.send(game, make(reply));
+        answer.await.map_err(|_| "the game's worker stopped".to_string())
+    }
+
     async fn order(&mut self, game: String, expect: usize, order: Order) -> Result<(), String> {
         let player = self.player_id()?;
-        let (reply, answer) = oneshot::channel();
-        self.shared.workers.send(
-            &game,
-            Job::Order {
-                game: game.clone(),
-                player,
-                expect,
-                order,
-                reply,
-            },
-        );
-        match answer.await.map_err(|_| "the game's worker stopped".to_string())? {
+        let job = |reply| Job::Order {
+            game: game.clone(),
+            player,
+            expect,
+            order,
+            reply,
+        };
+        match self.ask(&game, job).await? {
             Ok(index) => self.send(ServerMessage::Accepted { game, index }),
             Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
             Err(Refusal::Failed(why)) => return Err(format!("the order was not recorded: {why}")),
@@ -279,23 +282,23 @@ impl Conn {
         if !self.shared.chat_allows(&id, std::time::Instant::now()) {
             return Err("chat: at most a line a second (five at once); this one was not sent".into());
         }
-        let view = lobby::game_view(&self.shared.store, &game, Some(&id)).await?;
-        chat::post(&self.shared, &game, &name, view.you.is_some(), &text).await
+        // Every game has its seats: none means no game.
+        let seats = self.shared.store.seats(&game).await?;
+        if seats.is_empty() {
+            return Err(format!("game: no game `{game}`"));
+        }
+        let seated = seats.iter().any(|s| s.player.as_deref() == Some(id.as_str()));
+        chat::post(&self.shared, &game, &name, seated, &text).await
     }
 
     async fn options(&mut self, game: String) -> Result<(), String> {
         let player = self.player.as_ref().map(|(id, _)| id.clone());
-        let view = lobby::game_view(&self.shared.store, &game, player.as_deref()).await?;
-        let (reply, answer) = oneshot::channel();
-        self.shared.workers.send(
-            &game,
-            Job::Options {
-                game: game.clone(),
-                reply,
-            },
-        );
-        let (expect, options) = answer.await.map_err(|_| "the game's worker stopped".to_string())??;
-        let yours = view.you.is_some() && options.side == view.you;
+        let job = |reply| Job::Options {
+            game: game.clone(),
+            player,
+            reply,
+        };
+        let (expect, yours, options) = self.ask(&game, job).await??;
         self.send(ServerMessage::Options {
             game,
             expect,
@@ -312,15 +315,11 @@ impl Conn {
         let viewer = view.you.clone();
         // Follow first, then read the log: nothing falls between the two.
         let mut updates = self.shared.hub.subscribe(&game);
-        let (reply, answer) = oneshot::channel();
-        self.shared.workers.send(
-            &game,
-            Job::Log {
-                game: game.clone(),
-                reply,
-            },
-        );
-        let snapshot = answer.await.map_err(|_| "the game's worker stopped".to_string())??;
+        let job = |reply| Job::Log {
+            game: game.clone(),
+            reply,
+        };
+        let snapshot = self.ask(&game, job).await??;
         self.send(ServerMessage::Game(view));
         let sent = catch_up(&self.out, &game, &snapshot, since, viewer.as_deref());
         for line in chat::history(&self.shared.store, &game, viewer.is_some()).await? {

@@ -14,7 +14,6 @@ use crate::game::order::{IssuedOrder, Order};
 use crate::game::order_options::{OrderOptions, order_options};
 use crate::game::phase::GameState;
 use crate::game::victory::Verdict;
-use crate::scenario::Scenario;
 use bevy::prelude::*;
 use std::collections::HashMap;
 use std::sync::mpsc;
@@ -37,10 +36,12 @@ pub enum Job {
         game: String,
         reply: oneshot::Sender<Result<LogSnapshot, String>>,
     },
-    /// The orders the game takes now, with the log's length.
+    /// The orders the game takes now, with the log's length, and whether they are `player`'s
+    /// to give.
     Options {
         game: String,
-        reply: oneshot::Sender<Result<(usize, OrderOptions), String>>,
+        player: Option<String>,
+        reply: oneshot::Sender<Result<(usize, bool, OrderOptions), String>>,
     },
     /// The game as a saved game, with its dice proof (once it has ended).
     Saved {
@@ -164,8 +165,8 @@ impl Worker {
                 let out = self.log(&game);
                 let _ = reply.send(out);
             }
-            Job::Options { game, reply } => {
-                let out = self.options(&game);
+            Job::Options { game, player, reply } => {
+                let out = self.options(&game, player.as_deref());
                 let _ = reply.send(out);
             }
             Job::Saved { game, reply } => {
@@ -204,8 +205,7 @@ impl Worker {
         if seats.iter().any(|s| !s.taken() || s.contribution.is_none()) {
             return Ok(None);
         }
-        let scenario = Scenario::from_ron_str(format!("{}.ron", row.scenario), &row.scenario_text)
-            .map_err(|e| format!("game `{id}`: its scenario no longer loads: {e}"))?;
+        let scenario = row.scenario()?;
         let seed = game_seed(&row, &seats)?;
         let mut app = crate::game::headless_app(&scenario, seed);
         crate::game::undo::set_edition(app.world_mut(), row.edition);
@@ -356,9 +356,9 @@ impl Worker {
         })
     }
 
-    fn options(&mut self, id: &str) -> Result<(usize, OrderOptions), String> {
+    fn options(&mut self, id: &str, player: Option<&str>) -> Result<(usize, bool, OrderOptions), String> {
         if self.live(id)?.is_none() {
-            return Ok((0, OrderOptions::default()));
+            return Ok((0, false, OrderOptions::default()));
         }
         self.computer_turns(id);
         let game = self
@@ -366,7 +366,14 @@ impl Worker {
             .ok_or_else(|| format!("game `{id}` waits for a player"))?;
         let world = game.app.world_mut();
         let len = world.resource::<OrderLog>().entries.len();
-        Ok((len, order_options(world)))
+        let options = order_options(world);
+        let side = options
+            .side
+            .as_ref()
+            .and_then(|s| game.side_ids.iter().position(|id| id == s));
+        let yours =
+            player.is_some() && side.and_then(|s| game.seats.get(s)).and_then(|s| s.player.as_deref()) == player;
+        Ok((len, yours, options))
     }
 
     fn saved(&mut self, id: &str) -> Result<crate::game::save::SavedGame, String> {

@@ -149,8 +149,7 @@ pub async fn join(
     if !store.take_seat(game, free.side, player, contribution).await? {
         return Err(format!("game `{game}`: somebody took the seat first"));
     }
-    let (_, scenario) = shipped(&row.scenario)?;
-    Ok(scenario.raw.sides[free.side].id.clone())
+    Ok(row.scenario()?.raw.sides[free.side].id.clone())
 }
 
 /// The game as `player` (if any) sees it.
@@ -160,8 +159,7 @@ pub async fn game_view(store: &Store, game: &str, player: Option<&str>) -> Resul
         .await?
         .ok_or_else(|| format!("game: no game `{game}`"))?;
     let seats = store.seats(game).await?;
-    let scenario =
-        Scenario::from_ron_str(format!("{}.ron", row.scenario), &row.scenario_text).map_err(|e| e.to_string())?;
+    let scenario = row.scenario()?;
     let mut views = Vec::new();
     for s in &seats {
         let side = &scenario.raw.sides[s.side];

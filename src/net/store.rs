@@ -43,6 +43,14 @@ pub struct GameRow {
     pub ended: bool,
 }
 
+impl GameRow {
+    /// The scenario the game was made from (its text as stored, not today's shipped file).
+    pub fn scenario(&self) -> Result<crate::scenario::Scenario, String> {
+        crate::scenario::Scenario::from_ron_str(format!("{}.ron", self.scenario), &self.scenario_text)
+            .map_err(|e| format!("game `{}`: its scenario no longer loads: {e}", self.id))
+    }
+}
+
 /// A seat as stored: who holds it and their contribution to the dice.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SeatRow {
