@@ -185,6 +185,7 @@ fn serve(listen: std::net::SocketAddr, db: Option<String>, idle: u64) -> ExitCod
     });
     let options = hexfront::net::server::Options {
         idle: std::time::Duration::from_secs(idle),
+        ..Default::default()
     };
     match hexfront::net::server::serve_forever(listen, &url, options) {
         Ok(()) => ExitCode::SUCCESS,

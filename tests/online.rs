@@ -5,209 +5,16 @@
 //! hidden tactics before their time; a dropped client catches up; a resent order is not applied
 //! twice; hostile messages are answered with errors and change nothing.
 
-use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
+mod common;
+
+use common::online::*;
+use hexfront::ai::side_to_act;
 use hexfront::net::client::{Client, Follower, contribution};
 use hexfront::net::protocol::{ClientMessage, Opponent, ServerMessage};
 use hexfront::net::server;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexfront-online-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A server on a free port. Its database: a SQLite file in `dir`, or, with
-/// `HEXFRONT_TEST_POSTGRES` set (a PostgreSQL URL whose user may create databases), a database of
-/// this test's own there, made afresh the first time (a restarted server finds it again).
-async fn start(dir: &std::path::Path) -> server::ServerHandle {
-    server::start("127.0.0.1:0".parse().unwrap(), &db_url(dir).await)
-        .await
-        .unwrap()
-}
-
-async fn db_url(dir: &std::path::Path) -> String {
-    match std::env::var("HEXFRONT_TEST_POSTGRES") {
-        Ok(base) if !base.is_empty() => postgres_db(&base, dir).await,
-        _ => hexfront::net::store::Store::sqlite_url(&dir.join("server.db")),
-    }
-}
-
-/// The test's PostgreSQL database (named after `dir`), made the first time it is asked for.
-async fn postgres_db(base: &str, dir: &std::path::Path) -> String {
-    use sqlx::Connection;
-    // `hexfront-online-PID-NAME`: one database a test, whatever the process.
-    let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
-    let test = folder.splitn(4, '-').nth(3).unwrap_or(&folder);
-    let name = format!("hexfront_test_{}", test.replace(['-', '.'], "_"));
-    let marker = dir.join("postgres-made");
-    if !marker.exists() {
-        sqlx::any::install_default_drivers();
-        let mut admin = sqlx::AnyConnection::connect(base).await.unwrap();
-        for sql in [
-            format!("DROP DATABASE IF EXISTS {name}"),
-            format!("CREATE DATABASE {name}"),
-        ] {
-            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
-                .execute(&mut admin)
-                .await
-                .unwrap();
-        }
-        std::fs::write(&marker, &name).unwrap();
-    }
-    let (server, _) = base.rsplit_once('/').expect("a URL ending in /DATABASE");
-    format!("{server}/{name}")
-}
-
-fn ws(addr: SocketAddr) -> String {
-    format!("ws://{addr}/ws")
-}
-
-/// A plain HTTP GET: (status, body).
-fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let status = text[9..12].parse().unwrap();
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
-    (status, body)
-}
-
-/// The next message, or a failure after a minute of silence.
-async fn next(client: &mut Client) -> ServerMessage {
-    tokio::time::timeout(Duration::from_secs(120), client.next())
-        .await
-        .expect("the server answers within two minutes")
-        .expect("the connection holds")
-}
-
-/// A registered client: (client, player id, token).
-async fn player(addr: SocketAddr, name: &str) -> (Client, String, String) {
-    let mut c = Client::connect(&ws(addr)).await.unwrap();
-    match c.request(&ClientMessage::Register { name: name.into() }).await.unwrap() {
-        ServerMessage::Registered { player, token } => (c, player, token),
-        other => panic!("not registered: {other:?}"),
-    }
-}
-
-/// Makes a game: (id, invite code, commitment).
-async fn create(c: &mut Client, scenario: &str, side: &str, opponent: Opponent) -> (String, Option<String>, String) {
-    let created = c
-        .request(&ClientMessage::Create {
-            scenario: scenario.into(),
-            side: side.into(),
-            opponent,
-            contribution: contribution(),
-        })
-        .await
-        .unwrap();
-    match created {
-        ServerMessage::Created {
-            game,
-            invite,
-            commitment,
-        } => (game, invite, commitment),
-        other => panic!("not created: {other:?}"),
-    }
-}
-
-/// Follows `game` from `since`: the game's description first.
-async fn watch(c: &mut Client, game: &str, since: usize, follower: Option<Follower>) -> Follower {
-    c.send(&ClientMessage::Watch {
-        game: game.into(),
-        since,
-    })
-    .await
-    .unwrap();
-    loop {
-        match next(c).await {
-            ServerMessage::Game(view) => return follower.unwrap_or_else(|| Follower::new(view).unwrap()),
-            ServerMessage::Error { message } => panic!("watch refused: {message}"),
-            _ => {}
-        }
-    }
-}
-
-/// One seat played by the computer through a client, until the game ends or `stop` says so.
-struct Seat {
-    client: Client,
-    follower: Follower,
-    ai: ComputerPlayer,
-    /// The order sent and not yet seen in the log (its `expect`).
-    sent: Option<usize>,
-    orders: usize,
-}
-
-impl Seat {
-    fn new(client: Client, follower: Follower, level: &str, seed: u64) -> Self {
-        let side = follower.my_side().expect("seated");
-        Self {
-            client,
-            follower,
-            ai: ComputerPlayer::new(side, Profile::parse(level).unwrap(), seed),
-            sent: None,
-            orders: 0,
-        }
-    }
-
-    /// Gives an order if it is this seat's turn (and its last one has come back as an entry).
-    async fn act(&mut self, game: &str) {
-        if self.sent.is_some_and(|e| self.follower.len() <= e) || self.follower.ended.is_some() {
-            return;
-        }
-        self.sent = None;
-        let mine = self.follower.my_side();
-        let world = self.follower.world();
-        if side_to_act(world) != mine {
-            return;
-        }
-        let order = self.ai.next_order(world).expect("the computer has an order");
-        let expect = self.follower.len();
-        let message = ClientMessage::Order {
-            game: game.into(),
-            expect,
-            order,
-        };
-        self.client.send(&message).await.unwrap();
-        self.sent = Some(expect);
-        self.orders += 1;
-    }
-
-    /// Takes one message from the server.
-    fn take(&mut self, m: ServerMessage) {
-        match &m {
-            ServerMessage::Refused { reason, .. } => panic!("a computer order was refused: {reason}"),
-            ServerMessage::Error { message } => panic!("server error: {message}"),
-            _ => self.follower.take(&m).unwrap(),
-        }
-    }
-}
-
-/// Both seats until the game is over for both: each acts when it is its turn, and takes
-/// whatever arrives first.
-async fn play_on(a: &mut Seat, b: &mut Seat, game: &str) {
-    while a.follower.ended.is_none() || b.follower.ended.is_none() {
-        a.act(game).await;
-        b.act(game).await;
-        tokio::select! {
-            m = next(&mut a.client) => a.take(m),
-            m = next(&mut b.client) => b.take(m),
-        }
-    }
-}
 
 /// Plays a whole game of `scenario` between two clients; returns both seats and the game id.
 async fn play(addr: SocketAddr, scenario: &str, first_side: &str) -> (Seat, Seat, String, String) {
@@ -858,7 +665,10 @@ fn games_that_leave_memory_after_every_order_still_play_to_the_end() {
     let rt = runtime();
     rt.block_on(async {
         // Idle at once: every order, watch and question rebuilds the game from the database.
-        let options = server::Options { idle: Duration::ZERO };
+        let options = server::Options {
+            idle: Duration::ZERO,
+            ..Default::default()
+        };
         let url = db_url(&dir).await;
         let server = server::start_with("127.0.0.1:0".parse().unwrap(), &url, options)
             .await
@@ -917,6 +727,8 @@ fn a_bot_plays_a_whole_game_over_plain_http() {
             side: "us".into(),
             opponent: Opponent::Computer("novice".into()),
             contribution: contribution(),
+            observer_delay: Default::default(),
+            turn_time: None,
         };
         let (_, body) = http_post(addr, "/api/request", Some(&token), &json(&create));
         let ServerMessage::Created { game, .. } = answer(&body) else {

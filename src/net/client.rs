@@ -144,6 +144,11 @@ impl Follower {
         self.app.world_mut()
     }
 
+    /// The entries received, oldest first.
+    pub fn entries(&self) -> &[EntryView] {
+        &self.entries
+    }
+
     /// Entries received.
     pub fn len(&self) -> usize {
         self.entries.len()

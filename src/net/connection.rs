@@ -3,10 +3,11 @@
 //! entry as this connection's player may see it.
 
 use super::chat;
+use super::delay::Held;
 use super::hub::{self, Committed, Event};
 use super::live::{Job, LogSnapshot, Refusal};
 use super::lobby;
-use super::protocol::{ClientMessage, PROTOCOL, ServerMessage};
+use super::protocol::{ClientMessage, ObserverDelay, PROTOCOL, ServerMessage};
 use super::rate::{self, Bucket};
 use super::shared::Shared;
 use crate::game::log::LogEntry;
@@ -203,10 +204,19 @@ impl Conn {
                 side,
                 opponent,
                 contribution,
+                observer_delay,
+                turn_time,
             } => {
                 let player = self.player_id()?;
-                let (game, invite, commitment) =
-                    lobby::create(&store, &player, &scenario, &side, &opponent, &contribution).await?;
+                let new = lobby::NewGame {
+                    scenario: &scenario,
+                    side: &side,
+                    opponent: &opponent,
+                    contribution: &contribution,
+                    observer_delay,
+                    turn_time,
+                };
+                let (game, invite, commitment) = lobby::create(&store, &player, new).await?;
                 self.send(ServerMessage::Created {
                     game,
                     invite,
@@ -308,56 +318,163 @@ impl Conn {
         Ok(())
     }
 
-    /// Sends the game, its entries from `since`, and from then on each new one.
+    /// Sends the game, its entries from `since`, and from then on each new one (to an observer
+    /// of a game that holds observers back, each once it may be seen).
     async fn watch(&mut self, game: String, since: usize) -> Result<(), String> {
         let player = self.player.as_ref().map(|(id, _)| id.clone());
         let view = lobby::game_view(&self.shared.store, &game, player.as_deref()).await?;
         let viewer = view.you.clone();
+        let delay = if viewer.is_none() {
+            view.observer_delay
+        } else {
+            ObserverDelay::None
+        };
         // Follow first, then read the log: nothing falls between the two.
-        let mut updates = self.shared.hub.subscribe(&game);
+        let updates = self.shared.hub.subscribe(&game);
         let job = |reply| Job::Log {
             game: game.clone(),
             reply,
         };
         let snapshot = self.ask(&game, job).await??;
         self.send(ServerMessage::Game(view));
-        let sent = catch_up(&self.out, &game, &snapshot, since, viewer.as_deref());
-        for line in chat::history(&self.shared.store, &game, viewer.is_some()).await? {
+        let mut follow = Follow {
+            out: self.out.clone(),
+            game: game.clone(),
+            viewer,
+            sent: 0,
+            held: None,
+        };
+        if delay == ObserverDelay::None || snapshot.ended.is_some() {
+            follow.sent = catch_up(&self.out, &game, &snapshot, since, follow.viewer.as_deref());
+        } else {
+            let mut held = Held::new(delay, snapshot.turn);
+            for c in committed_since(&snapshot, since) {
+                held.push(c);
+            }
+            follow.sent = snapshot.entries.len();
+            follow.held = Some(held);
+            follow.release();
+        }
+        for line in chat::history(&self.shared.store, &game, follow.viewer.is_some()).await? {
             self.send(line);
         }
-        let out = self.out.clone();
-        let key = game.clone();
-        let follow = tokio::spawn(async move {
-            loop {
-                match updates.recv().await {
-                    Ok(event) => match event.as_ref() {
-                        Event::Entry(c) => forward(&out, &game, c, sent, viewer.as_deref()),
-                        Event::Chat { room, from, text, at } if room == chat::room(viewer.is_some()) => {
-                            let _ = out.send(ServerMessage::Chat {
-                                game: game.clone(),
-                                room: room.clone(),
-                                from: from.clone(),
-                                text: text.clone(),
-                                at: *at,
-                            });
-                        }
-                        Event::Chat { .. } => {}
-                    },
-                    Err(broadcast::error::RecvError::Lagged(n)) => {
-                        let _ = out.send(ServerMessage::Error {
-                            message: format!("game `{game}`: this connection fell {n} entries behind; watch again from the last entry you hold"),
-                        });
-                        break;
-                    }
-                    Err(broadcast::error::RecvError::Closed) => break,
-                }
-            }
-        });
-        if let Some(previous) = self.watching.insert(key, follow) {
+        let task = tokio::spawn(follow.run(updates));
+        if let Some(previous) = self.watching.insert(game, task) {
             previous.abort();
         }
         Ok(())
     }
+}
+
+/// One connection following one game: what it forwards, and what it holds back.
+struct Follow {
+    out: Outbox,
+    game: String,
+    /// The side the connection plays (`None`: an observer).
+    viewer: Option<String>,
+    /// Entries the catch-up covered.
+    sent: usize,
+    /// An observer held back: the entries not yet to be seen.
+    held: Option<Held>,
+}
+
+impl Follow {
+    async fn run(mut self, mut updates: broadcast::Receiver<std::sync::Arc<Event>>) {
+        loop {
+            let wake = self.held.as_ref().and_then(Held::next_release);
+            let sleep = async {
+                match wake {
+                    Some(at) => {
+                        let ms = u64::try_from(at - super::store::now()).unwrap_or(0);
+                        tokio::time::sleep(std::time::Duration::from_millis(ms)).await
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            let event = tokio::select! {
+                event = updates.recv() => event,
+                _ = sleep => {
+                    self.release();
+                    continue;
+                }
+            };
+            match event {
+                Ok(event) => self.take(&event),
+                Err(broadcast::error::RecvError::Lagged(n)) => {
+                    let _ = self.out.send(ServerMessage::Error {
+                        message: format!(
+                            "game `{}`: this connection fell {n} entries behind; watch again from the last entry you hold",
+                            self.game
+                        ),
+                    });
+                    break;
+                }
+                Err(broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    }
+
+    fn take(&mut self, event: &Event) {
+        let game = self.game.clone();
+        match event {
+            Event::Entry(c) if c.index >= self.sent => match &mut self.held {
+                Some(held) => {
+                    held.push((**c).clone());
+                    self.release();
+                }
+                None => forward(&self.out, &game, c, self.sent, self.viewer.as_deref()),
+            },
+            Event::Entry(_) => {}
+            Event::Chat { room, from, text, at } if *room == chat::room(self.viewer.is_some()) => {
+                let _ = self.out.send(ServerMessage::Chat {
+                    game,
+                    room: room.clone(),
+                    from: from.clone(),
+                    text: text.clone(),
+                    at: *at,
+                });
+            }
+            Event::Chat { .. } => {}
+            // Observers held back learn of a lapse when they see the entries around it.
+            Event::Lapsed { .. } if self.held.is_some() => {}
+            Event::Lapsed { side, waited, conceded } => {
+                let _ = self.out.send(ServerMessage::TimeLapsed {
+                    game,
+                    side: side.clone(),
+                    waited: *waited,
+                    conceded: *conceded,
+                });
+            }
+        }
+    }
+
+    /// Sends what a held-back observer may see now.
+    fn release(&mut self) {
+        let Some(held) = &mut self.held else { return };
+        for c in held.due(super::store::now()) {
+            for m in hub::messages(&self.game, &c, None) {
+                let _ = self.out.send(m);
+            }
+        }
+    }
+}
+
+/// The log from `since` as committed entries (for an observer held back).
+fn committed_since(snapshot: &LogSnapshot, since: usize) -> Vec<Committed> {
+    let entries = &snapshot.entries;
+    (since..entries.len())
+        .map(|i| Committed {
+            index: i,
+            entry: entries[i].clone(),
+            reveals: super::live::newly_revealed(entries, i)
+                .into_iter()
+                .map(|j| (j, entries[j].clone()))
+                .collect(),
+            ended: None,
+            at: snapshot.times.get(i).copied().unwrap_or(0),
+            turn: snapshot.turn,
+        })
+        .collect()
 }
 
 /// Sends the log from `since` as `viewer` may see it; the number of entries it covered.

@@ -17,12 +17,22 @@ pub struct Committed {
     pub reveals: Vec<(usize, LogEntry)>,
     /// The game ended with it: the winner, why, and the server's secret.
     pub ended: Option<(Option<String>, String, String)>,
+    /// When it was made (milliseconds since 1970).
+    pub at: i64,
+    /// The game's turn after it.
+    pub turn: u32,
 }
 
-/// What a game's followers are told: an accepted entry, or a chat line.
+/// What a game's followers are told: an accepted entry, a chat line, or that a side let its
+/// time per turn lapse.
 #[derive(Clone, Debug)]
 pub enum Event {
     Entry(Box<Committed>),
+    Lapsed {
+        side: String,
+        waited: u64,
+        conceded: bool,
+    },
     Chat {
         room: String,
         from: String,

@@ -48,12 +48,19 @@ pub enum Job {
         game: String,
         reply: oneshot::Sender<Result<crate::game::save::SavedGame, String>>,
     },
+    /// `side` let the game's time per turn lapse on the wait since `since`, and the game was made
+    /// so that this concedes it: concede for it, if the game still waits for it since then.
+    Lapse { game: String, side: String, since: i64 },
 }
 
 /// A game's log as it stands, and how it ended (winner, why, the server's secret) if it has.
 #[derive(Clone, Debug, Default)]
 pub struct LogSnapshot {
     pub entries: Vec<LogEntry>,
+    /// When each entry was made (milliseconds since 1970; 0 before the server kept it).
+    pub times: Vec<i64>,
+    /// The game's turn now.
+    pub turn: u32,
     pub ended: Option<(Option<String>, String, String)>,
 }
 
@@ -132,6 +139,8 @@ struct LiveGame {
     computers: HashMap<usize, ComputerPlayer>,
     seed: u64,
     last_used: Instant,
+    /// When each entry was made.
+    times: Vec<i64>,
 }
 
 struct Worker {
@@ -173,6 +182,18 @@ impl Worker {
                 let out = self.saved(&game);
                 let _ = reply.send(out);
             }
+            Job::Lapse { game, side, since } => self.lapse(&game, &side, since),
+        }
+    }
+
+    /// Concedes for `side` if the game still waits for it since `since`.
+    fn lapse(&mut self, id: &str, side: &str, since: i64) {
+        let Ok(Some(game)) = self.live(id) else { return };
+        if game.row.waiting.as_ref() != Some(&(side.to_string(), since)) {
+            return;
+        }
+        if let Err(e) = self.carry_out(id, IssuedOrder::new(side.to_string(), Order::Concede)) {
+            eprintln!("game `{id}`: {side} let its time lapse but could not concede: {e:?}");
         }
     }
 
@@ -184,9 +205,13 @@ impl Worker {
     /// still free.
     fn live(&mut self, id: &str) -> Result<Option<&mut LiveGame>, String> {
         if !self.games.contains_key(id) {
-            let Some(game) = self.rebuild(id)? else {
+            let Some(mut game) = self.rebuild(id)? else {
                 return Ok(None);
             };
+            if game.row.waiting.is_none() {
+                // Play has just begun: the first wait starts now.
+                self.note_waiting(&mut game, super::store::now())?;
+            }
             self.games.insert(id.to_string(), game);
         }
         let game = self.games.get_mut(id);
@@ -209,9 +234,11 @@ impl Worker {
         let seed = game_seed(&row, &seats)?;
         let mut app = crate::game::headless_app(&scenario, seed);
         crate::game::undo::set_edition(app.world_mut(), row.edition);
-        for (i, text) in self.block(self.store.entries(id))?.iter().enumerate() {
+        let mut times = Vec::new();
+        for (i, (text, at)) in self.block(self.store.entries(id))?.iter().enumerate() {
             let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("game `{id}` entry {i}: {e}"))?;
             replay_entry(app.world_mut(), i, &entry).map_err(|e| format!("game `{id}` does not replay: {e}"))?;
+            times.push(*at);
         }
         let side_ids = app.world().resource::<Sides>().0.iter().map(|s| s.id.clone()).collect();
         let computers = seats
@@ -230,7 +257,22 @@ impl Worker {
             computers,
             seed,
             last_used: Instant::now(),
+            times,
         }))
+    }
+
+    /// Records whom the game waits for, when that changed (at `at`): the clock of its time per
+    /// turn starts again.
+    fn note_waiting(&self, game: &mut LiveGame, at: i64) -> Result<(), String> {
+        let Some(side) = side_to_act(game.app.world()).and_then(|s| game.side_ids.get(s)) else {
+            return Ok(());
+        };
+        if game.row.waiting.as_ref().is_some_and(|(w, _)| w == side) {
+            return Ok(());
+        }
+        self.block(self.store.set_waiting(&game.row.id, side, at))?;
+        game.row.waiting = Some((side.clone(), at));
+        Ok(())
     }
 
     fn order(&mut self, id: &str, player: &str, expect: usize, order: Order) -> Result<usize, Refusal> {
@@ -260,6 +302,13 @@ impl Worker {
         }
         let side = match issuer(game.app.world(), &order) {
             Ok(Some((side, _))) => side,
+            // Conceding is any seated player's, for their own side.
+            Ok(None) if order == Order::Concede => {
+                match game.seats.iter().find(|s| s.player.as_deref() == Some(player)) {
+                    Some(seat) => seat.side,
+                    None => return refuse("only a seated player may concede, for their own side".into()),
+                }
+            }
             Ok(None) => return refuse("the game is not waiting for an order".into()),
             Err(why) => return refuse(why),
         };
@@ -281,8 +330,9 @@ impl Worker {
         let index = execute(game.app.world_mut(), issued).map_err(|r| Refusal::Refused(r.reason))?;
         let entry = game.app.world().resource::<OrderLog>().entries[index].clone();
         let text = serde_json::to_string(&entry);
+        let at = super::store::now();
         let committed = match &text {
-            Ok(text) => self.block(self.store.append_entry(id, index, text)),
+            Ok(text) => self.block(self.store.append_entry(id, index, text, at)),
             Err(e) => Err(e.to_string()),
         };
         if let Err(e) = committed {
@@ -290,8 +340,17 @@ impl Worker {
             self.games.remove(id);
             return Err(Refusal::Failed(e));
         }
+        let mut game = self.games.remove(id).ok_or_else(gone)?;
+        game.times.push(at);
+        let waiting = self.note_waiting(&mut game, at);
+        self.games.insert(id.to_string(), game);
+        if let Err(e) = waiting {
+            // The clock of the time per turn lags; the order stands.
+            eprintln!("game `{id}`: {e}");
+        }
         let game = self.games.get_mut(id).ok_or_else(gone)?;
         let ended = ended(game.app.world(), &game.side_ids);
+        let turn = game.app.world().resource::<crate::game::phase::TurnState>().turn;
         let log = &game.app.world().resource::<OrderLog>().entries;
         let reveals = newly_revealed(log, index)
             .into_iter()
@@ -311,6 +370,8 @@ impl Worker {
                 entry,
                 reveals,
                 ended: ended.map(|(w, r)| (w, r, secret.unwrap_or_default())),
+                at,
+                turn,
             },
         );
         Ok(index)
@@ -352,6 +413,8 @@ impl Worker {
         let world = game.app.world();
         Ok(LogSnapshot {
             entries: world.resource::<OrderLog>().entries.clone(),
+            times: game.times.clone(),
+            turn: world.resource::<crate::game::phase::TurnState>().turn,
             ended: ended(world, &game.side_ids).map(|(w, r)| (w, r, game.row.secret.clone())),
         })
     }
@@ -364,6 +427,12 @@ impl Worker {
         let game = self
             .live(id)?
             .ok_or_else(|| format!("game `{id}` waits for a player"))?;
+        let seated = player.is_some() && game.seats.iter().any(|s| s.player.as_deref() == player);
+        if !seated && game.row.observer_delay != super::protocol::ObserverDelay::None && !is_over(game.app.world()) {
+            return Err(format!(
+                "game `{id}` holds its observers back: the orders it takes now are for its players"
+            ));
+        }
         let world = game.app.world_mut();
         let len = world.resource::<OrderLog>().entries.len();
         let options = order_options(world);

@@ -2,7 +2,7 @@
 //! game of a shipped scenario (the server's secret drawn and committed to), taking a seat, and
 //! the game as a client sees it.
 
-use super::protocol::{GameView, Opponent, SeatView};
+use super::protocol::{GameView, ObserverDelay, Opponent, SeatView, TurnTime};
 use super::store::{GameRow, SeatRow, Store};
 use crate::game::dice_proof::{self, hex};
 use crate::scenario::{SHIPPED, Scenario};
@@ -53,16 +53,46 @@ pub fn shipped(name: &str) -> Result<(&'static str, Scenario), String> {
     Ok((text, scenario))
 }
 
+/// What the creator of a game chooses.
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    pub scenario: &'a str,
+    pub side: &'a str,
+    pub opponent: &'a Opponent,
+    pub contribution: &'a str,
+    pub observer_delay: ObserverDelay,
+    pub turn_time: Option<TurnTime>,
+}
+
+/// The longest time per turn a game may set: thirty days.
+const MAX_TURN_SECONDS: u32 = 30 * 86_400;
+
 /// A new game: (id, invite code, commitment).
-pub async fn create(
-    store: &Store,
-    player: &str,
-    scenario_name: &str,
-    side: &str,
-    opponent: &Opponent,
-    contribution: &str,
-) -> Result<(String, Option<String>, String), String> {
+pub async fn create(store: &Store, player: &str, new: NewGame<'_>) -> Result<(String, Option<String>, String), String> {
+    let NewGame {
+        scenario: scenario_name,
+        side,
+        opponent,
+        contribution,
+        observer_delay,
+        turn_time,
+    } = new;
     dice_proof::from_hex(contribution).map_err(|e| format!("contribution: {e}"))?;
+    if let Some(t) = turn_time
+        && !(1..=MAX_TURN_SECONDS).contains(&t.seconds)
+    {
+        return Err(format!(
+            "turn_time.seconds: {} is not between 1 and {MAX_TURN_SECONDS} (thirty days)",
+            t.seconds
+        ));
+    }
+    if let ObserverDelay::Seconds(s) = observer_delay
+        && s > MAX_TURN_SECONDS
+    {
+        return Err(format!(
+            "observer_delay.seconds: {s} is more than {MAX_TURN_SECONDS} (thirty days)"
+        ));
+    }
     let (text, scenario) = shipped(scenario_name)?;
     let sides: Vec<&str> = scenario.raw.sides.iter().map(|s| s.id.as_str()).collect();
     let mine = sides.iter().position(|s| s.eq_ignore_ascii_case(side)).ok_or_else(|| {
@@ -87,6 +117,9 @@ pub async fn create(
         invite: invite.clone(),
         listed: matches!(opponent, Opponent::Open),
         ended: false,
+        observer_delay,
+        turn_time,
+        waiting: None,
     };
     let seats: Vec<SeatRow> = (0..sides.len())
         .map(|i| match (i == mine, &computer) {
@@ -189,6 +222,8 @@ pub async fn game_view(store: &Store, game: &str, player: Option<&str>) -> Resul
         commitment: row.commitment.clone(),
         contributions: seats.iter().map(|s| s.contribution.clone()).collect(),
         you,
+        observer_delay: row.observer_delay,
+        turn_time: row.turn_time,
     };
     Ok(view)
 }

@@ -2,13 +2,15 @@
 //! given only its side's view), the protocol, and a headless client library.
 //!
 //! Dependency direction inside: `protocol` and `store` at the bottom; `hub` and `live` (the
-//! games in play) over them, `shared` bundling them; `lobby` and `connection` over that, and
-//! `server` on top. `client` stands beside them, using only `protocol` (and `lobby`'s random
+//! games in play) over them, `shared` bundling them; `delay` (observers held back) and `clock`
+//! (time per turn) beside `lobby` and `connection` over that, and `server` on top. `client` stands beside them, using only `protocol` (and `lobby`'s random
 //! bytes).
 
 pub mod chat;
 pub mod client;
+mod clock;
 mod connection;
+pub mod delay;
 pub mod hub;
 pub mod live;
 pub mod lobby;

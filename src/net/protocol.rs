@@ -27,6 +27,33 @@ pub enum Opponent {
     Computer(String),
 }
 
+/// How far behind the players a game's observers are held (everyone not seated): set when the
+/// game is made, enforced by the server for everything observers receive. Once the game is
+/// over they see it all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObserverDelay {
+    /// Observers see each entry as it is made.
+    #[default]
+    None,
+    /// Observers see a turn's entries once the next turn has begun.
+    OneTurn,
+    /// Observers see each entry this many seconds after it was made.
+    Seconds(u32),
+}
+
+/// A limit on how long the game waits for a side (from the moment the game turns to it until it
+/// hands the game on): when it lapses both players are told, once a wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnTime {
+    /// Seconds a side may take (86400: a day).
+    pub seconds: u32,
+    /// Whether a side that lets the time lapse concedes the game (off: the players are only told).
+    #[serde(default)]
+    pub concede: bool,
+}
+
 /// What a client sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -44,6 +71,12 @@ pub enum ClientMessage {
         side: String,
         opponent: Opponent,
         contribution: String,
+        /// How far behind observers are held (default: not at all).
+        #[serde(default)]
+        observer_delay: ObserverDelay,
+        /// A limit on each side's wait (default: none).
+        #[serde(default)]
+        turn_time: Option<TurnTime>,
     },
     /// Takes the free seat of a game (the invite code, when it has one).
     Join {
@@ -97,6 +130,12 @@ pub struct GameView {
     pub you: Option<String>,
     /// Whether both seats are taken and play has begun.
     pub started: bool,
+    /// How far behind the players observers are held.
+    #[serde(default)]
+    pub observer_delay: ObserverDelay,
+    /// The limit on each side's wait, if the game has one.
+    #[serde(default)]
+    pub turn_time: Option<TurnTime>,
 }
 
 /// One accepted order, as a connection may see it. While it holds a secret of another side
@@ -183,6 +222,14 @@ pub enum ServerMessage {
         winner: Option<String>,
         reason: String,
         secret: String,
+    },
+    /// The game has waited for `side` longer than its time per turn (`waited` seconds so far);
+    /// `conceded` when the game was made so that this ends it.
+    TimeLapsed {
+        game: String,
+        side: String,
+        waited: u64,
+        conceded: bool,
     },
     /// A chat line: its room (`players` or `observers`), who wrote it, when (milliseconds since
     /// 1970).

@@ -42,12 +42,15 @@ pub struct Options {
     /// A game nobody touched for this long leaves memory (rebuilt from the database when next
     /// asked for).
     pub idle: Duration,
+    /// How often the server looks for lapsed times per turn.
+    pub clock: Duration,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Self {
             idle: Duration::from_secs(600),
+            clock: Duration::from_secs(5),
         }
     }
 }
@@ -79,6 +82,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         hub,
         closing,
     };
+    tokio::spawn(super::clock::run(shared.clone(), options.clock));
     let app = Router::new()
         .route("/ws", get(upgrade))
         .route("/api/version", get(version))

@@ -2,6 +2,7 @@
 //! commitment, invite code), seats and the order log, one row an entry. SQLite in the data folder
 //! by default, PostgreSQL by URL: the same schema and queries (`$N` parameters, which both read).
 
+use super::protocol::{ObserverDelay, TurnTime};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 
@@ -23,7 +24,28 @@ const MIGRATIONS: &[&[&str]] = &[
          text TEXT NOT NULL, at BIGINT NOT NULL)",
         "CREATE INDEX chat_by_game ON chat (game, room, at)",
     ],
+    // 3: when each entry was made (observers held back by time); how far behind observers are
+    // held; the time per turn, and whom the game waits for since when.
+    &[
+        "ALTER TABLE entries ADD COLUMN at BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN observer_delay TEXT",
+        "ALTER TABLE games ADD COLUMN turn_seconds BIGINT",
+        "ALTER TABLE games ADD COLUMN turn_concede BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN waiting_side TEXT",
+        "ALTER TABLE games ADD COLUMN waiting_since BIGINT",
+        "ALTER TABLE games ADD COLUMN lapse_told BIGINT",
+    ],
 ];
+
+/// A game whose side to act has let its time per turn lapse, not told yet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lapse {
+    pub game: String,
+    /// The side waited for (id) and since when (milliseconds since 1970).
+    pub side: String,
+    pub since: i64,
+    pub turn_time: TurnTime,
+}
 
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +63,10 @@ pub struct GameRow {
     /// Listed as open to anyone.
     pub listed: bool,
     pub ended: bool,
+    pub observer_delay: ObserverDelay,
+    pub turn_time: Option<TurnTime>,
+    /// The side the game waits for (id) and since when (milliseconds since 1970), once known.
+    pub waiting: Option<(String, i64)>,
 }
 
 impl GameRow {
@@ -159,8 +185,8 @@ impl Store {
         let e = |x| db_error("adding a game", x);
         let mut tx = self.pool.begin().await.map_err(e)?;
         sqlx::query(
-            "INSERT INTO games (id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, created) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9)",
+            "INSERT INTO games (id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, created, \
+             observer_delay, turn_seconds, turn_concede) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11, $12)",
         )
         .bind(&game.id)
         .bind(&game.scenario)
@@ -171,6 +197,9 @@ impl Store {
         .bind(game.invite.clone())
         .bind(i64::from(game.listed))
         .bind(now())
+        .bind(serde_json::to_string(&game.observer_delay).map_err(|x| x.to_string())?)
+        .bind(game.turn_time.map(|t| i64::from(t.seconds)))
+        .bind(game.turn_time.map_or(0, |t| i64::from(t.concede)))
         .execute(&mut *tx)
         .await
         .map_err(e)?;
@@ -190,7 +219,8 @@ impl Store {
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, String> {
         let row = sqlx::query(
-            "SELECT id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended FROM games WHERE id = $1",
+            "SELECT id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, observer_delay, \
+             turn_seconds, turn_concede, waiting_side, waiting_since FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -206,6 +236,14 @@ impl Store {
             invite: r.get("invite"),
             listed: r.get::<i64, _>("listed") != 0,
             ended: r.get::<i64, _>("ended") != 0,
+            observer_delay: r
+                .get::<Option<String>, _>("observer_delay")
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default(),
+            turn_time: turn_time(r.get("turn_seconds"), r.get("turn_concede")),
+            waiting: r
+                .get::<Option<String>, _>("waiting_side")
+                .zip(r.get::<Option<i64>, _>("waiting_since")),
         }))
     }
 
@@ -242,27 +280,77 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Commits entry `index` of a game's log (as JSON). Fails if that entry exists: an
-    /// order is never recorded twice.
-    pub async fn append_entry(&self, game: &str, index: usize, entry: &str) -> Result<(), String> {
-        sqlx::query("INSERT INTO entries (game, idx, entry) VALUES ($1, $2, $3)")
+    /// Commits entry `index` of a game's log (as JSON), made at `at` (milliseconds since 1970).
+    /// Fails if that entry exists: an order is never recorded twice.
+    pub async fn append_entry(&self, game: &str, index: usize, entry: &str, at: i64) -> Result<(), String> {
+        sqlx::query("INSERT INTO entries (game, idx, entry, at) VALUES ($1, $2, $3, $4)")
             .bind(game)
             .bind(index as i64)
             .bind(entry)
+            .bind(at)
             .execute(&self.pool)
             .await
             .map(|_| ())
             .map_err(|e| db_error(&format!("recording entry {index} of game {game}"), e))
     }
 
-    /// A game's log, oldest first.
-    pub async fn entries(&self, game: &str) -> Result<Vec<String>, String> {
-        let rows = sqlx::query("SELECT entry FROM entries WHERE game = $1 ORDER BY idx")
+    /// A game's log, oldest first: each entry (JSON) with when it was made.
+    pub async fn entries(&self, game: &str) -> Result<Vec<(String, i64)>, String> {
+        let rows = sqlx::query("SELECT entry, at FROM entries WHERE game = $1 ORDER BY idx")
             .bind(game)
             .fetch_all(&self.pool)
             .await
             .map_err(|e| db_error("reading a game's log", e))?;
-        Ok(rows.into_iter().map(|r| r.get::<String, _>("entry")).collect())
+        Ok(rows.into_iter().map(|r| (r.get("entry"), r.get("at"))).collect())
+    }
+
+    /// Notes that the game waits for `side` (an id) since `since`.
+    pub async fn set_waiting(&self, game: &str, side: &str, since: i64) -> Result<(), String> {
+        sqlx::query("UPDATE games SET waiting_side = $1, waiting_since = $2 WHERE id = $3")
+            .bind(side)
+            .bind(since)
+            .bind(game)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error("noting whom a game waits for", e))
+    }
+
+    /// Games in play whose time per turn has lapsed at `now` and whose players were not told of
+    /// this wait yet.
+    pub async fn lapsed(&self, now: i64) -> Result<Vec<Lapse>, String> {
+        let rows = sqlx::query(
+            "SELECT id, waiting_side, waiting_since, turn_seconds, turn_concede FROM games \
+             WHERE ended = 0 AND turn_seconds IS NOT NULL AND waiting_side IS NOT NULL \
+             AND waiting_since + turn_seconds * 1000 <= $1 AND (lapse_told IS NULL OR lapse_told <> waiting_since)",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| db_error("looking for lapsed turns", e))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| {
+                Some(Lapse {
+                    game: r.get("id"),
+                    side: r.get("waiting_side"),
+                    since: r.get("waiting_since"),
+                    turn_time: turn_time(r.get("turn_seconds"), r.get("turn_concede"))?,
+                })
+            })
+            .collect())
+    }
+
+    /// Marks the wait since `since` as told: false when it was already (by another server).
+    pub async fn set_lapse_told(&self, game: &str, since: i64) -> Result<bool, String> {
+        let done =
+            sqlx::query("UPDATE games SET lapse_told = $1 WHERE id = $2 AND (lapse_told IS NULL OR lapse_told <> $1)")
+                .bind(since)
+                .bind(game)
+                .execute(&self.pool)
+                .await
+                .map_err(|e| db_error("noting a lapsed turn", e))?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Keeps a chat line (`at`: milliseconds since 1970).
@@ -334,6 +422,14 @@ impl Store {
         .map_err(|e| db_error("listing games", e))?;
         Ok(rows.into_iter().map(|r| r.get::<String, _>("id")).collect())
     }
+}
+
+/// A game's time per turn from its columns.
+fn turn_time(seconds: Option<i64>, concede: i64) -> Option<TurnTime> {
+    Some(TurnTime {
+        seconds: u32::try_from(seconds?).ok()?,
+        concede: concede != 0,
+    })
 }
 
 /// Milliseconds since 1970.

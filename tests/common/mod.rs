@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod board;
+pub mod online;
 pub mod player;
 pub mod random_player;
 

@@ -1,0 +1,51 @@
+//! Time per turn: a task that looks every tick for games whose side to act has let its time
+//! lapse, tells the game's followers (once a wait, even with several servers on one database),
+//! and concedes for that side when the game was made so.
+
+use super::hub::Event;
+use super::live::Job;
+use super::shared::Shared;
+use super::store;
+use std::time::Duration;
+
+/// Runs until the server stops.
+pub async fn run(shared: Shared, tick: Duration) {
+    let mut closing = shared.closing.clone();
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(tick) => {}
+            _ = closing.changed() => return,
+        }
+        if let Err(e) = check(&shared, store::now()).await {
+            eprintln!("time per turn: {e}");
+        }
+    }
+}
+
+/// Tells (and concedes for) every wait lapsed at `now` not told yet.
+async fn check(shared: &Shared, now: i64) -> Result<(), String> {
+    for lapse in shared.store.lapsed(now).await? {
+        if !shared.store.set_lapse_told(&lapse.game, lapse.since).await? {
+            continue;
+        }
+        let waited = u64::try_from((now - lapse.since) / 1000).unwrap_or(0);
+        let conceded = lapse.turn_time.concede;
+        shared.hub.publish(
+            &lapse.game,
+            Event::Lapsed {
+                side: lapse.side.clone(),
+                waited,
+                conceded,
+            },
+        );
+        if conceded {
+            let job = Job::Lapse {
+                game: lapse.game.clone(),
+                side: lapse.side,
+                since: lapse.since,
+            };
+            shared.workers.send(&lapse.game, job);
+        }
+    }
+    Ok(())
+}

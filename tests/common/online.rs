@@ -1,0 +1,226 @@
+//! What the online tests share: a server on a free port of 127.0.0.1 with a temporary SQLite
+//! file (or a PostgreSQL database when `HEXFRONT_TEST_POSTGRES` is set), registered players,
+//! games made and followed.
+
+use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
+use hexfront::net::client::{Client, Follower, contribution};
+use hexfront::net::protocol::{ClientMessage, ObserverDelay, Opponent, ServerMessage, TurnTime};
+use hexfront::net::server;
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexfront-online-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A server on a free port. Its database: a SQLite file in `dir`, or, with
+/// `HEXFRONT_TEST_POSTGRES` set (a PostgreSQL URL whose user may create databases), a database of
+/// this test's own there, made afresh the first time (a restarted server finds it again).
+pub async fn start(dir: &std::path::Path) -> server::ServerHandle {
+    server::start("127.0.0.1:0".parse().unwrap(), &db_url(dir).await)
+        .await
+        .unwrap()
+}
+
+pub async fn db_url(dir: &std::path::Path) -> String {
+    match std::env::var("HEXFRONT_TEST_POSTGRES") {
+        Ok(base) if !base.is_empty() => postgres_db(&base, dir).await,
+        _ => hexfront::net::store::Store::sqlite_url(&dir.join("server.db")),
+    }
+}
+
+/// The test's PostgreSQL database (named after `dir`), made the first time it is asked for.
+pub async fn postgres_db(base: &str, dir: &std::path::Path) -> String {
+    use sqlx::Connection;
+    // `hexfront-online-PID-NAME`: one database a test, whatever the process.
+    let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let test = folder.splitn(4, '-').nth(3).unwrap_or(&folder);
+    let name = format!("hexfront_test_{}", test.replace(['-', '.'], "_"));
+    let marker = dir.join("postgres-made");
+    if !marker.exists() {
+        sqlx::any::install_default_drivers();
+        let mut admin = sqlx::AnyConnection::connect(base).await.unwrap();
+        for sql in [
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ] {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut admin)
+                .await
+                .unwrap();
+        }
+        std::fs::write(&marker, &name).unwrap();
+    }
+    let (server, _) = base.rsplit_once('/').expect("a URL ending in /DATABASE");
+    format!("{server}/{name}")
+}
+
+pub fn ws(addr: SocketAddr) -> String {
+    format!("ws://{addr}/ws")
+}
+
+/// A plain HTTP GET: (status, body).
+pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let status = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+/// The next message, or a failure after a minute of silence.
+pub async fn next(client: &mut Client) -> ServerMessage {
+    tokio::time::timeout(Duration::from_secs(120), client.next())
+        .await
+        .expect("the server answers within two minutes")
+        .expect("the connection holds")
+}
+
+/// A registered client: (client, player id, token).
+pub async fn player(addr: SocketAddr, name: &str) -> (Client, String, String) {
+    let mut c = Client::connect(&ws(addr)).await.unwrap();
+    match c.request(&ClientMessage::Register { name: name.into() }).await.unwrap() {
+        ServerMessage::Registered { player, token } => (c, player, token),
+        other => panic!("not registered: {other:?}"),
+    }
+}
+
+/// Makes a game: (id, invite code, commitment).
+pub async fn create(
+    c: &mut Client,
+    scenario: &str,
+    side: &str,
+    opponent: Opponent,
+) -> (String, Option<String>, String) {
+    create_with(c, scenario, side, opponent, ObserverDelay::None, None).await
+}
+
+/// Makes a game with an observer delay and a time per turn: (id, invite code, commitment).
+pub async fn create_with(
+    c: &mut Client,
+    scenario: &str,
+    side: &str,
+    opponent: Opponent,
+    observer_delay: ObserverDelay,
+    turn_time: Option<TurnTime>,
+) -> (String, Option<String>, String) {
+    let created = c
+        .request(&ClientMessage::Create {
+            scenario: scenario.into(),
+            side: side.into(),
+            opponent,
+            contribution: contribution(),
+            observer_delay,
+            turn_time,
+        })
+        .await
+        .unwrap();
+    match created {
+        ServerMessage::Created {
+            game,
+            invite,
+            commitment,
+        } => (game, invite, commitment),
+        other => panic!("not created: {other:?}"),
+    }
+}
+
+/// Follows `game` from `since`: the game's description first.
+pub async fn watch(c: &mut Client, game: &str, since: usize, follower: Option<Follower>) -> Follower {
+    c.send(&ClientMessage::Watch {
+        game: game.into(),
+        since,
+    })
+    .await
+    .unwrap();
+    loop {
+        match next(c).await {
+            ServerMessage::Game(view) => return follower.unwrap_or_else(|| Follower::new(view).unwrap()),
+            ServerMessage::Error { message } => panic!("watch refused: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// One seat played by the computer through a client, until the game ends or `stop` says so.
+pub struct Seat {
+    pub client: Client,
+    pub follower: Follower,
+    pub ai: ComputerPlayer,
+    /// The order sent and not yet seen in the log (its `expect`).
+    pub sent: Option<usize>,
+    pub orders: usize,
+}
+
+impl Seat {
+    pub fn new(client: Client, follower: Follower, level: &str, seed: u64) -> Self {
+        let side = follower.my_side().expect("seated");
+        Self {
+            client,
+            follower,
+            ai: ComputerPlayer::new(side, Profile::parse(level).unwrap(), seed),
+            sent: None,
+            orders: 0,
+        }
+    }
+
+    /// Gives an order if it is this seat's turn (and its last one has come back as an entry).
+    pub async fn act(&mut self, game: &str) {
+        if self.sent.is_some_and(|e| self.follower.len() <= e) || self.follower.ended.is_some() {
+            return;
+        }
+        self.sent = None;
+        let mine = self.follower.my_side();
+        let world = self.follower.world();
+        if side_to_act(world) != mine {
+            return;
+        }
+        let order = self.ai.next_order(world).expect("the computer has an order");
+        let expect = self.follower.len();
+        let message = ClientMessage::Order {
+            game: game.into(),
+            expect,
+            order,
+        };
+        self.client.send(&message).await.unwrap();
+        self.sent = Some(expect);
+        self.orders += 1;
+    }
+
+    /// Takes one message from the server.
+    pub fn take(&mut self, m: ServerMessage) {
+        match &m {
+            ServerMessage::Refused { reason, .. } => panic!("a computer order was refused: {reason}"),
+            ServerMessage::Error { message } => panic!("server error: {message}"),
+            _ => self.follower.take(&m).unwrap(),
+        }
+    }
+}
+
+/// Both seats until the game is over for both: each acts when it is its turn, and takes
+/// whatever arrives first.
+pub async fn play_on(a: &mut Seat, b: &mut Seat, game: &str) {
+    while a.follower.ended.is_none() || b.follower.ended.is_none() {
+        a.act(game).await;
+        b.act(game).await;
+        tokio::select! {
+            m = next(&mut a.client) => a.take(m),
+            m = next(&mut b.client) => b.take(m),
+        }
+    }
+}

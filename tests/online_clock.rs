@@ -1,0 +1,271 @@
+//! Time on the server, over real sockets: observers held a turn, or some seconds, behind the
+//! players (and shown everything once the game is over); a time per turn that tells both
+//! players once a wait, and concedes for the side that let it lapse when the game was made so.
+
+mod common;
+
+use common::online::*;
+use hexfront::ai::side_to_act;
+use hexfront::game::log::OrderLog;
+use hexfront::game::order::Order;
+use hexfront::game::phase::TurnState;
+use hexfront::net::client::{Client, Follower};
+use hexfront::net::protocol::{ClientMessage, ObserverDelay, Opponent, ServerMessage, TurnTime};
+use hexfront::net::server;
+use std::time::Duration;
+
+fn turn_of(f: &mut Follower) -> u32 {
+    f.world().resource::<TurnState>().turn
+}
+
+/// Entries the follower holds that were given before `turn`.
+fn entries_before(f: &mut Follower, turn: u32) -> usize {
+    let log = &f.world().resource::<OrderLog>().entries;
+    log.iter().filter(|e| e.when.turn < turn).count()
+}
+
+/// Takes what arrives within `quiet` of the last message (nothing arriving is no failure).
+async fn drain(c: &mut Client, f: &mut Follower, quiet: Duration) -> Vec<ServerMessage> {
+    let mut got = Vec::new();
+    while let Ok(m) = tokio::time::timeout(quiet, c.next()).await {
+        let m = m.expect("the connection holds");
+        f.take(&m).unwrap();
+        got.push(m);
+    }
+    got
+}
+
+/// Plays the seat until the game waits for it, with nothing of its own outstanding, in turn
+/// `turn` or later (the server is then idle: its computer has played).
+async fn play_until(seat: &mut Seat, game: &str, turn: u32) {
+    loop {
+        let mine = seat.follower.my_side();
+        let settled = seat.sent.is_none_or(|e| seat.follower.len() > e);
+        if settled && side_to_act(seat.follower.world()) == mine && turn_of(&mut seat.follower) >= turn {
+            return;
+        }
+        assert!(seat.follower.ended.is_none(), "the game ended before turn {turn}");
+        seat.act(game).await;
+        let m = next(&mut seat.client).await;
+        seat.take(m);
+    }
+}
+
+/// Anna (the US) against the server's novice at St. Vith, followed by her seat; and Otto, an observer.
+async fn anna_and_otto(addr: std::net::SocketAddr, delay: ObserverDelay) -> (Seat, Client, Follower, String) {
+    let (mut a, _, _) = player(addr, "Anna").await;
+    let computer = Opponent::Computer("novice".into());
+    let (game, _, _) = create_with(&mut a, "st-vith-1944", "us", computer, delay, None).await;
+    let fa = watch(&mut a, &game, 0, None).await;
+    assert_eq!(fa.view.observer_delay, delay);
+    let (mut o, _, _) = player(addr, "Otto").await;
+    let fo = watch(&mut o, &game, 0, None).await;
+    assert_eq!(fo.view.you, None, "Otto holds no seat");
+    (Seat::new(a, fa, "standard", 11), o, fo, game)
+}
+
+#[test]
+fn observers_held_a_turn_behind_see_a_turn_once_the_next_begins_and_all_at_the_end() {
+    let dir = temp_dir("one-turn");
+    runtime().block_on(async {
+        let server = start(&dir).await;
+        let (mut anna, mut otto, mut fo, game) = anna_and_otto(server.addr, ObserverDelay::OneTurn).await;
+        let mut checked_turns = 0;
+        for turn in [2, 3, 4] {
+            play_until(&mut anna, &game, turn).await;
+            // One order of the new turn, which Otto may not see yet.
+            let held = anna.follower.len();
+            while anna.follower.len() == held {
+                anna.act(&game).await;
+                let m = next(&mut anna.client).await;
+                anna.take(m);
+            }
+            drain(&mut otto, &mut fo, Duration::from_millis(400)).await;
+            let now = turn_of(&mut anna.follower);
+            let due = entries_before(&mut anna.follower, now);
+            assert_eq!(fo.len(), due, "turn {now}: Otto sees the turns before it, no more");
+            assert!(due < anna.follower.len(), "turn {now} has entries Otto may not see yet");
+            assert_eq!(fo.checked, fo.len());
+            checked_turns += 1;
+        }
+        assert_eq!(checked_turns, 3);
+        // The orders the game takes now would tell Otto where things stand.
+        let asked = otto
+            .request(&ClientMessage::Options { game: game.clone() })
+            .await
+            .unwrap();
+        assert!(
+            matches!(&asked, ServerMessage::Error { message } if message.contains("holds its observers back")),
+            "{asked:?}"
+        );
+        // A late observer is held back as much.
+        let (mut late, _, _) = player(server.addr, "Lena").await;
+        let mut fl = watch(&mut late, &game, 0, None).await;
+        drain(&mut late, &mut fl, Duration::from_millis(400)).await;
+        assert_eq!(fl.len(), fo.len());
+        // Anna concedes: the game is over, and Otto sees it all.
+        let expect = anna.follower.len();
+        let concede = ClientMessage::Order {
+            game: game.clone(),
+            expect,
+            order: Order::Concede,
+        };
+        anna.client.send(&concede).await.unwrap();
+        while anna.follower.ended.is_none() {
+            let m = next(&mut anna.client).await;
+            anna.take(m);
+        }
+        assert_eq!(anna.follower.ended.as_ref().unwrap().0.as_deref(), Some("german"));
+        drain(&mut otto, &mut fo, Duration::from_millis(400)).await;
+        assert_eq!(fo.len(), anna.follower.len());
+        assert_eq!(fo.ended, anna.follower.ended);
+        server.stop().await;
+    });
+}
+
+#[test]
+fn observers_held_seconds_behind_see_each_entry_when_it_is_old_enough() {
+    let dir = temp_dir("seconds");
+    runtime().block_on(async {
+        let server = start(&dir).await;
+        let (mut anna, mut otto, mut fo, game) = anna_and_otto(server.addr, ObserverDelay::Seconds(3)).await;
+        while anna.follower.len() < 6 {
+            anna.act(&game).await;
+            let m = next(&mut anna.client).await;
+            anna.take(m);
+        }
+        let made = std::time::Instant::now();
+        drain(&mut otto, &mut fo, Duration::from_millis(200)).await;
+        let early = fo.len();
+        assert!(
+            early < anna.follower.len() || made.elapsed() >= Duration::from_secs(3),
+            "Otto saw the newest entry before its three seconds were up"
+        );
+        let mut waited = 0;
+        while fo.len() < 6 && waited < 100 {
+            drain(&mut otto, &mut fo, Duration::from_millis(100)).await;
+            waited += 1;
+        }
+        assert!(fo.len() >= 6, "the entries reach Otto once they are three seconds old");
+        assert!(made.elapsed() >= Duration::from_secs(2), "not before");
+        assert_eq!(fo.checked, fo.len());
+        server.stop().await;
+    });
+}
+
+/// Waits for a `time_lapsed` message on `c`: (side, conceded).
+async fn lapse_on(c: &mut Client, f: &mut Follower) -> (String, bool) {
+    loop {
+        let m = next(c).await;
+        f.take(&m).unwrap();
+        if let ServerMessage::TimeLapsed { side, conceded, .. } = m {
+            return (side, conceded);
+        }
+    }
+}
+
+/// Anna (German) and Bert (US) in a game with a time per turn, both following it.
+async fn timed_game(addr: std::net::SocketAddr, turn_time: TurnTime) -> (Seat, Seat, String) {
+    let (mut a, _, _) = player(addr, "Anna").await;
+    let (mut b, _, _) = player(addr, "Bert").await;
+    let (game, invite, _) = create_with(
+        &mut a,
+        "st-vith-1944",
+        "german",
+        Opponent::Invite,
+        ObserverDelay::None,
+        Some(turn_time),
+    )
+    .await;
+    let joined = b
+        .request(&ClientMessage::Join {
+            game: game.clone(),
+            invite,
+            contribution: hexfront::net::client::contribution(),
+        })
+        .await
+        .unwrap();
+    assert!(matches!(joined, ServerMessage::Joined { .. }), "{joined:?}");
+    let fa = watch(&mut a, &game, 0, None).await;
+    let fb = watch(&mut b, &game, 0, None).await;
+    assert_eq!(fa.view.turn_time, Some(turn_time));
+    (Seat::new(a, fa, "standard", 21), Seat::new(b, fb, "standard", 22), game)
+}
+
+async fn timed_server(dir: &std::path::Path) -> server::ServerHandle {
+    let options = server::Options {
+        clock: Duration::from_millis(100),
+        ..Default::default()
+    };
+    server::start_with("127.0.0.1:0".parse().unwrap(), &db_url(dir).await, options)
+        .await
+        .unwrap()
+}
+
+#[test]
+fn a_lapsed_time_per_turn_is_told_to_both_players_once_a_wait() {
+    let dir = temp_dir("turn-time");
+    runtime().block_on(async {
+        let server = timed_server(&dir).await;
+        let turn_time = TurnTime {
+            seconds: 1,
+            concede: false,
+        };
+        let (mut anna, mut bert, game) = timed_game(server.addr, turn_time).await;
+        // Nobody moves: the German is waited for, and both are told.
+        let told_anna = lapse_on(&mut anna.client, &mut anna.follower).await;
+        let told_bert = lapse_on(&mut bert.client, &mut bert.follower).await;
+        assert_eq!(told_anna, ("german".to_string(), false));
+        assert_eq!(told_bert, told_anna);
+        // Once a wait: nothing more while the German still thinks.
+        let more = drain(&mut bert.client, &mut bert.follower, Duration::from_millis(1500)).await;
+        assert!(
+            !more.iter().any(|m| matches!(m, ServerMessage::TimeLapsed { .. })),
+            "{more:?}"
+        );
+        // The German plays until the game turns to the US: a new wait, told again.
+        let us = bert.follower.my_side();
+        while side_to_act(anna.follower.world()) != us || anna.sent.is_some_and(|e| anna.follower.len() <= e) {
+            anna.act(&game).await;
+            let m = next(&mut anna.client).await;
+            anna.take(m);
+        }
+        let (side, conceded) = lapse_on(&mut bert.client, &mut bert.follower).await;
+        assert_eq!((side.as_str(), conceded), ("us", false));
+        assert!(
+            anna.follower.ended.is_none(),
+            "nothing decided: the game was not made so"
+        );
+        server.stop().await;
+    });
+}
+
+#[test]
+fn a_side_that_lets_its_time_lapse_concedes_when_the_game_was_made_so() {
+    let dir = temp_dir("turn-time-concede");
+    runtime().block_on(async {
+        let server = timed_server(&dir).await;
+        let turn_time = TurnTime {
+            seconds: 1,
+            concede: true,
+        };
+        let (mut anna, mut bert, game) = timed_game(server.addr, turn_time).await;
+        let (side, conceded) = lapse_on(&mut bert.client, &mut bert.follower).await;
+        assert_eq!((side.as_str(), conceded), ("german", true));
+        while bert.follower.ended.is_none() {
+            let m = next(&mut bert.client).await;
+            bert.take(m);
+        }
+        assert_eq!(bert.follower.ended.as_ref().unwrap().0.as_deref(), Some("us"));
+        assert_eq!(bert.follower.checked, bert.follower.len());
+        while anna.follower.ended.is_none() {
+            let m = next(&mut anna.client).await;
+            anna.take(m);
+        }
+        // The conceded game downloads as a finished one.
+        let (status, saved) = http_get(server.addr, &format!("/api/games/{game}/saved"));
+        assert_eq!(status, 200, "{saved}");
+        assert!(saved.contains("Concede"), "{saved}");
+        server.stop().await;
+    });
+}
