@@ -143,6 +143,14 @@ enum Command {
         /// database when next asked for).
         #[arg(long, value_name = "SECONDS", default_value_t = 600)]
         idle: u64,
+        /// The address players reach this server at (named in "your turn" notices), e.g.
+        /// `https://games.example.org`.
+        #[arg(long, value_name = "URL")]
+        public_url: Option<String>,
+        /// Let players' webhooks reach loopback and private addresses (refused by default, so a
+        /// player cannot make the server call into its own network).
+        #[arg(long)]
+        allow_private_webhooks: bool,
     },
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
@@ -172,21 +180,31 @@ fn main() -> ExitCode {
         Some(Command::Render { file, out, size }) => render(&file, &out, size),
         Some(Command::Highlights(args)) => highlights_cli::run(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
-        Some(Command::Serve { listen, db, idle }) => serve(listen, db, idle),
+        Some(Command::Serve {
+            listen,
+            db,
+            idle,
+            public_url,
+            allow_private_webhooks,
+        }) => {
+            let options = hexfront::net::server::Options {
+                idle: std::time::Duration::from_secs(idle),
+                public_url,
+                allow_private_webhooks,
+                ..Default::default()
+            };
+            serve(listen, db, options)
+        }
         None => open_game(cli),
     }
 }
 
-fn serve(listen: std::net::SocketAddr, db: Option<String>, idle: u64) -> ExitCode {
+fn serve(listen: std::net::SocketAddr, db: Option<String>, options: hexfront::net::server::Options) -> ExitCode {
     let url = db.unwrap_or_else(|| {
         let dir = hexfront::storage::data_dir();
         let _ = std::fs::create_dir_all(&dir);
         hexfront::net::store::Store::sqlite_url(&dir.join("server.db"))
     });
-    let options = hexfront::net::server::Options {
-        idle: std::time::Duration::from_secs(idle),
-        ..Default::default()
-    };
     match hexfront::net::server::serve_forever(listen, &url, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

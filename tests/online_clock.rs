@@ -269,3 +269,185 @@ fn a_side_that_lets_its_time_lapse_concedes_when_the_game_was_made_so() {
         server.stop().await;
     });
 }
+
+/// A small HTTP endpoint on 127.0.0.1: answers 204 to every request and hands over its path and
+/// body.
+async fn hook_endpoint() -> (String, tokio::sync::mpsc::UnboundedReceiver<(String, String)>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let (mut buf, mut chunk) = (Vec::new(), [0u8; 4096]);
+                while let Ok(n @ 1..) = s.read(&mut chunk).await {
+                    buf.extend_from_slice(&chunk[..n]);
+                    let text = String::from_utf8_lossy(&buf).into_owned();
+                    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+                        continue;
+                    };
+                    let length = head
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length:")?
+                                .trim()
+                                .parse()
+                                .ok()
+                        })
+                        .unwrap_or(0);
+                    if body.len() >= length {
+                        let path = head.split_whitespace().nth(1).unwrap_or_default().to_string();
+                        let _ = tx.send((path, body[..length].to_string()));
+                        let _ = s
+                            .write_all(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+                            .await;
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    (format!("http://{addr}"), rx)
+}
+
+/// Both seats play until the game waits for `side` in that side's own player turn, both
+/// clients in step.
+async fn both_until(a: &mut Seat, b: &mut Seat, game: &str, side: Option<usize>) {
+    loop {
+        let settled = |s: &Seat| s.sent.is_none_or(|e| s.follower.len() > e);
+        let own_turn = side == Some(a.follower.world().resource::<TurnState>().active.0);
+        if settled(a)
+            && settled(b)
+            && a.follower.len() == b.follower.len()
+            && own_turn
+            && side_to_act(a.follower.world()) == side
+        {
+            return;
+        }
+        a.act(game).await;
+        b.act(game).await;
+        tokio::select! {
+            m = next(&mut a.client) => a.take(m),
+            m = next(&mut b.client) => b.take(m),
+        }
+    }
+}
+
+async fn set_webhook(c: &mut Client, url: &str) -> ServerMessage {
+    c.request(&ClientMessage::Webhook { url: Some(url.into()) })
+        .await
+        .unwrap()
+}
+
+#[test]
+fn a_webhook_to_a_private_address_or_of_another_scheme_is_refused_by_name() {
+    let dir = temp_dir("webhook-refused");
+    runtime().block_on(async {
+        let server = start(&dir).await;
+        let (mut c, _, _) = player(server.addr, "Carl").await;
+        let cases = [
+            ("http://127.0.0.1:9/hook", "loopback or private"),
+            ("http://localhost:9/hook", "loopback or private"),
+            ("http://10.1.2.3/hook", "loopback or private"),
+            ("http://[fd00::1]/hook", "loopback or private"),
+            ("ftp://example.com/x", "http or https"),
+            ("not a url", "is not a URL"),
+        ];
+        for (url, says) in cases {
+            let answer = set_webhook(&mut c, url).await;
+            assert!(
+                matches!(&answer, ServerMessage::Error { message } if message.contains(says)),
+                "{url}: {answer:?}"
+            );
+        }
+        let cleared = c.request(&ClientMessage::Webhook { url: None }).await.unwrap();
+        assert_eq!(cleared, ServerMessage::WebhookSet { url: None });
+        server.stop().await;
+    });
+}
+
+#[test]
+fn a_player_away_gets_a_your_turn_webhook_at_most_once_an_hour_a_game() {
+    let dir = temp_dir("webhook");
+    runtime().block_on(async {
+        let options = server::Options {
+            clock: Duration::from_millis(100),
+            allow_private_webhooks: true,
+            public_url: Some("https://games.example.org".into()),
+            ..Default::default()
+        };
+        let server = server::start_with("127.0.0.1:0".parse().unwrap(), &db_url(&dir).await, options)
+            .await
+            .unwrap();
+        let (hooks, mut posts) = hook_endpoint().await;
+        let (mut a, _, _) = player(server.addr, "Anna").await;
+        let (mut b, _, token_b) = player(server.addr, "Bert").await;
+        for (c, who) in [(&mut a, "anna"), (&mut b, "bert")] {
+            let url = format!("{hooks}/{who}");
+            let answer = set_webhook(c, &url).await;
+            assert_eq!(answer, ServerMessage::WebhookSet { url: Some(url) });
+        }
+        let (game, invite, _) = create(&mut a, "st-vith-1944", "german", Opponent::Invite).await;
+        let join = ClientMessage::Join {
+            game: game.clone(),
+            invite,
+            contribution: hexfront::net::client::contribution(),
+        };
+        assert!(matches!(b.request(&join).await.unwrap(), ServerMessage::Joined { .. }));
+        let fa = watch(&mut a, &game, 0, None).await;
+        let fb = watch(&mut b, &game, 0, None).await;
+        let mut anna = Seat::new(a, fa, "standard", 31);
+        let bert = Seat::new(b, fb, "standard", 32);
+        let us = bert.follower.my_side();
+        // Bert leaves; Anna plays her turn, and the game turns to him.
+        let Seat {
+            client,
+            follower,
+            ai,
+            sent,
+            orders,
+        } = bert;
+        client.close().await;
+        while side_to_act(anna.follower.world()) != us || anna.sent.is_some_and(|e| anna.follower.len() <= e) {
+            anna.act(&game).await;
+            let m = next(&mut anna.client).await;
+            anna.take(m);
+        }
+        let (path, body) = tokio::time::timeout(Duration::from_secs(20), posts.recv())
+            .await
+            .expect("a notice within twenty seconds")
+            .unwrap();
+        assert_eq!(path, "/bert", "only the player away is told");
+        let notice: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let content = notice["content"].as_str().unwrap();
+        assert!(content.contains(&game) && content.contains("`us`"), "{content}");
+        assert!(content.contains("https://games.example.org"), "{content}");
+        // Bert comes back and plays his turn (no notice while he is connected), then leaves.
+        let mut b2 = Client::connect(&ws(server.addr)).await.unwrap();
+        b2.request(&ClientMessage::Login { token: token_b }).await.unwrap();
+        let held = follower.len();
+        let follower = watch(&mut b2, &game, held, Some(follower)).await;
+        let mut bert = Seat {
+            client: b2,
+            follower,
+            ai,
+            sent,
+            orders,
+        };
+        let german = anna.follower.my_side();
+        both_until(&mut anna, &mut bert, &game, german).await;
+        bert.client.close().await;
+        // The game turns to him again within the hour: no second notice.
+        while side_to_act(anna.follower.world()) != us || anna.sent.is_some_and(|e| anna.follower.len() <= e) {
+            anna.act(&game).await;
+            let m = next(&mut anna.client).await;
+            anna.take(m);
+        }
+        let late = tokio::time::timeout(Duration::from_millis(1500), posts.recv()).await;
+        assert!(late.is_err(), "a second notice within the hour: {late:?}");
+        server.stop().await;
+    });
+}

@@ -1,6 +1,7 @@
 //! Time per turn: a task that looks every tick for games whose side to act has let its time
 //! lapse, tells the game's followers (once a wait, even with several servers on one database),
-//! and concedes for that side when the game was made so.
+//! and concedes for that side when the game was made so; and sends the "your turn" notices due
+//! (`notice`).
 
 use super::hub::Event;
 use super::live::Job;
@@ -18,6 +19,9 @@ pub async fn run(shared: Shared, tick: Duration) {
         }
         if let Err(e) = check(&shared, store::now()).await {
             eprintln!("time per turn: {e}");
+        }
+        if let Err(e) = super::notice::check(&shared, store::now()).await {
+            eprintln!("your-turn notices: {e}");
         }
     }
 }

@@ -30,6 +30,8 @@ struct Conn {
     watching: std::collections::HashMap<String, tokio::task::JoinHandle<()>>,
     /// Messages this connection may still send.
     bucket: Bucket,
+    /// A WebSocket connection (its player counts as connected), not one HTTP request.
+    live: bool,
 }
 
 /// Serves one connection until the client closes it.
@@ -50,6 +52,7 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
         player: None,
         watching: Default::default(),
         bucket: rate::connection_bucket(),
+        live: true,
     };
     let mut closing = conn.shared.closing.clone();
     loop {
@@ -74,6 +77,9 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
     for (_, w) in conn.watching.drain() {
         w.abort();
     }
+    if let Some((id, _)) = &conn.player {
+        conn.shared.set_online(id, false);
+    }
     drop(conn);
     let _ = writer.await;
 }
@@ -91,6 +97,7 @@ async fn http_conn(
         player: None,
         watching: Default::default(),
         bucket: rate::connection_bucket(),
+        live: false,
     };
     if let Some(token) = token {
         let player = conn.shared.store.player_by_token(&lobby::token_hash(token)).await?;
@@ -186,7 +193,7 @@ impl Conn {
             ClientMessage::Hello { protocol, version } => self.hello(protocol, &version),
             ClientMessage::Register { name } => {
                 let (id, token) = lobby::register(&store, &name).await?;
-                self.player = Some((id.clone(), name.trim().to_string()));
+                self.bind(&id, name.trim());
                 self.send(ServerMessage::Registered { player: id, token });
                 Ok(())
             }
@@ -195,7 +202,7 @@ impl Conn {
                     .player_by_token(&lobby::token_hash(&token))
                     .await?
                     .ok_or("token: no player has this token")?;
-                self.player = Some((id.clone(), name.clone()));
+                self.bind(&id, &name);
                 self.send(ServerMessage::LoggedIn { player: id, name });
                 Ok(())
             }
@@ -238,7 +245,35 @@ impl Conn {
             ClientMessage::Order { game, expect, order } => self.order(game, expect, order).await,
             ClientMessage::Options { game } => self.options(game).await,
             ClientMessage::Chat { game, text } => self.chat(game, text).await,
+            ClientMessage::Webhook { url } => self.webhook(url).await,
         }
+    }
+
+    /// This connection now speaks for player `id`.
+    fn bind(&mut self, id: &str, name: &str) {
+        if self.live {
+            if let Some((old, _)) = &self.player {
+                self.shared.set_online(old, false);
+            }
+            self.shared.set_online(id, true);
+        }
+        self.player = Some((id.to_string(), name.to_string()));
+    }
+
+    async fn webhook(&mut self, url: Option<String>) -> Result<(), String> {
+        let player = self.player_id()?;
+        let url = match url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+            Some(text) => Some(
+                super::notice::check_url(text, self.shared.allow_private_webhooks)
+                    .await?
+                    .url
+                    .to_string(),
+            ),
+            None => None,
+        };
+        self.shared.store.set_webhook(&player, url.as_deref()).await?;
+        self.send(ServerMessage::WebhookSet { url });
+        Ok(())
     }
 
     fn hello(&mut self, protocol: u32, version: &str) -> Result<(), String> {

@@ -270,7 +270,9 @@ impl Worker {
         if game.row.waiting.as_ref().is_some_and(|(w, _)| w == side) {
             return Ok(());
         }
-        self.block(self.store.set_waiting(&game.row.id, side, at))?;
+        let index = game.side_ids.iter().position(|s| s == side);
+        let player = index.and_then(|i| game.seats.get(i)).and_then(|s| s.player.as_deref());
+        self.block(self.store.set_waiting(&game.row.id, side, player, at))?;
         game.row.waiting = Some((side.clone(), at));
         Ok(())
     }

@@ -2,9 +2,9 @@
 //! given only its side's view), the protocol, and a headless client library.
 //!
 //! Dependency direction inside: `protocol` and `store` at the bottom; `hub` and `live` (the
-//! games in play) over them, `shared` bundling them; `delay` (observers held back) and `clock`
-//! (time per turn) beside `lobby` and `connection` over that, and `server` on top. `client` stands beside them, using only `protocol` (and `lobby`'s random
-//! bytes).
+//! games in play) over them, `shared` bundling them; over that `lobby`, `connection`, `delay`
+//! (observers held back), `notice` (webhooks) and `clock` (time per turn, notices); `server` on
+//! top. `client` stands beside them, using only `protocol` (and `lobby`'s random bytes).
 
 pub mod chat;
 pub mod client;
@@ -14,6 +14,7 @@ pub mod delay;
 pub mod hub;
 pub mod live;
 pub mod lobby;
+pub mod notice;
 pub mod protocol;
 pub mod rate;
 pub mod server;

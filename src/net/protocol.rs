@@ -96,6 +96,9 @@ pub enum ClientMessage {
     /// A line in the game's chat: the players' room for a seated player, the observers' for
     /// anyone else logged in.
     Chat { game: String, text: String },
+    /// Sets this player's "your turn" webhook (a URL taking a Discord-style JSON POST), or with
+    /// `null` clears it: a notice comes when a game waits for you and you are not connected.
+    Webhook { url: Option<String> },
 }
 
 /// A seat of a game, as everybody may see it.
@@ -239,6 +242,10 @@ pub enum ServerMessage {
         from: String,
         text: String,
         at: i64,
+    },
+    /// The player's webhook as it now stands.
+    WebhookSet {
+        url: Option<String>,
     },
     /// A message the server could not take: what was wrong with it.
     Error {

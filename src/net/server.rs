@@ -42,8 +42,12 @@ pub struct Options {
     /// A game nobody touched for this long leaves memory (rebuilt from the database when next
     /// asked for).
     pub idle: Duration,
-    /// How often the server looks for lapsed times per turn.
+    /// How often the server looks for lapsed times per turn and notices to send.
     pub clock: Duration,
+    /// Whether webhooks may reach loopback and private addresses.
+    pub allow_private_webhooks: bool,
+    /// The address players reach this server at, named in notices.
+    pub public_url: Option<String>,
 }
 
 impl Default for Options {
@@ -51,6 +55,8 @@ impl Default for Options {
         Self {
             idle: Duration::from_secs(600),
             clock: Duration::from_secs(5),
+            allow_private_webhooks: false,
+            public_url: None,
         }
     }
 }
@@ -81,6 +87,9 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         workers,
         hub,
         closing,
+        online: Default::default(),
+        allow_private_webhooks: options.allow_private_webhooks,
+        public_url: options.public_url.clone(),
     };
     tokio::spawn(super::clock::run(shared.clone(), options.clock));
     let app = Router::new()

@@ -19,6 +19,12 @@ pub struct Shared {
     pub hub: Hub,
     /// Becomes true when the server stops: every connection closes.
     pub closing: tokio::sync::watch::Receiver<bool>,
+    /// Players connected now, with their number of WebSocket connections.
+    pub online: Arc<Mutex<HashMap<String, usize>>>,
+    /// Whether webhooks may reach loopback and private addresses (the operator's switch).
+    pub allow_private_webhooks: bool,
+    /// The address players reach this server at, named in notices.
+    pub public_url: Option<String>,
 }
 
 impl Shared {
@@ -26,6 +32,25 @@ impl Shared {
     pub fn player_allows(&self, id: &str, now: std::time::Instant) -> bool {
         let mut players = self.players.lock().expect("rate lock");
         players.entry(id.to_string()).or_insert_with(player_bucket).allow(now)
+    }
+
+    /// Whether player `id` has a WebSocket connection open.
+    pub fn is_online(&self, id: &str) -> bool {
+        self.online.lock().expect("online lock").get(id).is_some_and(|n| *n > 0)
+    }
+
+    /// A WebSocket connection of player `id` opened (`true`) or closed.
+    pub fn set_online(&self, id: &str, open: bool) {
+        let mut online = self.online.lock().expect("online lock");
+        let n = online.entry(id.to_string()).or_insert(0);
+        if open {
+            *n += 1;
+        } else {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                online.remove(id);
+            }
+        }
     }
 
     /// Whether player `id` may send one more chat line at `now`.
