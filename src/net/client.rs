@@ -83,7 +83,8 @@ impl Client {
     }
 
     /// Sends `message` and waits for its answer (any message but the game's pushes: entries,
-    /// reveals, the end, chat lines and the game's description, which stay queued for `next`).
+    /// reveals, undos, the end, lapsed times, chat lines and the game's description, which stay
+    /// queued for `next`).
     /// A chat line has no answer but an error: send it with `send`.
     pub async fn request(&mut self, message: &ClientMessage) -> Result<ServerMessage, String> {
         self.send(message).await?;
@@ -94,6 +95,8 @@ impl Client {
                 | ServerMessage::Revealed { .. }
                 | ServerMessage::Ended { .. }
                 | ServerMessage::Chat { .. }
+                | ServerMessage::Undone { .. }
+                | ServerMessage::TimeLapsed { .. }
                 | ServerMessage::Game(_) => self.queued.push_back(m),
                 answer => return Ok(answer),
             }
@@ -164,8 +167,8 @@ impl Follower {
         self.view.seats.iter().position(|s| &s.side == you)
     }
 
-    /// Takes a message of the game: an entry is applied and checked, a reveal replays the game
-    /// with the whole order, the end is noted. Others are ignored.
+    /// Takes a message of the game: an entry is applied and checked, a reveal or an undo replays
+    /// the game with the entries as they now stand, the end is noted. Others are ignored.
     pub fn take(&mut self, message: &ServerMessage) -> Result<(), String> {
         match message {
             ServerMessage::Entry { entry, .. } => {
@@ -188,6 +191,10 @@ impl Follower {
                     .ok_or_else(|| format!("a reveal of entry {index}, which this client does not hold"))?;
                 e.order = order.clone();
                 e.hidden = false;
+                self.rebuild()
+            }
+            ServerMessage::Undone { index, .. } if *index < self.entries.len() => {
+                self.entries.truncate(*index);
                 self.rebuild()
             }
             ServerMessage::Ended {

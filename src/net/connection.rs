@@ -246,6 +246,7 @@ impl Conn {
             ClientMessage::Options { game } => self.options(game).await,
             ClientMessage::Chat { game, text } => self.chat(game, text).await,
             ClientMessage::Webhook { url } => self.webhook(url).await,
+            ClientMessage::Undo { game, expect } => self.undo(game, expect).await,
         }
     }
 
@@ -258,6 +259,22 @@ impl Conn {
             self.shared.set_online(id, true);
         }
         self.player = Some((id.to_string(), name.to_string()));
+    }
+
+    async fn undo(&mut self, game: String, expect: usize) -> Result<(), String> {
+        let player = self.player_id()?;
+        let job = |reply| Job::Undo {
+            game: game.clone(),
+            player,
+            expect,
+            reply,
+        };
+        match self.ask(&game, job).await? {
+            Ok(index) => self.send(ServerMessage::TakenBack { game, index }),
+            Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
+            Err(Refusal::Failed(why)) => return Err(format!("the undo was not recorded: {why}")),
+        }
+        Ok(())
     }
 
     async fn webhook(&mut self, url: Option<String>) -> Result<(), String> {
@@ -382,7 +399,7 @@ impl Conn {
         if delay == ObserverDelay::None || snapshot.ended.is_some() {
             follow.sent = catch_up(&self.out, &game, &snapshot, since, follow.viewer.as_deref());
         } else {
-            let mut held = Held::new(delay, snapshot.turn);
+            let mut held = Held::new(delay, snapshot.turn, since);
             for c in committed_since(&snapshot, since) {
                 held.push(c);
             }
@@ -470,6 +487,16 @@ impl Follow {
                 });
             }
             Event::Chat { .. } => {}
+            Event::Undone { index } => {
+                let told = match &mut self.held {
+                    Some(held) => held.undo(*index),
+                    None => true,
+                };
+                self.sent = self.sent.min(*index);
+                if told {
+                    let _ = self.out.send(ServerMessage::Undone { game, index: *index });
+                }
+            }
             // Observers held back learn of a lapse when they see the entries around it.
             Event::Lapsed { .. } if self.held.is_some() => {}
             Event::Lapsed { side, waited, conceded } => {

@@ -14,16 +14,29 @@ pub struct Held {
     /// The game's turn as of the newest entry known.
     turn_now: u32,
     over: bool,
+    /// Entries the observer holds (sent, or held before it began following).
+    shown: usize,
 }
 
 impl Held {
-    pub fn new(delay: ObserverDelay, turn_now: u32) -> Self {
+    /// Held back by `delay` in turn `turn_now`, the observer holding `shown` entries.
+    pub fn new(delay: ObserverDelay, turn_now: u32, shown: usize) -> Self {
         Self {
             delay,
             queue: VecDeque::new(),
             turn_now,
             over: false,
+            shown,
         }
+    }
+
+    /// The log was cut back to `index` entries: whether the observer must be told (it holds
+    /// some of the entries taken back); those still held are dropped.
+    pub fn undo(&mut self, index: usize) -> bool {
+        self.queue.retain(|c| c.index < index);
+        let told = self.shown > index;
+        self.shown = self.shown.min(index);
+        told
     }
 
     /// An entry made (in log order).
@@ -50,7 +63,10 @@ impl Held {
             if !self.visible(front, now) {
                 break;
             }
-            out.extend(self.queue.pop_front());
+            if let Some(c) = self.queue.pop_front() {
+                self.shown = c.index + 1;
+                out.push(c);
+            }
         }
         out
     }
@@ -102,7 +118,7 @@ mod tests {
 
     #[test]
     fn one_turn_behind_releases_a_turn_when_the_next_begins() {
-        let mut held = Held::new(ObserverDelay::OneTurn, 1);
+        let mut held = Held::new(ObserverDelay::OneTurn, 1, 0);
         held.push(made(0, 1, 1, 0));
         held.push(made(1, 1, 1, 0));
         assert!(held.due(i64::MAX).is_empty(), "turn 1 is still being played");
@@ -119,7 +135,7 @@ mod tests {
 
     #[test]
     fn seconds_behind_releases_in_order_as_time_passes() {
-        let mut held = Held::new(ObserverDelay::Seconds(60), 1);
+        let mut held = Held::new(ObserverDelay::Seconds(60), 1, 0);
         held.push(made(0, 1, 1, 1_000));
         held.push(made(1, 1, 1, 5_000));
         assert_eq!(held.next_release(), Some(61_000));
@@ -128,5 +144,16 @@ mod tests {
         assert_eq!(held.next_release(), Some(65_000));
         assert_eq!(held.due(100_000).len(), 1);
         assert_eq!(held.next_release(), None);
+    }
+
+    #[test]
+    fn an_undo_is_told_only_to_an_observer_who_saw_what_it_took_back() {
+        let mut held = Held::new(ObserverDelay::Seconds(60), 1, 0);
+        held.push(made(0, 1, 1, 0));
+        held.push(made(1, 1, 1, 50_000));
+        assert_eq!(held.due(60_000).len(), 1);
+        assert!(!held.undo(1), "entry 1 was still held back: dropped silently");
+        assert_eq!(held.held(), 0);
+        assert!(held.undo(0), "entry 0 was seen: the observer is told");
     }
 }

@@ -33,6 +33,10 @@ pub enum Event {
         waited: u64,
         conceded: bool,
     },
+    /// The last order was taken back: the log holds `index` entries.
+    Undone {
+        index: usize,
+    },
     Chat {
         room: String,
         from: String,

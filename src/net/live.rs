@@ -48,6 +48,13 @@ pub enum Job {
         game: String,
         reply: oneshot::Sender<Result<crate::game::save::SavedGame, String>>,
     },
+    /// Take back `player`'s last order when the log has `expect` entries: the log's new length.
+    Undo {
+        game: String,
+        player: String,
+        expect: usize,
+        reply: oneshot::Sender<Result<usize, Refusal>>,
+    },
     /// `side` let the game's time per turn lapse on the wait since `since`, and the game was made
     /// so that this concedes it: concede for it, if the game still waits for it since then.
     Lapse { game: String, side: String, since: i64 },
@@ -183,7 +190,54 @@ impl Worker {
                 let _ = reply.send(out);
             }
             Job::Lapse { game, side, since } => self.lapse(&game, &side, since),
+            Job::Undo {
+                game,
+                player,
+                expect,
+                reply,
+            } => {
+                let out = self.undo(&game, &player, expect);
+                let _ = reply.send(out);
+            }
         }
+    }
+
+    /// Takes back the last order of `player`'s side, as undo does in a local game; the game
+    /// leaves memory and is rebuilt from the database's shorter log.
+    fn undo(&mut self, id: &str, player: &str, expect: usize) -> Result<usize, Refusal> {
+        let refuse = |why: String| Err(Refusal::Refused(why));
+        let Some(game) = self.live(id).map_err(Refusal::Refused)? else {
+            return refuse(format!("game `{id}` waits for a player to take its free seat"));
+        };
+        let world = game.app.world();
+        let log = &world.resource::<OrderLog>().entries;
+        if expect != log.len() {
+            return refuse(format!(
+                "the log has {} entries, not {expect}: catch up first",
+                log.len()
+            ));
+        }
+        if is_over(world) {
+            return refuse("the game is over".into());
+        }
+        crate::game::undo::can_undo(world).map_err(Refusal::Refused)?;
+        let last = &log[log.len() - 1];
+        let mine = game
+            .seats
+            .iter()
+            .any(|s| s.player.as_deref() == Some(player) && game.side_ids.get(s.side) == Some(&last.side));
+        if !mine {
+            return refuse(format!(
+                "the last order is {}'s: only that side may take it back",
+                last.side
+            ));
+        }
+        let index = log.len() - 1;
+        self.block(self.store.remove_last_entry(id, index))
+            .map_err(Refusal::Failed)?;
+        self.games.remove(id);
+        self.hub.publish(id, super::hub::Event::Undone { index });
+        Ok(index)
     }
 
     /// Concedes for `side` if the game still waits for it since `since`.

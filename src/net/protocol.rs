@@ -96,6 +96,9 @@ pub enum ClientMessage {
     /// A line in the game's chat: the players' room for a seated player, the observers' for
     /// anyone else logged in.
     Chat { game: String, text: String },
+    /// Takes back this player's last order when the log has `expect` entries, as undo does in a
+    /// local game: back to the last die rolled, secret revealed or defender's answer.
+    Undo { game: String, expect: usize },
     /// Sets this player's "your turn" webhook (a URL taking a Discord-style JSON POST), or with
     /// `null` clears it: a notice comes when a game waits for you and you are not connected.
     Webhook { url: Option<String> },
@@ -242,6 +245,17 @@ pub enum ServerMessage {
         from: String,
         text: String,
         at: i64,
+    },
+    /// The log was cut back to `index` entries by an undo (the last order taken back), to
+    /// everyone following the game: drop what you hold from there and replay.
+    Undone {
+        game: String,
+        index: usize,
+    },
+    /// Your undo was carried out: the log now holds `index` entries.
+    TakenBack {
+        game: String,
+        index: usize,
     },
     /// The player's webhook as it now stands.
     WebhookSet {

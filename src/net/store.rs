@@ -313,6 +313,23 @@ impl Store {
             .map_err(|e| db_error(&format!("recording entry {index} of game {game}"), e))
     }
 
+    /// Takes back entry `index`, the last of a game's log (an undo).
+    pub async fn remove_last_entry(&self, game: &str, index: usize) -> Result<(), String> {
+        let done = sqlx::query(
+            "DELETE FROM entries WHERE game = $1 AND idx = $2 \
+             AND NOT EXISTS (SELECT 1 FROM entries later WHERE later.game = $1 AND later.idx > $2)",
+        )
+        .bind(game)
+        .bind(index as i64)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| db_error(&format!("taking back entry {index} of game {game}"), e))?;
+        if done.rows_affected() != 1 {
+            return Err(format!("entry {index} of game {game} is not the last"));
+        }
+        Ok(())
+    }
+
     /// A game's log, oldest first: each entry (JSON) with when it was made.
     pub async fn entries(&self, game: &str) -> Result<Vec<(String, i64)>, String> {
         let rows = sqlx::query("SELECT entry, at FROM entries WHERE game = $1 ORDER BY idx")
