@@ -429,56 +429,6 @@ fn a_player_against_the_servers_computer_plays_to_the_end_and_a_restarted_server
     });
 }
 
-/// A random order from the server's `options` (as examples/bot.py picks).
-fn random_pick(
-    options: &hexfront::game::order_options::OrderOptions,
-    rng: &mut u64,
-) -> Option<hexfront::game::order::Order> {
-    use hexfront::game::order::{AttackOrder, Order};
-    use hexfront::game::order_options::OrderKind;
-    let mut roll = |n: usize| {
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 7;
-        *rng ^= *rng << 17;
-        (*rng % n.max(1) as u64) as usize
-    };
-    let mut orders = Vec::new();
-    for k in &options.kinds {
-        match k {
-            OrderKind::Move { stacks } if !stacks.is_empty() => {
-                let s = &stacks[roll(stacks.len())];
-                orders.push(Order::Move {
-                    units: s.units.clone(),
-                    to: s.to[roll(s.to.len())],
-                });
-            }
-            OrderKind::Attack { attacks, .. } if !attacks.is_empty() => {
-                let a = &attacks[roll(attacks.len())];
-                orders.push(Order::Attack(AttackOrder::plain(a.units.clone(), a.target)));
-            }
-            OrderKind::Defend { options } if !options.is_empty() => {
-                orders.push(Order::Defend(options[roll(options.len())].clone()))
-            }
-            OrderKind::Answer { options } if !options.is_empty() => {
-                orders.push(Order::Answer(options[roll(options.len())].clone()))
-            }
-            OrderKind::Retreat { unit, paths } if !paths.is_empty() => orders.push(Order::Retreat {
-                unit: unit.clone(),
-                path: paths[roll(paths.len())].clone(),
-            }),
-            OrderKind::Advance { moves, may_end } => {
-                orders.extend(moves.iter().cloned());
-                if *may_end {
-                    orders.push(Order::EndAdvance);
-                }
-            }
-            OrderKind::EndPhase => orders.push(Order::EndPhase),
-            _ => {}
-        }
-    }
-    (!orders.is_empty()).then(|| orders[roll(orders.len())].clone())
-}
-
 #[test]
 fn orders_picked_from_the_servers_options_are_never_refused_over_whole_games() {
     let dir = temp_dir("options");
@@ -518,7 +468,8 @@ fn orders_picked_from_the_servers_options_are_never_refused_over_whole_games() {
                     continue;
                 }
                 assert_eq!(options.side.as_deref(), Some(side));
-                let order = random_pick(&options, &mut rng).expect("the game takes some order");
+                let order =
+                    hexfront::game::order_options::random_pick(&options, &mut rng).expect("the game takes some order");
                 let answer = a
                     .request(&ClientMessage::Order {
                         game: game.clone(),
@@ -764,7 +715,7 @@ fn a_bot_plays_a_whole_game_over_plain_http() {
                 break;
             }
             assert!(yours, "the computer has played its part before the answer");
-            let order = random_pick(&options, &mut rng).unwrap();
+            let order = hexfront::game::order_options::random_pick(&options, &mut rng).unwrap();
             let (status, body) = http_post(
                 addr,
                 "/api/request",

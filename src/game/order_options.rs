@@ -267,3 +267,51 @@ pub fn advance_choices(world: &mut World) -> (Vec<Order>, bool) {
     let may_end = !p.right.mandatory || attacker_moved || choices.is_empty();
     (choices, may_end)
 }
+
+/// A random order built from `options` (one kind, then each field's value, with the xorshift
+/// generator `rng`): what the example bot and the load tool send.
+pub fn random_pick(options: &OrderOptions, rng: &mut u64) -> Option<Order> {
+    let mut roll = |n: usize| {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        (*rng % n.max(1) as u64) as usize
+    };
+    let mut orders = Vec::new();
+    for k in &options.kinds {
+        match k {
+            OrderKind::Move { stacks } if !stacks.is_empty() => {
+                let s = &stacks[roll(stacks.len())];
+                if let Some(to) = s.to.get(roll(s.to.len())) {
+                    orders.push(Order::Move {
+                        units: s.units.clone(),
+                        to: *to,
+                    });
+                }
+            }
+            OrderKind::Attack { attacks, .. } if !attacks.is_empty() => {
+                let a = &attacks[roll(attacks.len())];
+                orders.push(Order::Attack(AttackOrder::plain(a.units.clone(), a.target)));
+            }
+            OrderKind::Defend { options } if !options.is_empty() => {
+                orders.push(Order::Defend(options[roll(options.len())].clone()))
+            }
+            OrderKind::Answer { options } if !options.is_empty() => {
+                orders.push(Order::Answer(options[roll(options.len())].clone()))
+            }
+            OrderKind::Retreat { unit, paths } if !paths.is_empty() => orders.push(Order::Retreat {
+                unit: unit.clone(),
+                path: paths[roll(paths.len())].clone(),
+            }),
+            OrderKind::Advance { moves, may_end } => {
+                orders.extend(moves.iter().cloned());
+                if *may_end {
+                    orders.push(Order::EndAdvance);
+                }
+            }
+            OrderKind::EndPhase => orders.push(Order::EndPhase),
+            _ => {}
+        }
+    }
+    (!orders.is_empty()).then(|| orders[roll(orders.len())].clone())
+}

@@ -28,7 +28,8 @@ pub struct Client {
 impl Client {
     /// Connects to `url` (`ws://host:port/ws`) and says hello.
     pub async fn connect(url: &str) -> Result<Self, String> {
-        let (socket, _) = tokio_tungstenite::connect_async(url)
+        // Nagle off: an order is one small frame, to go out at once.
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
             .await
             .map_err(|e| format!("cannot connect to {url}: {e}"))?;
         let mut client = Self {

@@ -45,8 +45,9 @@ pub enum Event {
     },
 }
 
-/// Entries a slow connection may fall behind by before it must catch up from the log.
-const BACKLOG: usize = 1024;
+/// Entries a slow connection may fall behind by before it must catch up from the log (the
+/// channel keeps this many of each game's last events in memory).
+const BACKLOG: usize = 256;
 
 /// The channels, by game.
 #[derive(Clone, Default)]

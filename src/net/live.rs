@@ -294,6 +294,7 @@ impl Worker {
             replay_entry(app.world_mut(), i, &entry).map_err(|e| format!("game `{id}` does not replay: {e}"))?;
             times.push(*at);
         }
+        forget_narration(app.world_mut());
         let side_ids = app.world().resource::<Sides>().0.iter().map(|s| s.id.clone()).collect();
         let computers = seats
             .iter()
@@ -384,6 +385,9 @@ impl Worker {
         let gone = || Refusal::Failed(format!("game `{id}` left memory; send the order again"));
         let game = self.games.get_mut(id).ok_or_else(gone)?;
         let index = execute(game.app.world_mut(), issued).map_err(|r| Refusal::Refused(r.reason))?;
+        // What the game said while carrying it out is not sent nor saved (each client narrates
+        // for itself): the server keeps none of it, so a live game stays small.
+        forget_narration(game.app.world_mut());
         let entry = game.app.world().resource::<OrderLog>().entries[index].clone();
         let text = serde_json::to_string(&entry);
         let at = super::store::now();
@@ -516,6 +520,19 @@ impl Worker {
         });
         saved.seed = game.seed;
         Ok(saved)
+    }
+}
+
+/// Drops the game's narration (the log's lines, each entry's: the server sends and saves none)
+/// and the messages its orders wrote for views (a server's app never runs a frame, which would
+/// clear them).
+fn forget_narration(world: &mut World) {
+    let _ = world.run_system_cached(bevy::ecs::message::message_update_system);
+    world.resource_mut::<crate::game::components::GameLog>().0 = Vec::new();
+    for e in &mut world.resource_mut::<OrderLog>().entries {
+        if !e.lines.is_empty() {
+            e.lines = Vec::new();
+        }
     }
 }
 

@@ -104,6 +104,10 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    // Small frames go out at once (Nagle's wait and the peer's delayed ACK cost 40 ms a turn).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
+        let _ = tcp.set_nodelay(true);
+    });
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         let _ = axum::serve(listener, app)

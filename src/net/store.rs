@@ -123,16 +123,40 @@ fn db_error(what: &str, e: sqlx::Error) -> String {
 }
 
 impl Store {
-    /// Opens (creating, for SQLite) the database at `url` and brings its schema up to date.
+    /// Opens (creating, for SQLite) the database at `url` and brings its schema up to date. A
+    /// SQLite URL may end in `synchronous=normal` (or `full`, the default): see `docs/online.md`.
     pub async fn open(url: &str) -> Result<Self, String> {
         install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
+        let (url, synchronous) = if sqlite {
+            sqlite_synchronous(url)?
+        } else {
+            (url.to_string(), None)
+        };
         let pool = AnyPoolOptions::new()
             // One writer at a time is what SQLite allows; PostgreSQL takes several.
             .max_connections(if sqlite { 1 } else { 8 })
-            .connect(url)
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if let Some(mode) = synchronous {
+                        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("PRAGMA synchronous={mode}")))
+                            .execute(conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
             .await
             .map_err(|e| db_error(&format!("cannot open {url}"), e))?;
+        if sqlite {
+            // Write-ahead logging: a commit is one append and one fsync of the log (synchronous
+            // stays FULL: an acknowledged order survives a power cut), readers never block it.
+            sqlx::query("PRAGMA journal_mode=WAL")
+                .execute(&pool)
+                .await
+                .map_err(|e| db_error("turning on write-ahead logging", e))?;
+        }
         let store = Self { pool };
         store.migrate().await?;
         Ok(store)
@@ -518,6 +542,33 @@ impl Store {
     }
 }
 
+/// A SQLite URL without its `synchronous=` parameter, and that parameter (checked).
+fn sqlite_synchronous(url: &str) -> Result<(String, Option<&'static str>), String> {
+    let Some((base, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), None));
+    };
+    let mut kept = Vec::new();
+    let mut mode = None;
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some(("synchronous", value)) => {
+                mode = Some(match value.to_ascii_lowercase().as_str() {
+                    "full" => "FULL",
+                    "normal" => "NORMAL",
+                    other => return Err(format!("--db: synchronous={other}: use full or normal")),
+                })
+            }
+            _ => kept.push(pair),
+        }
+    }
+    let url = if kept.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    Ok((url, mode))
+}
+
 /// A game's time per turn from its columns.
 fn turn_time(seconds: Option<i64>, concede: i64) -> Option<TurnTime> {
     Some(TurnTime {
@@ -531,4 +582,22 @@ pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sqlite_urls_synchronous_is_taken_out_and_checked() {
+        let (url, mode) = sqlite_synchronous("sqlite:///srv/h.db?mode=rwc&synchronous=normal").unwrap();
+        assert_eq!((url.as_str(), mode), ("sqlite:///srv/h.db?mode=rwc", Some("NORMAL")));
+        let (url, mode) = sqlite_synchronous("sqlite:///srv/h.db?mode=rwc").unwrap();
+        assert_eq!((url.as_str(), mode), ("sqlite:///srv/h.db?mode=rwc", None));
+        assert!(
+            sqlite_synchronous("sqlite://h.db?synchronous=off")
+                .unwrap_err()
+                .contains("full or normal")
+        );
+    }
 }
