@@ -32,23 +32,22 @@ async fn check(shared: &Shared, now: i64) -> Result<(), String> {
         if !shared.store.set_lapse_told(&lapse.game, lapse.since).await? {
             continue;
         }
-        let waited = u64::try_from((now - lapse.since) / 1000).unwrap_or(0);
-        let conceded = lapse.turn_time.concede;
-        shared.hub.publish(
-            &lapse.game,
-            Event::Lapsed {
-                side: lapse.side.clone(),
-                waited,
-                conceded,
-            },
-        );
-        if conceded {
+        if lapse.turn_time.concede {
+            // The game's worker concedes if the game still waits for that side, and tells.
             let job = Job::Lapse {
                 game: lapse.game.clone(),
                 side: lapse.side,
                 since: lapse.since,
             };
             shared.workers.send(&lapse.game, job);
+        } else {
+            let waited = u64::try_from((now - lapse.since) / 1000).unwrap_or(0);
+            let told = Event::Lapsed {
+                side: lapse.side.clone(),
+                waited,
+                conceded: false,
+            };
+            shared.hub.publish(&lapse.game, told);
         }
     }
     Ok(())

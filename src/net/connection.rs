@@ -395,6 +395,7 @@ impl Conn {
             viewer,
             sent: 0,
             held: None,
+            workers: self.shared.workers.clone(),
         };
         if delay == ObserverDelay::None || snapshot.ended.is_some() {
             follow.sent = catch_up(&self.out, &game, &snapshot, since, follow.viewer.as_deref());
@@ -424,10 +425,12 @@ struct Follow {
     game: String,
     /// The side the connection plays (`None`: an observer).
     viewer: Option<String>,
-    /// Entries the catch-up covered.
+    /// Entries the connection has been sent (or, held back, has queued): the next index due.
     sent: usize,
     /// An observer held back: the entries not yet to be seen.
     held: Option<Held>,
+    /// The game's worker, to read the log again when the connection falls behind.
+    workers: super::live::Workers,
 }
 
 impl Follow {
@@ -452,30 +455,61 @@ impl Follow {
             };
             match event {
                 Ok(event) => self.take(&event),
+                // A burst (a computer's whole turn) outran this connection: read the log again.
                 Err(broadcast::error::RecvError::Lagged(n)) => {
-                    let _ = self.out.send(ServerMessage::Error {
-                        message: format!(
-                            "game `{}`: this connection fell {n} entries behind; watch again from the last entry you hold",
-                            self.game
-                        ),
-                    });
-                    break;
+                    if !self.catch_up_again().await {
+                        let _ = self.out.send(ServerMessage::Error {
+                            message: format!(
+                                "game `{}`: this connection fell {n} entries behind; watch again from the last entry you hold",
+                                self.game
+                            ),
+                        });
+                        break;
+                    }
                 }
                 Err(broadcast::error::RecvError::Closed) => break,
             }
         }
     }
 
+    /// Sends (or queues, held back) what the log holds past what was sent; false when the log
+    /// cannot be read.
+    async fn catch_up_again(&mut self) -> bool {
+        let (reply, answer) = oneshot::channel();
+        let job = Job::Log {
+            game: self.game.clone(),
+            reply,
+        };
+        self.workers.send(&self.game, job);
+        let Ok(Ok(snapshot)) = answer.await else {
+            return false;
+        };
+        match &mut self.held {
+            None => self.sent = catch_up(&self.out, &self.game, &snapshot, self.sent, self.viewer.as_deref()),
+            Some(held) => {
+                for c in committed_since(&snapshot, self.sent) {
+                    held.push(c);
+                }
+                self.sent = snapshot.entries.len().max(self.sent);
+                self.release();
+            }
+        }
+        true
+    }
+
     fn take(&mut self, event: &Event) {
         let game = self.game.clone();
         match event {
-            Event::Entry(c) if c.index >= self.sent => match &mut self.held {
-                Some(held) => {
-                    held.push((**c).clone());
-                    self.release();
+            Event::Entry(c) if c.index >= self.sent => {
+                self.sent = c.index + 1;
+                match &mut self.held {
+                    Some(held) => {
+                        held.push((**c).clone());
+                        self.release();
+                    }
+                    None => forward(&self.out, &game, c, self.viewer.as_deref()),
                 }
-                None => forward(&self.out, &game, c, self.sent, self.viewer.as_deref()),
-            },
+            }
             Event::Entry(_) => {}
             Event::Chat { room, from, text, at } if *room == chat::room(self.viewer.is_some()) => {
                 let _ = self.out.send(ServerMessage::Chat {
@@ -487,9 +521,9 @@ impl Follow {
                 });
             }
             Event::Chat { .. } => {}
-            Event::Undone { index } => {
+            Event::Undone { index, turn } => {
                 let told = match &mut self.held {
-                    Some(held) => held.undo(*index),
+                    Some(held) => held.undo(*index, *turn),
                     None => true,
                 };
                 self.sent = self.sent.min(*index);
@@ -573,11 +607,8 @@ fn catch_up(out: &Outbox, game: &str, snapshot: &LogSnapshot, since: usize, view
     entries.len()
 }
 
-/// Sends a committed entry the catch-up did not cover.
-fn forward(out: &Outbox, game: &str, c: &Committed, sent: usize, viewer: Option<&str>) {
-    if c.index < sent {
-        return;
-    }
+/// Sends a committed entry.
+fn forward(out: &Outbox, game: &str, c: &Committed, viewer: Option<&str>) {
     for m in hub::messages(game, c, viewer) {
         let _ = out.send(m);
     }

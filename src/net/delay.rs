@@ -30,10 +30,12 @@ impl Held {
         }
     }
 
-    /// The log was cut back to `index` entries: whether the observer must be told (it holds
-    /// some of the entries taken back); those still held are dropped.
-    pub fn undo(&mut self, index: usize) -> bool {
+    /// The log was cut back to `index` entries, the game back in turn `turn`: whether the
+    /// observer must be told (it holds some of the entries taken back); those still held are
+    /// dropped.
+    pub fn undo(&mut self, index: usize, turn: u32) -> bool {
         self.queue.retain(|c| c.index < index);
+        self.turn_now = turn;
         let told = self.shown > index;
         self.shown = self.shown.min(index);
         told
@@ -152,8 +154,19 @@ mod tests {
         held.push(made(0, 1, 1, 0));
         held.push(made(1, 1, 1, 50_000));
         assert_eq!(held.due(60_000).len(), 1);
-        assert!(!held.undo(1), "entry 1 was still held back: dropped silently");
+        assert!(!held.undo(1, 1), "entry 1 was still held back: dropped silently");
         assert_eq!(held.held(), 0);
-        assert!(held.undo(0), "entry 0 was seen: the observer is told");
+        assert!(held.undo(0, 1), "entry 0 was seen: the observer is told");
+    }
+
+    #[test]
+    fn an_undo_back_into_the_last_turn_holds_that_turn_back_again() {
+        let mut held = Held::new(ObserverDelay::OneTurn, 1, 0);
+        held.push(made(0, 1, 2, 0));
+        assert_eq!(held.due(0).len(), 1, "turn 2 began: turn 1 is seen");
+        // The order that began turn 2 is taken back, and turn 1 goes on.
+        assert!(held.undo(0, 1));
+        held.push(made(0, 1, 1, 0));
+        assert!(held.due(0).is_empty(), "turn 1 is being played again");
     }
 }

@@ -33,9 +33,10 @@ pub enum Event {
         waited: u64,
         conceded: bool,
     },
-    /// The last order was taken back: the log holds `index` entries.
+    /// The last order was taken back: the log holds `index` entries, in turn `turn`.
     Undone {
         index: usize,
+        turn: u32,
     },
     Chat {
         room: String,

@@ -209,6 +209,9 @@ impl Worker {
         let Some(game) = self.live(id).map_err(Refusal::Refused)? else {
             return refuse(format!("game `{id}` waits for a player to take its free seat"));
         };
+        if !game.seats.iter().any(|s| s.player.as_deref() == Some(player)) {
+            return refuse(no_seat(id));
+        }
         let world = game.app.world();
         let log = &world.resource::<OrderLog>().entries;
         if expect != log.len() {
@@ -233,20 +236,28 @@ impl Worker {
             ));
         }
         let index = log.len() - 1;
+        // The turn the game is back in: the one the order taken back was given in.
+        let turn = last.when.turn;
         self.block(self.store.remove_last_entry(id, index))
             .map_err(Refusal::Failed)?;
         self.games.remove(id);
-        self.hub.publish(id, super::hub::Event::Undone { index });
+        self.hub.publish(id, super::hub::Event::Undone { index, turn });
         Ok(index)
     }
 
-    /// Concedes for `side` if the game still waits for it since `since`.
+    /// Concedes for `side` if the game still waits for it since `since`, and tells the game's
+    /// followers of the lapse (whether it conceded) first.
     fn lapse(&mut self, id: &str, side: &str, since: i64) {
         let Ok(Some(game)) = self.live(id) else { return };
-        if game.row.waiting.as_ref() != Some(&(side.to_string(), since)) {
-            return;
-        }
-        if let Err(e) = self.carry_out(id, IssuedOrder::new(side.to_string(), Order::Concede)) {
+        let still = game.row.waiting.as_ref() == Some(&(side.to_string(), since)) && !is_over(game.app.world());
+        let waited = u64::try_from((super::store::now() - since) / 1000).unwrap_or(0);
+        let lapsed = super::hub::Event::Lapsed {
+            side: side.to_string(),
+            waited,
+            conceded: still,
+        };
+        self.hub.publish(id, lapsed);
+        if still && let Err(e) = self.carry_out(id, IssuedOrder::new(side.to_string(), Order::Concede)) {
             eprintln!("game `{id}`: {side} let its time lapse but could not concede: {e:?}");
         }
     }
@@ -262,9 +273,10 @@ impl Worker {
             let Some(mut game) = self.rebuild(id)? else {
                 return Ok(None);
             };
-            if game.row.waiting.is_none() {
-                // Play has just begun: the first wait starts now.
-                self.note_waiting(&mut game, super::store::now())?;
+            // Whom the game waits for, as the log now stands (play has just begun, an undo or a
+            // kill between a commit and its note may have changed it): unchanged, nothing is written.
+            if let Err(e) = self.note_waiting(&mut game, super::store::now()) {
+                eprintln!("game `{id}`: {e}");
             }
             self.games.insert(id.to_string(), game);
         }
@@ -337,6 +349,10 @@ impl Worker {
         let Some(game) = self.live(id).map_err(Refusal::Refused)? else {
             return refuse(format!("game `{id}` waits for a player to take its free seat"));
         };
+        // Before anything that tells how the game stands (observers may be held back).
+        if !game.seats.iter().any(|s| s.player.as_deref() == Some(player)) {
+            return refuse(no_seat(id));
+        }
         let log = &game.app.world().resource::<OrderLog>().entries;
         if expect < log.len() {
             // Sent again after a lost connection: the same order from the same side is the one
@@ -521,6 +537,12 @@ impl Worker {
         saved.seed = game.seed;
         Ok(saved)
     }
+}
+
+/// The refusal for an order or undo from someone who holds no seat (before anything about the
+/// game's state, which an observer held back may not learn).
+fn no_seat(id: &str) -> String {
+    format!("you do not hold that seat: you hold no seat in game `{id}`, and only its players give orders")
 }
 
 /// Drops the game's narration (the log's lines, each entry's: the server sends and saves none)

@@ -45,10 +45,10 @@ pub async fn check_url(text: &str, allow_private: bool) -> Result<Hook, String> 
     let addr = *addrs
         .first()
         .ok_or_else(|| format!("webhook: `{host}` has no address"))?;
-    if !allow_private && let Some(private) = addrs.iter().find(|a| !is_public(a.ip())) {
+    // The address itself is not named: a client may not probe the server's own network.
+    if !allow_private && addrs.iter().any(|a| !is_public(a.ip())) {
         return Err(format!(
-            "webhook: `{host}` is {}, a loopback or private address; this server refuses those unless its operator allows them (--allow-private-webhooks)",
-            private.ip()
+            "webhook: `{host}` resolves to a loopback or private address; this server refuses those unless its operator allows them (--allow-private-webhooks)"
         ));
     }
     Ok(Hook { url, host, addr })
@@ -59,7 +59,7 @@ pub async fn check_url(text: &str, allow_private: bool) -> Result<Hook, String> 
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
+            let [a, b, c, _] = v4.octets();
             !(v4.is_loopback()
                 || v4.is_private()
                 || v4.is_link_local()
@@ -68,18 +68,31 @@ pub fn is_public(ip: IpAddr) -> bool {
                 || v4.is_documentation()
                 || v4.is_multicast()
                 || a == 0
-                || (a == 100 && (b & 0xc0) == 64))
+                || a >= 240
+                || (a == 100 && (b & 0xc0) == 64)
+                || (a == 192 && b == 0 && c == 0)
+                || (a == 198 && (b & 0xfe) == 18))
         }
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
+            let s = v6.segments();
+            // An IPv4 address inside (mapped, compatible, NAT64, 6to4) is judged as itself.
+            let inner = match s {
+                [0, 0, 0, 0, 0, 0xffff | 0, ..] if !v6.is_loopback() && !v6.is_unspecified() => {
+                    Some(std::net::Ipv4Addr::from(((s[6] as u32) << 16) | s[7] as u32))
+                }
+                [0x64, 0xff9b, 0, 0, 0, 0, ..] => Some(std::net::Ipv4Addr::from(((s[6] as u32) << 16) | s[7] as u32)),
+                [0x2002, hi, lo, ..] => Some(std::net::Ipv4Addr::from(((hi as u32) << 16) | lo as u32)),
+                _ => None,
+            };
+            if let Some(v4) = inner {
                 return is_public(IpAddr::V4(v4));
             }
-            let first = v6.segments()[0];
             !(v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80)
+                || (s[0] & 0xfe00) == 0xfc00
+                || (s[0] & 0xffc0) == 0xfe80
+                || (s[0] & 0xffc0) == 0xfec0)
         }
     }
 }
@@ -100,6 +113,8 @@ pub async fn post(hook: &Hook, content: &str) -> Result<(), String> {
         .tls_backend_preconfigured(tls)
         .resolve(&hook.host, hook.addr)
         .redirect(reqwest::redirect::Policy::none())
+        // A proxy would resolve the host itself: no proxy, whatever the environment says.
+        .no_proxy()
         .timeout(Duration::from_secs(10))
         .build()
         .map_err(|e| format!("webhook client: {e}"))?;
@@ -167,6 +182,13 @@ mod tests {
             "fc00::1",
             "fe80::1",
             "::ffff:192.168.0.1",
+            "::10.0.0.1",
+            "64:ff9b::a00:1",
+            "2002:c0a8:1::1",
+            "fec0::1",
+            "192.0.0.8",
+            "198.18.0.1",
+            "240.0.0.1",
         ];
         for ip in private {
             assert!(!is_public(ip.parse().unwrap()), "{ip}");
