@@ -2,15 +2,17 @@
 //! given only its side's view), the protocol, and a headless client library.
 //!
 //! Dependency direction inside: `protocol` and `store` at the bottom; `hub` and `live` (the
-//! games in play) over them, `shared` bundling them; over that `lobby`, `connection`, `delay`
-//! (observers held back), `notice` (webhooks) and `clock` (time per turn, notices); `server` on
-//! top. `client` stands beside them, using only `protocol` (and `lobby`'s random bytes).
+//! games in play) over them, `shared` bundling them; over that `lobby`, `delay` (observers held
+//! back), `follow` (a connection following a game) under `connection`, `notice` (webhooks) and
+//! `clock` (time per turn, notices); `server` on top. `client` stands beside them, using only
+//! `protocol` (and `lobby`'s random bytes).
 
 pub mod chat;
 pub mod client;
 mod clock;
 mod connection;
 pub mod delay;
+mod follow;
 pub mod hub;
 pub mod live;
 pub mod lobby;
