@@ -685,6 +685,14 @@ fn a_bot_plays_a_whole_game_over_plain_http() {
         let ServerMessage::Created { game, .. } = answer(&body) else {
             panic!("{body}")
         };
+        // The player's own games, newest first.
+        let (status, body) = http_get_as(addr, "/api/players/me/games", Some(&token));
+        assert_eq!(status, 200, "{body}");
+        let mine: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(mine["games"][0]["game"], game.as_str(), "{body}");
+        assert_eq!(mine["games"][0]["scenario"], "st-vith-1944", "{body}");
+        let (status, body) = http_get_as(addr, "/api/players/me/games", None);
+        assert_eq!(status, 401, "{body}");
         // Refusals by name, with 400.
         let (status, body) = http_post(
             addr,

@@ -96,6 +96,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         .route("/ws", get(upgrade))
         .route("/api/version", get(version))
         .route("/api/games", get(open_games))
+        .route("/api/players/me/games", get(my_games))
         .route("/api/games/{id}/saved", get(saved))
         .route("/api/games/{id}/messages", get(messages))
         .route("/api/request", axum::routing::post(request))
@@ -170,6 +171,22 @@ async fn version() -> impl IntoResponse {
 
 async fn open_games(State(shared): State<Shared>) -> Response {
     match shared.store.open_games(50).await {
+        Ok(games) => axum::Json(serde_json::json!({ "games": games })).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+    }
+}
+
+/// The newest 50 games of the player whose bearer token is given.
+async fn my_games(State(shared): State<Shared>, headers: axum::http::HeaderMap) -> Response {
+    let Some(token) = bearer(&headers) else {
+        return (StatusCode::UNAUTHORIZED, "Authorization: Bearer TOKEN is needed").into_response();
+    };
+    let player = match shared.store.player_by_token(&super::lobby::token_hash(&token)).await {
+        Ok(Some((id, _))) => id,
+        Ok(None) => return (StatusCode::UNAUTHORIZED, "Authorization: no player has this token").into_response(),
+        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+    };
+    match shared.store.player_games(&player, 50).await {
         Ok(games) => axum::Json(serde_json::json!({ "games": games })).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
     }

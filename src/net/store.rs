@@ -42,7 +42,22 @@ const MIGRATIONS: &[&[&str]] = &[
         "ALTER TABLE games ADD COLUMN noticed_since BIGINT",
         "ALTER TABLE games ADD COLUMN noticed_at BIGINT",
     ],
+    // 5: a player's games, newest first, without reading every seat.
+    &[
+        "CREATE INDEX seats_by_player ON seats (player)",
+        "CREATE INDEX games_by_created ON games (created)",
+    ],
 ];
+
+/// One of a player's games, as their list shows it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GameListed {
+    pub game: String,
+    pub scenario: String,
+    pub ended: bool,
+    /// When it was made (milliseconds since 1970).
+    pub created: i64,
+}
 
 /// A game that waits for a player with a webhook, not noticed of this wait yet.
 #[derive(Clone, Debug, PartialEq)]
@@ -528,6 +543,28 @@ impl Store {
     }
 
     /// Games anyone may join (listed, a seat free, not ended), newest first, at most `limit`.
+    /// The newest `limit` games in which `player` holds a seat.
+    pub async fn player_games(&self, player: &str, limit: usize) -> Result<Vec<GameListed>, String> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.scenario, g.ended, g.created FROM games g JOIN seats s ON s.game = g.id \
+             WHERE s.player = $1 ORDER BY g.created DESC LIMIT $2",
+        )
+        .bind(player)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| db_error("listing a player's games", e))?;
+        Ok(rows
+            .into_iter()
+            .map(|r| GameListed {
+                game: r.get("id"),
+                scenario: r.get("scenario"),
+                ended: r.get::<i64, _>("ended") != 0,
+                created: r.get("created"),
+            })
+            .collect())
+    }
+
     pub async fn open_games(&self, limit: usize) -> Result<Vec<String>, String> {
         let rows = sqlx::query(
             "SELECT id FROM games WHERE listed = 1 AND ended = 0 AND EXISTS \

@@ -74,8 +74,18 @@ pub fn ws(addr: SocketAddr) -> String {
 
 /// A plain HTTP GET: (status, body).
 pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    http_get_as(addr, path, None)
+}
+
+/// A plain HTTP GET as the player whose token is given: (status, body).
+pub fn http_get_as(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, String) {
     let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut text = String::new();
     s.read_to_string(&mut text).unwrap();
     let status = text[9..12].parse().unwrap();
