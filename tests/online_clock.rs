@@ -203,17 +203,7 @@ async fn timed_game(addr: std::net::SocketAddr, turn_time: TurnTime) -> (Seat, S
         Some(turn_time),
     )
     .await;
-    let joined = b
-        .request(&ClientMessage::Join {
-            game: game.clone(),
-            invite,
-            contribution: hexfront::net::client::contribution(),
-        })
-        .await
-        .unwrap();
-    assert!(matches!(joined, ServerMessage::Joined { .. }), "{joined:?}");
-    let fa = watch(&mut a, &game, 0, None).await;
-    let fb = watch(&mut b, &game, 0, None).await;
+    let (fa, fb) = join_and_follow(&mut a, &mut b, &game, invite).await;
     assert_eq!(fa.view.turn_time, Some(turn_time));
     (Seat::new(a, fa, "standard", 21), Seat::new(b, fb, "standard", 22), game)
 }
@@ -418,14 +408,7 @@ fn a_player_away_gets_a_your_turn_webhook_at_most_once_an_hour_a_game() {
             assert_eq!(answer, ServerMessage::WebhookSet { url: Some(url) });
         }
         let (game, invite, _) = create(&mut a, "mortain-1944", "german", Opponent::Invite).await;
-        let join = ClientMessage::Join {
-            game: game.clone(),
-            invite,
-            contribution: hexfront::net::client::contribution(),
-        };
-        assert!(matches!(b.request(&join).await.unwrap(), ServerMessage::Joined { .. }));
-        let fa = watch(&mut a, &game, 0, None).await;
-        let fb = watch(&mut b, &game, 0, None).await;
+        let (fa, fb) = join_and_follow(&mut a, &mut b, &game, invite).await;
         let mut anna = Seat::new(a, fa, "standard", 31);
         let bert = Seat::new(b, fb, "standard", 32);
         let us = bert.follower.my_side();

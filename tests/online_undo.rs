@@ -44,14 +44,7 @@ fn a_player_takes_back_their_own_orders_and_everyone_replays_to_the_same_hashes(
         let (mut a, _, _) = player(server.addr, "Anna").await;
         let (mut b, _, _) = player(server.addr, "Bert").await;
         let (game, invite, _) = create(&mut a, "st-vith-1944", "german", Opponent::Invite).await;
-        let join = ClientMessage::Join {
-            game: game.clone(),
-            invite,
-            contribution: hexfront::net::client::contribution(),
-        };
-        assert!(matches!(b.request(&join).await.unwrap(), ServerMessage::Joined { .. }));
-        let fa = watch(&mut a, &game, 0, None).await;
-        let fb = watch(&mut b, &game, 0, None).await;
+        let (fa, fb) = join_and_follow(&mut a, &mut b, &game, invite).await;
         let mut anna = Seat::new(a, fa, "standard", 41);
         let mut bert = Seat::new(b, fb, "standard", 42);
         let (mut o, _, _) = player(server.addr, "Otto").await;

@@ -150,6 +150,24 @@ pub async fn create_with(
     }
 }
 
+/// Bert (`b`) takes the free seat of Anna's (`a`) game with its invite code; then both follow it
+/// from the start: (Anna's follower, Bert's).
+pub async fn join_and_follow(
+    a: &mut Client,
+    b: &mut Client,
+    game: &str,
+    invite: Option<String>,
+) -> (Follower, Follower) {
+    let join = ClientMessage::Join {
+        game: game.into(),
+        invite,
+        contribution: contribution(),
+    };
+    let joined = b.request(&join).await.unwrap();
+    assert!(matches!(joined, ServerMessage::Joined { .. }), "{joined:?}");
+    (watch(a, game, 0, None).await, watch(b, game, 0, None).await)
+}
+
 /// Follows `game` from `since`: the game's description first.
 pub async fn watch(c: &mut Client, game: &str, since: usize, follower: Option<Follower>) -> Follower {
     c.send(&ClientMessage::Watch {
