@@ -12,7 +12,6 @@ use hexfront::ai::side_to_act;
 use hexfront::net::client::{Client, Follower, contribution};
 use hexfront::net::protocol::{ClientMessage, Opponent, ServerMessage};
 use hexfront::net::server;
-use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -21,17 +20,7 @@ async fn play(addr: SocketAddr, scenario: &str, first_side: &str) -> (Seat, Seat
     let (mut a, _, _) = player(addr, "Anna").await;
     let (mut b, _, _) = player(addr, "Bert").await;
     let (game, invite, commitment) = create(&mut a, scenario, first_side, Opponent::Invite).await;
-    let joined = b
-        .request(&ClientMessage::Join {
-            game: game.clone(),
-            invite: invite.clone(),
-            contribution: contribution(),
-        })
-        .await
-        .unwrap();
-    assert!(matches!(joined, ServerMessage::Joined { .. }), "{joined:?}");
-    let fa = watch(&mut a, &game, 0, None).await;
-    let fb = watch(&mut b, &game, 0, None).await;
+    let (fa, fb) = join_and_follow(&mut a, &mut b, &game, invite).await;
     assert_eq!(fa.view.commitment, commitment);
     let mut seats = (Seat::new(a, fa, "standard", 1), Seat::new(b, fb, "standard", 2));
     play_on(&mut seats.0, &mut seats.1, &game).await;
@@ -631,23 +620,6 @@ fn games_that_leave_memory_after_every_order_still_play_to_the_end() {
         assert_eq!(b.follower.checked, b.follower.len());
         server.stop().await;
     });
-}
-
-/// A plain HTTP POST of `body` to `path`, with a bearer token if given: (status, body).
-fn http_post(addr: SocketAddr, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let status = text[9..12].parse().unwrap();
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
-    (status, body)
 }
 
 fn answer(body: &str) -> ServerMessage {

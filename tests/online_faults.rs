@@ -8,11 +8,11 @@
 
 mod common;
 
-use common::online::{create, db_url, next, temp_dir, watch};
+use common::online::{create, db_url, http_get, join_and_follow, next, temp_dir, watch};
 use futures_util::future::select_all;
 use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
 use hexfront::game::order::Order;
-use hexfront::net::client::{Client, Follower, contribution};
+use hexfront::net::client::{Client, Follower};
 use hexfront::net::protocol::{ClientMessage, Opponent, ServerMessage};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -103,18 +103,9 @@ async fn new_game(addr: SocketAddr, number: u64) -> Game {
     let (mut a, token_a) = connect(addr, None).await;
     let (mut b, token_b) = connect(addr, None).await;
     let (game, invite, _) = create(&mut a, SCENARIO, "german", Opponent::Invite).await;
-    let joined = b
-        .request(&ClientMessage::Join {
-            game: game.clone(),
-            invite,
-            contribution: contribution(),
-        })
-        .await
-        .unwrap();
-    assert!(matches!(joined, ServerMessage::Joined { .. }), "{joined:?}");
+    let (fa, fb) = join_and_follow(&mut a, &mut b, &game, invite).await;
     let mut seats = Vec::new();
-    for (i, (mut client, token)) in [(a, token_a), (b, token_b)].into_iter().enumerate() {
-        let follower = watch(&mut client, &game, 0, None).await;
+    for (i, (client, token, follower)) in [(a, token_a, fa), (b, token_b, fb)].into_iter().enumerate() {
         let side = follower.my_side().unwrap();
         seats.push(Seat {
             token,
@@ -274,17 +265,8 @@ async fn stream(games: &mut [Game], deadline: tokio::time::Instant, tally: &mut 
 
 /// A finished game's save, downloaded and checked by `hexfront replay --verify`.
 fn verify_finished(addr: SocketAddr, game: &str, dir: &Path) {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "GET /api/games/{game}/saved HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let (status, body) = http_get(addr, &format!("/api/games/{game}/saved"));
+    assert_eq!(status, 200, "{body}");
     let file = dir.join(format!("{game}.ron"));
     std::fs::write(&file, body).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))

@@ -79,11 +79,25 @@ pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
 
 /// A plain HTTP GET as the player whose token is given: (status, body).
 pub fn http_get_as(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, String) {
+    http_request(addr, "GET", path, token, None)
+}
+
+/// A plain HTTP POST of `body` (JSON) to `path`, with a bearer token if given: (status, body).
+pub fn http_post(addr: SocketAddr, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
+    http_request(addr, "POST", path, token, Some(body))
+}
+
+/// One HTTP/1.1 request on a connection of its own: (status, body).
+fn http_request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, String) {
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let content = body.map_or(String::new(), |b| {
+        format!("Content-Type: application/json\r\nContent-Length: {}\r\n", b.len())
+    });
     write!(
         s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}{content}Connection: close\r\n\r\n{}",
+        body.unwrap_or_default()
     )
     .unwrap();
     let mut text = String::new();
