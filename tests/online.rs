@@ -341,14 +341,7 @@ fn a_dropped_client_catches_up_and_the_game_goes_on() {
         }
         // Bert's connection drops; Anna plays on while she can.
         let held = sb.follower.len();
-        let Seat {
-            client,
-            follower,
-            ai,
-            sent,
-            orders,
-        } = sb;
-        client.close().await;
+        sb.client.close().await;
         for _ in 0..60 {
             sa.act(&game).await;
             match tokio::time::timeout(Duration::from_millis(500), sa.client.next()).await {
@@ -360,14 +353,8 @@ fn a_dropped_client_catches_up_and_the_game_goes_on() {
         // Bert comes back with his token and the entries he holds.
         let mut b2 = Client::connect(&ws(addr)).await.unwrap();
         b2.request(&ClientMessage::Login { token: token_b }).await.unwrap();
-        let follower = watch(&mut b2, &game, held, Some(follower)).await;
-        let mut sb = Seat {
-            client: b2,
-            follower,
-            ai,
-            sent,
-            orders,
-        };
+        assert_eq!(sb.follower.len(), held);
+        let mut sb = sb.resumed(b2, &game).await;
         play_on(&mut sa, &mut sb, &game).await;
         assert_eq!(sb.follower.len(), sa.follower.len());
         assert_eq!(sb.follower.checked, sb.follower.len());

@@ -410,17 +410,10 @@ fn a_player_away_gets_a_your_turn_webhook_at_most_once_an_hour_a_game() {
         let (game, invite, _) = create(&mut a, "mortain-1944", "german", Opponent::Invite).await;
         let (fa, fb) = join_and_follow(&mut a, &mut b, &game, invite).await;
         let mut anna = Seat::new(a, fa, "standard", 31);
-        let bert = Seat::new(b, fb, "standard", 32);
+        let mut bert = Seat::new(b, fb, "standard", 32);
         let us = bert.follower.my_side();
         // Bert leaves; Anna plays her turn, and the game turns to him.
-        let Seat {
-            client,
-            follower,
-            ai,
-            sent,
-            orders,
-        } = bert;
-        client.close().await;
+        bert.client.close().await;
         while side_to_act(anna.follower.world()) != us || anna.sent.is_some_and(|e| anna.follower.len() <= e) {
             anna.act(&game).await;
             let m = next(&mut anna.client).await;
@@ -438,15 +431,7 @@ fn a_player_away_gets_a_your_turn_webhook_at_most_once_an_hour_a_game() {
         // Bert comes back and plays his turn (no notice while he is connected), then leaves.
         let mut b2 = Client::connect(&ws(server.addr)).await.unwrap();
         b2.request(&ClientMessage::Login { token: token_b }).await.unwrap();
-        let held = follower.len();
-        let follower = watch(&mut b2, &game, held, Some(follower)).await;
-        let mut bert = Seat {
-            client: b2,
-            follower,
-            ai,
-            sent,
-            orders,
-        };
+        let mut bert = bert.resumed(b2, &game).await;
         let german = anna.follower.my_side();
         both_until(&mut anna, &mut bert, &game, german).await;
         bert.client.close().await;

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::online::{create, db_url, http_get, join_and_follow, next, temp_dir, watch};
+use common::online::{create, db_url, join_and_follow, next, spawn_server, temp_dir, verify_finished, watch};
 use futures_util::future::select_all;
 use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
 use hexfront::game::order::Order;
@@ -17,10 +17,7 @@ use hexfront::net::protocol::{ClientMessage, Opponent, ServerMessage};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeMap;
-use std::io::BufRead;
 use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// Games played at once, each by two clients.
@@ -59,30 +56,6 @@ struct Tally {
     resent: usize,
     entries_checked: usize,
     finished: usize,
-}
-
-/// `hexfront serve` on a free port of 127.0.0.1 with the database at `db`: the process and its
-/// address (read from the line it prints when it listens).
-fn spawn_server(db: &str, log: &Path) -> (Child, SocketAddr) {
-    let stderr = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexfront"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .unwrap_or_else(|| panic!("the server stopped before it listened; see {}", log.display()))
-            .unwrap();
-        if let Some(rest) = line.split("on http://").nth(1) {
-            break rest.split_whitespace().next().unwrap().parse().unwrap();
-        }
-    };
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, addr)
 }
 
 async fn connect(addr: SocketAddr, token: Option<&str>) -> (Client, String) {
@@ -261,20 +234,6 @@ async fn stream(games: &mut [Game], deadline: tokio::time::Instant, tally: &mut 
         let Some(((gi, si), message)) = got else { return };
         games[gi].take(si, message, tally);
     }
-}
-
-/// A finished game's save, downloaded and checked by `hexfront replay --verify`.
-fn verify_finished(addr: SocketAddr, game: &str, dir: &Path) {
-    let (status, body) = http_get(addr, &format!("/api/games/{game}/saved"));
-    assert_eq!(status, 200, "{body}");
-    let file = dir.join(format!("{game}.ron"));
-    std::fs::write(&file, body).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
-        .args(["replay", "--verify"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

@@ -104,8 +104,8 @@ impl Client {
         }
     }
 
-    /// Closes the connection.
-    pub async fn close(mut self) {
+    /// Closes the connection (the client gives nothing more).
+    pub async fn close(&mut self) {
         let _ = self.socket.close(None).await;
     }
 }

@@ -1,7 +1,7 @@
 //! Time per turn: a task that looks every tick for games whose side to act has let its time
 //! lapse, tells the game's followers (once a wait, even with several servers on one database),
 //! and concedes for that side when the game was made so; and sends the "your turn" notices due
-//! (`notice`).
+//! (`notice`), noting first who is connected here (several processes may share the database).
 
 use super::hub::Event;
 use super::live::Job;
@@ -20,7 +20,13 @@ pub async fn run(shared: Shared, tick: Duration) {
         if let Err(e) = check(&shared, store::now()).await {
             eprintln!("time per turn: {e}");
         }
-        if let Err(e) = super::notice::check(&shared, store::now()).await {
+        let now = store::now();
+        // Who is connected here, for every process's notices: seen within three ticks.
+        if let Err(e) = shared.store.mark_seen(&shared.online_players(), now).await {
+            eprintln!("your-turn notices: {e}");
+        }
+        let seen_since = now - 3 * i64::try_from(tick.as_millis()).unwrap_or(i64::MAX / 4);
+        if let Err(e) = super::notice::check(&shared, now, seen_since).await {
             eprintln!("your-turn notices: {e}");
         }
     }

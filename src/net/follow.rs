@@ -91,22 +91,35 @@ impl Follow {
                     continue;
                 }
             };
-            match event {
-                Ok(event) => self.take(&event),
-                // A burst (a computer's whole turn) outran this connection: read the log again.
-                Err(broadcast::error::RecvError::Lagged(n)) => {
-                    if !self.catch_up_again().await {
-                        let _ = self.out.send(ServerMessage::Error {
-                            message: format!(
-                                "game `{}`: this connection fell {n} entries behind; watch again from the last entry you hold",
-                                self.game
-                            ),
-                        });
-                        break;
-                    }
+            let behind = match event {
+                Ok(event) if self.missed(&event) => 1,
+                Ok(event) => {
+                    self.take(&event);
+                    continue;
                 }
+                // A burst (a computer's whole turn) outran this connection: read the log again.
+                Err(broadcast::error::RecvError::Lagged(n)) => n,
                 Err(broadcast::error::RecvError::Closed) => break,
+            };
+            if !self.catch_up_again().await {
+                let _ = self.out.send(ServerMessage::Error {
+                    message: format!(
+                        "game `{}`: this connection fell {behind} entries behind; watch again from the last entry you hold",
+                        self.game
+                    ),
+                });
+                break;
             }
+        }
+    }
+
+    /// Whether `event` shows that entries were missed (another server process could not pass one
+    /// on): the log must be read again.
+    fn missed(&self, event: &Event) -> bool {
+        match event {
+            Event::Behind => true,
+            Event::Entry(c) => c.index > self.sent,
+            _ => false,
         }
     }
 
@@ -171,6 +184,7 @@ impl Follow {
             }
             // Observers held back learn of a lapse when they see the entries around it.
             Event::Lapsed { .. } if self.held.is_some() => {}
+            Event::Behind => {}
             Event::Lapsed { side, waited, conceded } => {
                 let _ = self.out.send(ServerMessage::TimeLapsed {
                     game,

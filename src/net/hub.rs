@@ -1,6 +1,8 @@
 //! Where committed entries meet the connections following their game: one broadcast channel a
 //! game, made when the first connection follows it; each connection turns an entry into its own
-//! view (`view`), so a secret reaches only its owner before the reveal.
+//! view (`view`), so a secret reaches only its owner before the reveal. With several server
+//! processes on one database, each event is also handed to a relay (`cluster`) that passes it to
+//! the other processes' hubs.
 
 use super::protocol::{EntryView, ServerMessage};
 use crate::game::log::LogEntry;
@@ -9,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 
 /// One accepted order, as the worker announces it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Committed {
     pub index: usize,
     pub entry: LogEntry,
@@ -25,7 +27,7 @@ pub struct Committed {
 
 /// What a game's followers are told: an accepted entry, a chat line, or that a side let its
 /// time per turn lapse.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Event {
     Entry(Box<Committed>),
     Lapsed {
@@ -44,19 +46,34 @@ pub enum Event {
         text: String,
         at: i64,
     },
+    /// Something happened in the game that another process could not pass on whole (too large
+    /// for a notification, or lost while the database connection was down): read the log again.
+    Behind,
 }
 
 /// Entries a slow connection may fall behind by before it must catch up from the log (the
 /// channel keeps this many of each game's last events in memory).
 const BACKLOG: usize = 256;
 
+/// Where a hub hands the events it publishes for the other server processes.
+pub type Relay = tokio::sync::mpsc::UnboundedSender<(String, Arc<Event>)>;
+
 /// The channels, by game.
 #[derive(Clone, Default)]
 pub struct Hub {
     games: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<Event>>>>>,
+    relay: Option<Relay>,
 }
 
 impl Hub {
+    /// A hub that also hands every event it publishes to `relay`.
+    pub fn relaying(relay: Relay) -> Self {
+        Self {
+            games: Default::default(),
+            relay: Some(relay),
+        }
+    }
+
     pub fn subscribe(&self, game: &str) -> broadcast::Receiver<Arc<Event>> {
         let mut games = self.games.lock().expect("hub lock");
         games
@@ -69,10 +86,20 @@ impl Hub {
         self.publish(game, Event::Entry(Box::new(committed)));
     }
 
+    /// Tells the game's followers here, and (through the relay) those of the other processes.
     pub fn publish(&self, game: &str, event: Event) {
+        let event = Arc::new(event);
+        if let Some(relay) = &self.relay {
+            let _ = relay.send((game.to_string(), event.clone()));
+        }
+        self.publish_here(game, event);
+    }
+
+    /// Tells the game's followers connected to this process only.
+    pub fn publish_here(&self, game: &str, event: Arc<Event>) {
         let mut games = self.games.lock().expect("hub lock");
         if let Some(tx) = games.get(game)
-            && tx.send(Arc::new(event)).is_err()
+            && tx.send(event).is_err()
         {
             // Nobody follows it any more.
             games.remove(game);

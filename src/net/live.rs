@@ -1,24 +1,30 @@
 //! Games in play on the server: each carried out by a headless copy of the game (the same
 //! `game::execute` the client uses), rebuilt from the database's log when first needed. A few
 //! worker threads own them (a Bevy app stays on its thread); a game always goes to the same
-//! worker, so its orders are carried out and committed one after another.
+//! worker, so its orders are carried out and committed one after another. With several server
+//! processes on one PostgreSQL, a worker takes a game's claim (`claims`) before it carries out
+//! anything of that game, and lets it go when another process asks for it.
 
+mod world;
+
+use super::claims::Claims;
 use super::hub::{Committed, Hub};
 use super::store::{GameRow, SeatRow, Store};
 use crate::ai::{ComputerPlayer, Profile, side_to_act};
 use crate::game::components::Sides;
-use crate::game::dice_proof::{self, DiceProof};
+use crate::game::dice_proof::DiceProof;
 use crate::game::execute::{execute, issuer, replay_entry};
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::order::{IssuedOrder, Order};
 use crate::game::order_options::{OrderOptions, order_options};
-use crate::game::phase::GameState;
-use crate::game::victory::Verdict;
 use bevy::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
+use world::{ended, forget_narration, is_over, no_seat};
+pub use world::{game_seed, newly_revealed};
 
 /// What a worker is asked to do.
 pub enum Job {
@@ -58,6 +64,8 @@ pub enum Job {
     /// `side` let the game's time per turn lapse on the wait since `since`, and the game was made
     /// so that this concedes it: concede for it, if the game still waits for it since then.
     Lapse { game: String, side: String, since: i64 },
+    /// Another server process asks for the game: let it go (it leaves this process's memory).
+    Release { game: String },
 }
 
 /// A game's log as it stands, and how it ended (winner, why, the server's secret) if it has.
@@ -91,10 +99,23 @@ impl Workers {
     /// `hub`; a game nobody touched for `idle` leaves memory (it is rebuilt from the database
     /// when next asked for).
     pub fn start(n: usize, store: Store, hub: Hub, handle: tokio::runtime::Handle, idle: Duration) -> Self {
+        Self::start_claiming(n, store, hub, handle, idle, None)
+    }
+
+    /// `start`, taking each game's claim from `claims` (several processes on one database)
+    /// before carrying it out.
+    pub fn start_claiming(
+        n: usize,
+        store: Store,
+        hub: Hub,
+        handle: tokio::runtime::Handle,
+        idle: Duration,
+        claims: Option<Arc<Claims>>,
+    ) -> Self {
         let senders = (0..n.max(1))
             .map(|i| {
                 let (tx, rx) = mpsc::channel();
-                let (store, hub, handle) = (store.clone(), hub.clone(), handle.clone());
+                let (store, hub, handle, claims) = (store.clone(), hub.clone(), handle.clone(), claims.clone());
                 std::thread::Builder::new()
                     .name(format!("hexfront-games-{i}"))
                     .spawn(move || {
@@ -104,6 +125,7 @@ impl Workers {
                             hub,
                             handle,
                             games: HashMap::new(),
+                            claims,
                         };
                         let sweep = idle.clamp(Duration::from_millis(1), Duration::from_secs(30));
                         loop {
@@ -114,13 +136,13 @@ impl Workers {
                                     let ran =
                                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.run(job)));
                                     if ran.is_err() {
-                                        worker.games.clear();
+                                        worker.forget(|_| true);
                                     }
                                 }
                                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
                             }
-                            worker.games.retain(|_, g| g.last_used.elapsed() < idle);
+                            worker.forget(|g| g.last_used.elapsed() >= idle);
                         }
                     })
                     .expect("a worker thread starts");
@@ -155,6 +177,8 @@ struct Worker {
     hub: Hub,
     handle: tokio::runtime::Handle,
     games: HashMap<String, LiveGame>,
+    /// This process's claims on games, when several processes share the database.
+    claims: Option<Arc<Claims>>,
 }
 
 /// Orders the computer may give in a row before the server stops to look (a guard).
@@ -190,6 +214,7 @@ impl Worker {
                 let _ = reply.send(out);
             }
             Job::Lapse { game, side, since } => self.lapse(&game, &side, since),
+            Job::Release { game } => self.release(&game),
             Job::Undo {
                 game,
                 player,
@@ -199,6 +224,29 @@ impl Worker {
                 let out = self.undo(&game, &player, expect);
                 let _ = reply.send(out);
             }
+        }
+    }
+
+    /// Drops the games `which` picks from memory, letting their claims go.
+    fn forget(&mut self, which: impl Fn(&LiveGame) -> bool) {
+        let gone: Vec<String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| which(g))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in gone {
+            self.release(&id);
+        }
+    }
+
+    /// Drops `id` from memory and lets its claim go (another process may carry it out now).
+    fn release(&mut self, id: &str) {
+        self.games.remove(id);
+        if let Some(claims) = self.claims.clone()
+            && let Err(e) = self.block(claims.release(id))
+        {
+            eprintln!("game `{id}`: {e}");
         }
     }
 
@@ -269,6 +317,16 @@ impl Worker {
     /// The live game, rebuilt from the database if it is not in memory. `Ok(None)`: a seat is
     /// still free.
     fn live(&mut self, id: &str) -> Result<Option<&mut LiveGame>, String> {
+        if let Some(claims) = self.claims.clone()
+            && !claims.holds(id)
+        {
+            self.block(claims.claim(id))?;
+            // Another process may have carried it out since: bring what memory holds up to date.
+            if let Err(e) = self.refresh(id) {
+                eprintln!("game `{id}`: {e}");
+                self.games.remove(id);
+            }
+        }
         if !self.games.contains_key(id) {
             let Some(mut game) = self.rebuild(id)? else {
                 return Ok(None);
@@ -286,6 +344,40 @@ impl Worker {
             return Ok(Some(g));
         }
         Ok(None)
+    }
+
+    /// A game this process held before and takes back from another: the entries that process
+    /// added are replayed with their dice; when the log changed otherwise (an undo) the game
+    /// leaves memory, to be rebuilt.
+    fn refresh(&mut self, id: &str) -> Result<(), String> {
+        let Some(mut game) = self.games.remove(id) else {
+            return Ok(());
+        };
+        let held = game.times.len();
+        let stored = self.block(self.store.entries_after(id, held.saturating_sub(1)))?;
+        let unchanged = stored.len() >= held
+            && stored.iter().zip(&game.times).all(|((at, _), mine)| at == mine)
+            && match held.checked_sub(1) {
+                Some(last) => {
+                    let entry: LogEntry = serde_json::from_str(&stored[last].1).map_err(|e| e.to_string())?;
+                    Some(&entry) == game.app.world().resource::<OrderLog>().entries.last()
+                }
+                None => true,
+            };
+        if !unchanged {
+            return Ok(());
+        }
+        for (i, (at, text)) in stored.iter().enumerate().skip(held) {
+            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("entry {i}: {e}"))?;
+            replay_entry(game.app.world_mut(), i, &entry).map_err(|e| format!("does not replay: {e}"))?;
+            game.times.push(*at);
+        }
+        forget_narration(game.app.world_mut());
+        game.row = self
+            .block(self.store.game(id))?
+            .ok_or_else(|| format!("no game `{id}`"))?;
+        self.games.insert(id.to_string(), game);
+        Ok(())
     }
 
     fn rebuild(&self, id: &str) -> Result<Option<LiveGame>, String> {
@@ -537,71 +629,4 @@ impl Worker {
         saved.seed = game.seed;
         Ok(saved)
     }
-}
-
-/// The refusal for an order or undo from someone who holds no seat (before anything about the
-/// game's state, which an observer held back may not learn).
-fn no_seat(id: &str) -> String {
-    format!("you do not hold that seat: you hold no seat in game `{id}`, and only its players give orders")
-}
-
-/// Drops the game's narration (the log's lines, each entry's: the server sends and saves none)
-/// and the messages its orders wrote for views (a server's app never runs a frame, which would
-/// clear them).
-fn forget_narration(world: &mut World) {
-    let _ = world.run_system_cached(bevy::ecs::message::message_update_system);
-    world.resource_mut::<crate::game::components::GameLog>().0 = Vec::new();
-    for e in &mut world.resource_mut::<OrderLog>().entries {
-        if !e.lines.is_empty() {
-            e.lines = Vec::new();
-        }
-    }
-}
-
-/// The seed of a game whose seats all have their contributions.
-pub fn game_seed(row: &GameRow, seats: &[SeatRow]) -> Result<u64, String> {
-    let secret = dice_proof::from_hex(&row.secret).map_err(|e| format!("game `{}` secret: {e}", row.id))?;
-    let contributions = seats
-        .iter()
-        .map(|s| {
-            dice_proof::from_hex(s.contribution.as_deref().unwrap_or_default())
-                .map_err(|e| format!("game `{}` seat {}: {e}", row.id, s.side))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(dice_proof::seed(&secret, &contributions))
-}
-
-fn is_over(world: &World) -> bool {
-    world.get_resource::<State<GameState>>().map(|s| *s.get()) == Some(GameState::Over)
-}
-
-/// Whether the game is over: the winner's id (`None` a draw) and why.
-fn ended(world: &World, side_ids: &[String]) -> Option<(Option<String>, String)> {
-    if !is_over(world) {
-        return None;
-    }
-    let verdict = world.get_resource::<Verdict>();
-    Some((
-        verdict.and_then(|v| v.winner).and_then(|s| side_ids.get(s.0).cloned()),
-        verdict.map_or_else(String::new, |v| v.reason.clone()),
-    ))
-}
-
-/// The earlier entries whose secret entry `index` reveals (a defender's answer reveals the
-/// attack it answers).
-pub fn newly_revealed(entries: &[LogEntry], index: usize) -> Vec<usize> {
-    if !matches!(entries[index].order, Order::Defend(_)) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for j in (0..index).rev() {
-        if matches!(entries[j].order, Order::Defend(_)) {
-            break;
-        }
-        if entries[j].order.has_secret() {
-            out.push(j);
-        }
-    }
-    out.reverse();
-    out
 }

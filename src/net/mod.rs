@@ -1,15 +1,19 @@
 //! Play across the internet: `hexfront serve` (the rules' authority, a database, each connection
 //! given only its side's view), the protocol, and a headless client library.
 //!
-//! Dependency direction inside: `protocol` and `store` at the bottom; `hub` and `live` (the
-//! games in play) over them, `shared` bundling them; over that `lobby`, `delay` (observers held
+//! Dependency direction inside: `protocol`, `store` and `claims` (which process carries out a
+//! game, with several on one PostgreSQL) at the bottom; `hub` and `live` (the games in play)
+//! over them, `shared` bundling them; `cluster` (events passed between processes) over those;
+//! over that `lobby`, `delay` (observers held
 //! back), `follow` (a connection following a game) under `connection`, `notice` (webhooks) and
 //! `clock` (time per turn, notices); `server` on top. `client` stands beside them, using only
 //! `protocol` (and `lobby`'s random bytes).
 
 pub mod chat;
+pub mod claims;
 pub mod client;
 mod clock;
+mod cluster;
 mod connection;
 pub mod delay;
 mod follow;

@@ -132,9 +132,10 @@ pub async fn post(hook: &Hook, content: &str) -> Result<(), String> {
 }
 
 /// Sends the notices due at `now`: each game waiting for a player with a webhook who is not
-/// connected, once a wait and at most once an hour a game.
-pub async fn check(shared: &Shared, now: i64) -> Result<(), String> {
-    for due in shared.store.due_notices(now, NOTICE_GAP_MS).await? {
+/// connected (here, or to any server process since `seen_since`), once a wait and at most once an
+/// hour a game.
+pub async fn check(shared: &Shared, now: i64, seen_since: i64) -> Result<(), String> {
+    for due in shared.store.due_notices(now, NOTICE_GAP_MS, seen_since).await? {
         if shared.is_online(&due.player)
             || !shared
                 .store

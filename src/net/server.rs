@@ -2,6 +2,7 @@
 //! stop it (the client will host games with it; the tests start it on port 0). Live play goes
 //! over `/ws` (`protocol`); `/api/…` answers plain HTTP with JSON for lists and downloads.
 
+use super::claims::Claims;
 use super::connection::connection;
 use super::hub::Hub;
 use super::live::{Job, Workers};
@@ -14,6 +15,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::oneshot;
 
@@ -70,16 +72,16 @@ pub async fn start(listen: SocketAddr, db_url: &str) -> Result<ServerHandle, Str
 /// `start` with `options`.
 pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> Result<ServerHandle, String> {
     let store = Store::open(db_url).await?;
-    let hub = Hub::default();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let workers = Workers::start(
-        cores,
-        store.clone(),
-        hub.clone(),
-        tokio::runtime::Handle::current(),
-        options.idle,
-    );
     let (close, closing) = tokio::sync::watch::channel(false);
+    let (hub, workers, claims) = if store.is_postgres() {
+        clustered(db_url, &store, cores, options.idle, closing.clone()).await?
+    } else {
+        let hub = Hub::default();
+        let handle = tokio::runtime::Handle::current();
+        let workers = Workers::start(cores, store.clone(), hub.clone(), handle, options.idle);
+        (hub, workers, None)
+    };
     let shared = Shared {
         players: Default::default(),
         chatters: Default::default(),
@@ -90,11 +92,13 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         online: Default::default(),
         allow_private_webhooks: options.allow_private_webhooks,
         public_url: options.public_url.clone(),
+        claims,
     };
     tokio::spawn(super::clock::run(shared.clone(), options.clock));
     let app = Router::new()
         .route("/ws", get(upgrade))
         .route("/api/version", get(version))
+        .route("/api/status", get(status))
         .route("/api/games", get(open_games))
         .route("/api/players/me/games", get(my_games))
         .route("/api/games/{id}/saved", get(saved))
@@ -123,6 +127,24 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         close,
         task,
     })
+}
+
+/// The hub and workers of a process that may share its PostgreSQL database with others: each
+/// game is carried out under this process's claim, and events pass between the processes.
+async fn clustered(
+    db_url: &str,
+    store: &Store,
+    cores: usize,
+    idle: Duration,
+    closing: tokio::sync::watch::Receiver<bool>,
+) -> Result<(Hub, Workers, Option<Arc<Claims>>), String> {
+    let (relay, relayed) = tokio::sync::mpsc::unbounded_channel();
+    let hub = Hub::relaying(relay);
+    let claims = Arc::new(Claims::connect(db_url).await?);
+    let handle = tokio::runtime::Handle::current();
+    let workers = Workers::start_claiming(cores, store.clone(), hub.clone(), handle, idle, Some(claims.clone()));
+    super::cluster::start(db_url, store.clone(), hub.clone(), workers.clone(), relayed, closing).await?;
+    Ok((hub, workers, Some(claims)))
 }
 
 /// Runs a server until Ctrl+C (`hexfront serve`).
@@ -167,6 +189,23 @@ async fn version() -> impl IntoResponse {
     axum::Json(
         serde_json::json!({ "protocol": PROTOCOL, "version": crate::version::VERSION, "build": crate::version::LONG }),
     )
+}
+
+/// What this process holds: its database kind and, sharing PostgreSQL with other processes, the
+/// games it holds and the claims it took over from another process since it started.
+async fn status(State(shared): State<Shared>) -> impl IntoResponse {
+    let database = if shared.store.is_postgres() {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    let (held, taken_over) = shared.claims.as_ref().map_or((0, 0), |c| c.counts());
+    axum::Json(serde_json::json!({
+        "protocol": PROTOCOL,
+        "database": database,
+        "games_held": held,
+        "taken_over": taken_over,
+    }))
 }
 
 async fn open_games(State(shared): State<Shared>) -> Response {

@@ -25,6 +25,8 @@ pub struct Shared {
     pub allow_private_webhooks: bool,
     /// The address players reach this server at, named in notices.
     pub public_url: Option<String>,
+    /// This process's claims on games, when several processes share a PostgreSQL database.
+    pub claims: Option<std::sync::Arc<super::claims::Claims>>,
 }
 
 impl Shared {
@@ -37,6 +39,11 @@ impl Shared {
     /// Whether player `id` has a WebSocket connection open.
     pub fn is_online(&self, id: &str) -> bool {
         self.online.lock().expect("online lock").get(id).is_some_and(|n| *n > 0)
+    }
+
+    /// The players with a WebSocket connection open.
+    pub fn online_players(&self) -> Vec<String> {
+        self.online.lock().expect("online lock").keys().cloned().collect()
     }
 
     /// A WebSocket connection of player `id` opened (`true`) or closed.

@@ -50,6 +50,9 @@ const MIGRATIONS: &[&[&str]] = &[
         "CREATE INDEX seats_by_player ON seats (player)",
         "CREATE INDEX games_by_created ON games (created)",
     ],
+    // 6: when a server process last saw each player connected (several processes may share
+    // the database: none sends a notice to a player connected to another).
+    &["ALTER TABLE players ADD COLUMN seen_at BIGINT"],
 ];
 
 /// One of a player's games, as their list shows it.
@@ -112,6 +115,8 @@ impl SeatRow {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// A PostgreSQL database (several server processes may share it), not a SQLite file.
+    postgres: bool,
 }
 
 fn db_error(what: &str, e: sqlx::Error) -> String {
@@ -153,7 +158,10 @@ impl Store {
                 .await
                 .map_err(|e| db_error("turning on write-ahead logging", e))?;
         }
-        let store = Self { pool };
+        let store = Self {
+            pool,
+            postgres: !sqlite,
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -165,28 +173,40 @@ impl Store {
 
     async fn migrate(&self) -> Result<(), String> {
         let e = |x| db_error("migrating the schema", x);
-        sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            .execute(&self.pool)
-            .await
-            .map_err(e)?;
-        let row = sqlx::query("SELECT MAX(version) AS v FROM schema_version")
-            .fetch_one(&self.pool)
-            .await
-            .map_err(e)?;
-        let at = row.try_get::<Option<i64>, _>("v").map_err(e)?.unwrap_or(0) as usize;
-        for (i, step) in MIGRATIONS.iter().enumerate().skip(at) {
-            let mut tx = self.pool.begin().await.map_err(e)?;
-            for sql in *step {
-                sqlx::query(*sql).execute(&mut *tx).await.map_err(e)?;
-            }
-            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
-                .bind((i + 1) as i64)
-                .execute(&mut *tx)
+        let mut conn = self.pool.acquire().await.map_err(e)?;
+        if self.postgres {
+            // Several processes starting at once: one migrates, the others wait and find it done.
+            sqlx::query("SELECT pg_advisory_lock($1)")
+                .bind(super::claims::MIGRATION_KEY)
+                .execute(&mut *conn)
                 .await
                 .map_err(e)?;
-            tx.commit().await.map_err(e)?;
         }
-        Ok(())
+        let migrated = migrate_on(&mut conn).await;
+        if self.postgres {
+            sqlx::query("SELECT pg_advisory_unlock($1)")
+                .bind(super::claims::MIGRATION_KEY)
+                .execute(&mut *conn)
+                .await
+                .map_err(e)?;
+        }
+        migrated
+    }
+
+    /// Whether the database is PostgreSQL (several server processes may share it).
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    /// Sends `payload` to every process listening on `channel` (PostgreSQL's `NOTIFY`).
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), String> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error("notifying the other server processes", e))
     }
 
     pub async fn add_player(&self, id: &str, token_hash: &str, name: &str) -> Result<(), String> {
@@ -360,6 +380,20 @@ impl Store {
         Ok(rows.into_iter().map(|r| (r.get("entry"), r.get("at"))).collect())
     }
 
+    /// A game's log after entry `from`, and when every entry was made: (when, the entry's text
+    /// from `from` on, empty before).
+    pub async fn entries_after(&self, game: &str, from: usize) -> Result<Vec<(i64, String)>, String> {
+        let rows = sqlx::query(
+            "SELECT at, CASE WHEN idx >= $2 THEN entry ELSE '' END AS entry FROM entries WHERE game = $1 ORDER BY idx",
+        )
+        .bind(game)
+        .bind(from as i64)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| db_error("reading a game's log", e))?;
+        Ok(rows.into_iter().map(|r| (r.get("at"), r.get("entry"))).collect())
+    }
+
     /// Keeps a chat line (`at`: milliseconds since 1970).
     pub async fn add_chat(&self, game: &str, room: &str, sender: &str, text: &str, at: i64) -> Result<(), String> {
         let mut bytes = [0u8; 8];
@@ -451,6 +485,34 @@ impl Store {
         .map_err(|e| db_error("listing games", e))?;
         Ok(rows.into_iter().map(|r| r.get::<String, _>("id")).collect())
     }
+}
+
+/// Brings the schema on `conn` up to date, a step a transaction.
+async fn migrate_on(conn: &mut sqlx::AnyConnection) -> Result<(), String> {
+    use sqlx::Connection;
+    let e = |x| db_error("migrating the schema", x);
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        .execute(&mut *conn)
+        .await
+        .map_err(e)?;
+    let row = sqlx::query("SELECT MAX(version) AS v FROM schema_version")
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(e)?;
+    let at = row.try_get::<Option<i64>, _>("v").map_err(e)?.unwrap_or(0) as usize;
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(at) {
+        let mut tx = conn.begin().await.map_err(e)?;
+        for sql in *step {
+            sqlx::query(*sql).execute(&mut *tx).await.map_err(e)?;
+        }
+        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+            .bind((i + 1) as i64)
+            .execute(&mut *tx)
+            .await
+            .map_err(e)?;
+        tx.commit().await.map_err(e)?;
+    }
+    Ok(())
 }
 
 /// A SQLite URL without its `synchronous=` parameter, and that parameter (checked).

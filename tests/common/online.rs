@@ -6,9 +6,10 @@ use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
 use hexfront::net::client::{Client, Follower, contribution};
 use hexfront::net::protocol::{ClientMessage, ObserverDelay, Opponent, ServerMessage, TurnTime};
 use hexfront::net::server;
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 pub fn runtime() -> tokio::runtime::Runtime {
@@ -206,6 +207,8 @@ pub struct Seat {
     pub ai: ComputerPlayer,
     /// The order sent and not yet seen in the log (its `expect`).
     pub sent: Option<usize>,
+    /// That order's message (sent again after a lost connection).
+    pub last: Option<ClientMessage>,
     pub orders: usize,
 }
 
@@ -217,7 +220,26 @@ impl Seat {
             follower,
             ai: ComputerPlayer::new(side, Profile::parse(level).unwrap(), seed),
             sent: None,
+            last: None,
             orders: 0,
+        }
+    }
+
+    /// Goes on over `client` (logged in to a server on the same database) after the connection
+    /// was lost: follows the game again from the entries held and sends the order that had not
+    /// come back again (the server answers it, or carries it out if it was lost).
+    pub async fn resumed(self, mut client: Client, game: &str) -> Self {
+        let held = self.follower.len();
+        let follower = watch(&mut client, game, held, Some(self.follower)).await;
+        if self.sent.is_some()
+            && let Some(last) = &self.last
+        {
+            client.send(last).await.unwrap();
+        }
+        Self {
+            client,
+            follower,
+            ..self
         }
     }
 
@@ -240,6 +262,7 @@ impl Seat {
             order,
         };
         self.client.send(&message).await.unwrap();
+        self.last = Some(message);
         self.sent = Some(expect);
         self.orders += 1;
     }
@@ -265,4 +288,42 @@ pub async fn play_on(a: &mut Seat, b: &mut Seat, game: &str) {
             m = next(&mut b.client) => b.take(m),
         }
     }
+}
+
+/// `hexfront serve` on a free port of 127.0.0.1 with the database at `db`: the process and its
+/// address (read from the line it prints when it listens).
+pub fn spawn_server(db: &str, log: &Path) -> (Child, SocketAddr) {
+    let stderr = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexfront"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .unwrap_or_else(|| panic!("the server stopped before it listened; see {}", log.display()))
+            .unwrap();
+        if let Some(rest) = line.split("on http://").nth(1) {
+            break rest.split_whitespace().next().unwrap().parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, addr)
+}
+
+/// A finished game's save, downloaded and checked by `hexfront replay --verify`.
+pub fn verify_finished(addr: SocketAddr, game: &str, dir: &Path) {
+    let (status, body) = http_get(addr, &format!("/api/games/{game}/saved"));
+    assert_eq!(status, 200, "{body}");
+    let file = dir.join(format!("{game}.ron"));
+    std::fs::write(&file, body).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
+        .args(["replay", "--verify"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -79,17 +79,19 @@ impl Store {
     }
 
     /// Games in play that wait for a player with a webhook, not noticed of this wait, whose last
-    /// notice is `gap` milliseconds old at `now`.
-    pub async fn due_notices(&self, now: i64, gap: i64) -> Result<Vec<Notice>, String> {
+    /// notice is `gap` milliseconds old at `now`, and who no server process has seen connected
+    /// since `seen_since`.
+    pub async fn due_notices(&self, now: i64, gap: i64, seen_since: i64) -> Result<Vec<Notice>, String> {
         let rows = sqlx::query(
             "SELECT g.id, g.scenario, g.waiting_side, g.waiting_player, g.waiting_since, p.webhook \
              FROM games g JOIN players p ON p.id = g.waiting_player \
              WHERE g.ended = 0 AND p.webhook IS NOT NULL AND g.waiting_since IS NOT NULL \
              AND (g.noticed_since IS NULL OR g.noticed_since <> g.waiting_since) \
-             AND (g.noticed_at IS NULL OR g.noticed_at + $2 <= $1)",
+             AND (g.noticed_at IS NULL OR g.noticed_at + $2 <= $1) AND (p.seen_at IS NULL OR p.seen_at < $3)",
         )
         .bind(now)
         .bind(gap)
+        .bind(seen_since)
         .fetch_all(&self.pool)
         .await
         .map_err(|e| db_error("looking for your-turn notices", e))?;
@@ -104,6 +106,27 @@ impl Store {
                 since: r.get("waiting_since"),
             })
             .collect())
+    }
+
+    /// Notes that `players` are connected (to this process) at `at`, so that no process sends
+    /// them a notice.
+    pub async fn mark_seen(&self, players: &[String], at: i64) -> Result<(), String> {
+        for chunk in players.chunks(500) {
+            let marks = (2..chunk.len() + 2)
+                .map(|i| format!("${i}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!("UPDATE players SET seen_at = $1 WHERE id IN ({marks})");
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(at);
+            for id in chunk {
+                query = query.bind(id);
+            }
+            query
+                .execute(&self.pool)
+                .await
+                .map_err(|e| db_error("noting who is connected", e))?;
+        }
+        Ok(())
     }
 
     /// Marks a game noticed of the wait since `since` at `now`: false when it was already, or

@@ -1,0 +1,146 @@
+//! Several server processes on one PostgreSQL: which process carries out a game. Each process
+//! holds a session advisory lock per game it keeps in play, on one connection of its own; when
+//! it dies the database ends that session and the locks go with it. A process that needs a game
+//! another one holds asks it to let go (`NOTIFY hexfront_release`) and takes the lock once free.
+
+use sqlx::postgres::PgConnection;
+use sqlx::{Connection, Row};
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The channel on which a process asks the holder of a game to let it go (payload: the game).
+pub const RELEASE_CHANNEL: &str = "hexfront_release";
+
+/// How long a process waits for a game another process holds before it gives up.
+const CLAIM_WAIT: Duration = Duration::from_secs(20);
+
+/// The advisory-lock key of the schema's migrations (no game's key is chosen near it by design:
+/// a game's key is a hash, and sharing one only makes two games change hands together).
+pub const MIGRATION_KEY: i64 = 0x6865_7866_726f_6e74; // "hexfront"
+
+/// This process's claims on games.
+pub struct Claims {
+    url: String,
+    /// The session holding the locks (`None` after it failed: every claim went with it).
+    session: tokio::sync::Mutex<Option<PgConnection>>,
+    /// The games this process holds.
+    held: Mutex<HashSet<String>>,
+    /// Claims taken from another process that held the game (after asking it to let go).
+    taken_over: AtomicU64,
+}
+
+/// A game's advisory-lock key.
+pub fn key(game: &str) -> i64 {
+    let hash = blake3::hash(game.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&hash.as_bytes()[..8]);
+    i64::from_le_bytes(first)
+}
+
+fn db_error(what: &str, e: sqlx::Error) -> String {
+    format!("database: {what}: {e}")
+}
+
+impl Claims {
+    /// Opens the session that will hold this process's locks.
+    pub async fn connect(url: &str) -> Result<Self, String> {
+        let session = PgConnection::connect(url)
+            .await
+            .map_err(|e| db_error("opening the session that holds the games' locks", e))?;
+        Ok(Self {
+            url: url.to_string(),
+            session: tokio::sync::Mutex::new(Some(session)),
+            held: Mutex::new(HashSet::new()),
+            taken_over: AtomicU64::new(0),
+        })
+    }
+
+    /// (games this process holds now, claims it took from another process since it started).
+    pub fn counts(&self) -> (usize, u64) {
+        let held = self.held.lock().expect("claims lock").len();
+        (held, self.taken_over.load(Ordering::Relaxed))
+    }
+
+    /// Whether this process holds `game` (it may carry it out).
+    pub fn holds(&self, game: &str) -> bool {
+        self.held.lock().expect("claims lock").contains(game)
+    }
+
+    /// Runs `sql` with `key` on the session (opened again if it failed; the claims held on the
+    /// failed one are gone): its one boolean answer, or true for a statement without one.
+    async fn ask(&self, sql: &'static str, key: i64) -> Result<bool, String> {
+        let mut session = self.session.lock().await;
+        if session.is_none() {
+            let fresh = PgConnection::connect(&self.url)
+                .await
+                .map_err(|e| db_error("opening the session that holds the games' locks again", e))?;
+            *session = Some(fresh);
+        }
+        let conn = session.as_mut().expect("a session was just opened");
+        match sqlx::query(sql).bind(key).fetch_optional(&mut *conn).await {
+            Ok(row) => Ok(row.and_then(|r| r.try_get::<bool, _>(0).ok()).unwrap_or(true)),
+            Err(e) => {
+                // The session (and every lock on it) is gone, or in doubt: end it for sure.
+                *session = None;
+                self.held.lock().expect("claims lock").clear();
+                Err(db_error("the games' locks", e))
+            }
+        }
+    }
+
+    /// Takes `game` for this process, asking its holder (if another process holds it) to let
+    /// go, and waiting for that up to `CLAIM_WAIT`.
+    pub async fn claim(&self, game: &str) -> Result<(), String> {
+        if self.holds(game) {
+            return Ok(());
+        }
+        let started = tokio::time::Instant::now();
+        let mut asked: Option<tokio::time::Instant> = None;
+        loop {
+            if self.ask("SELECT pg_try_advisory_lock($1)", key(game)).await? {
+                self.held.lock().expect("claims lock").insert(game.to_string());
+                if asked.is_some() {
+                    self.taken_over.fetch_add(1, Ordering::Relaxed);
+                }
+                return Ok(());
+            }
+            // Ask again now and then: a request made while the holder was taking it is lost.
+            if asked.is_none_or(|at| at.elapsed() > Duration::from_millis(500)) {
+                self.ask_release(game).await?;
+                asked = Some(tokio::time::Instant::now());
+            }
+            if started.elapsed() > CLAIM_WAIT {
+                return Err(format!(
+                    "game `{game}` is held by another server process that has not let it go in {} s; try again",
+                    CLAIM_WAIT.as_secs()
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Asks whichever process holds `game` to let it go.
+    async fn ask_release(&self, game: &str) -> Result<(), String> {
+        let mut session = self.session.lock().await;
+        let Some(conn) = session.as_mut() else {
+            return Ok(());
+        };
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(RELEASE_CHANNEL)
+            .bind(game)
+            .execute(&mut *conn)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error("asking another process for a game", e))
+    }
+
+    /// Lets `game` go, if this process holds it.
+    pub async fn release(&self, game: &str) -> Result<(), String> {
+        if !self.held.lock().expect("claims lock").remove(game) {
+            return Ok(());
+        }
+        self.ask("SELECT pg_advisory_unlock($1)", key(game)).await.map(|_| ())
+    }
+}
