@@ -152,6 +152,7 @@ async fn new_game(addr: SocketAddr, scenario: &str, counts: Arc<Counts>) -> Game
                 contribution,
                 observer_delay: Default::default(),
                 turn_time: None,
+                chain: None,
             };
             let ServerMessage::Created { game, invite, .. } = c.ask(&create).await else {
                 panic!("not created")
@@ -164,6 +165,7 @@ async fn new_game(addr: SocketAddr, scenario: &str, counts: Arc<Counts>) -> Game
                 game,
                 invite,
                 contribution,
+                chain_end: None,
             };
             let ServerMessage::Joined { side, .. } = c.ask(&join).await else {
                 panic!("not joined")

@@ -50,12 +50,14 @@ fn template(me: &str, other: &str) -> (GameRow, Vec<SeatRow>) {
         observer_delay: Default::default(),
         turn_time: None,
         waiting: None,
+        chained: false,
     };
     let seat = |side: usize, player: &str, c: u8| SeatRow {
         side,
         player: Some(player.into()),
         computer: None,
         contribution: Some(hex(&[c; 32])),
+        chain_end: None,
     };
     (row, vec![seat(0, me, 1), seat(1, other, 2)])
 }

@@ -151,6 +151,11 @@ enum Command {
         /// player cannot make the server call into its own network).
         #[arg(long)]
         allow_private_webhooks: bool,
+        /// For a server you run on your own computer to play on it: games between two players
+        /// get hash-chained dice (the other player's client mixes a link of its chain into each
+        /// roll, so you cannot know a die before your order is fixed) unless made without.
+        #[arg(long)]
+        chained_dice: bool,
     },
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
@@ -186,11 +191,13 @@ fn main() -> ExitCode {
             idle,
             public_url,
             allow_private_webhooks,
+            chained_dice,
         }) => {
             let options = hexfront::net::server::Options {
                 idle: std::time::Duration::from_secs(idle),
                 public_url,
                 allow_private_webhooks,
+                chained_dice_by_default: chained_dice,
                 ..Default::default()
             };
             serve(listen, db, options)

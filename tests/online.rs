@@ -228,6 +228,7 @@ fn hostile_messages_are_answered_by_name_and_change_nothing() {
                 game: game.clone(),
                 invite: Some("0000000000".into()),
                 contribution: contribution(),
+                chain_end: None,
             })
             .await
             .unwrap();
@@ -237,6 +238,7 @@ fn hostile_messages_are_answered_by_name_and_change_nothing() {
                 game: game.clone(),
                 invite: invite.clone(),
                 contribution: contribution(),
+                chain_end: None,
             })
             .await
             .unwrap();
@@ -246,6 +248,7 @@ fn hostile_messages_are_answered_by_name_and_change_nothing() {
                 game: game.clone(),
                 invite,
                 contribution: contribution(),
+                chain_end: None,
             })
             .await
             .unwrap();
@@ -318,6 +321,7 @@ fn a_dropped_client_catches_up_and_the_game_goes_on() {
             game: game.clone(),
             invite: None,
             contribution: contribution(),
+            chain_end: None,
         })
         .await
         .unwrap();
@@ -500,6 +504,7 @@ fn players_and_observers_chat_in_rooms_of_their_own_and_floods_are_held_back() {
             game: game.clone(),
             invite,
             contribution: contribution(),
+            chain_end: None,
         })
         .await
         .unwrap();
@@ -633,12 +638,14 @@ fn a_bot_plays_a_whole_game_over_plain_http() {
             panic!("{body}")
         };
         let create = ClientMessage::Create {
-            scenario: "st-vith-1944".into(),
+            // Mortain: six turns, no sudden death (St. Vith may end before the bot has given four orders).
+            scenario: "mortain-1944".into(),
             side: "us".into(),
             opponent: Opponent::Computer("novice".into()),
             contribution: contribution(),
             observer_delay: Default::default(),
             turn_time: None,
+            chain: None,
         };
         let (_, body) = http_post(addr, "/api/request", Some(&token), &json(&create));
         let ServerMessage::Created { game, .. } = answer(&body) else {
@@ -649,7 +656,8 @@ fn a_bot_plays_a_whole_game_over_plain_http() {
         assert_eq!(status, 200, "{body}");
         let mine: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(mine["games"][0]["game"], game.as_str(), "{body}");
-        assert_eq!(mine["games"][0]["scenario"], "st-vith-1944", "{body}");
+        assert_eq!(mine["games"][0]["scenario"], "mortain-1944", "{body}");
+        assert_eq!(mine["games"][0]["chained"], false, "{body}");
         let (status, body) = http_get_as(addr, "/api/players/me/games", None);
         assert_eq!(status, 401, "{body}");
         // Refusals by name, with 400.

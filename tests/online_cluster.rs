@@ -160,6 +160,21 @@ fn two_server_processes_share_a_game_and_one_takes_it_over_when_the_other_dies()
         // Anna plays from the first process, Bert from the second; an observer on each.
         let (mut anna, anna_token) = register(at_first, "Anna").await;
         let (mut bert, _) = register(at_second, "Bert").await;
+        // Hash-chained dice are for a server on a player's computer, not a shared database.
+        let chained = ClientMessage::Create {
+            scenario: SCENARIO.into(),
+            side: "us".into(),
+            opponent: Opponent::Invite,
+            contribution: hexfront::net::client::contribution(),
+            observer_delay: Default::default(),
+            turn_time: None,
+            chain: Some(true),
+        };
+        let refused = anna.request(&chained).await.unwrap();
+        assert!(
+            matches!(&refused, ServerMessage::Error { message } if message.contains("PostgreSQL")),
+            "{refused:?}"
+        );
         let (game, invite, _) = create(&mut anna, SCENARIO, "us", Opponent::Invite).await;
         let (fa, fb) = join_and_follow(&mut anna, &mut bert, &game, invite).await;
         let mut a = Seat::new(anna, fa, "standard", 1);

@@ -252,6 +252,15 @@ impl GameRng {
         rng
     }
 
+    /// Draws from here on from a generator keyed by the game's seed and `link` (a link of the
+    /// other player's hash chain, revealed once the order that rolls was fixed).
+    pub fn mix(&mut self, link: &str) {
+        let mut material = self.seed.to_le_bytes().to_vec();
+        material.extend_from_slice(link.as_bytes());
+        let key = blake3::derive_key("hexfront 2026-11-27 dice mixed with a chain link", &material);
+        self.rng = ChaCha8Rng::from_seed(key);
+    }
+
     /// How many words the seeded generator has drawn (what a save records).
     pub fn position(&self) -> u64 {
         u64::try_from(self.rng.get_word_pos()).unwrap_or(u64::MAX)

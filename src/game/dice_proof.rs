@@ -1,6 +1,11 @@
 //! Dice no one can predict, checked after the game: a server's secret, committed to with BLAKE3
 //! when the game is made, mixed with a random value from each player, gives the game's seed; the
 //! secret is revealed when the game ends, and anyone can check the commitment and the seed.
+//!
+//! A game hosted by one of its players (who could read the secret) also mixes into each order
+//! that rolls a link of the other player's BLAKE3 hash chain, revealed only once that order was
+//! fixed: the player committed to the chain's end when taking the seat, each link is the hash
+//! preimage of the one before, so no one can know a die before its order is fixed.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +20,31 @@ pub struct DiceProof {
     pub commitment: String,
     pub contributions: Vec<String>,
     pub secret: String,
+    /// The end of the guest's hash chain (a game hosted by one of its players), committed when
+    /// the seat was taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_end: Option<String>,
+}
+
+/// The link before `link` in a hash chain (its BLAKE3 hash, hex), or why `link` is no link.
+pub fn chain_step(link: &str) -> Result<String, String> {
+    let bytes = from_hex(link)?;
+    Ok(hex(blake3::hash(&bytes).as_bytes()))
+}
+
+/// A hash chain of `length` links from a random start: its end (to commit to) first, then the
+/// links in the order they are revealed.
+pub fn chain(start: [u8; 32], length: usize) -> (String, Vec<String>) {
+    let mut links = Vec::with_capacity(length + 1);
+    let mut at = start;
+    links.push(hex(&at));
+    for _ in 0..length {
+        at = *blake3::hash(&at).as_bytes();
+        links.push(hex(&at));
+    }
+    let end = links.pop().expect("one link at least");
+    links.reverse();
+    (end, links)
 }
 
 /// The commitment to `secret` (hex).
@@ -79,6 +109,49 @@ impl DiceProof {
         }
         Ok(())
     }
+
+    /// Checks the links mixed into the dice of `log` (a game hosted by one of its players):
+    /// every entry that rolled carries one, and each is the preimage of the one before (the
+    /// first, of the committed chain end); a game without a chain carries none.
+    pub fn check_chain(&self, log: &[super::log::LogEntry]) -> Result<(), String> {
+        let mut walk = ChainWalk {
+            chained: self.chain_end.is_some(),
+            last: self.chain_end.clone(),
+        };
+        for (i, entry) in log.iter().enumerate() {
+            walk.step(!entry.dice.is_empty(), entry.link.as_deref())
+                .map_err(|e| format!("log entry {}: {e}", i + 1))?;
+        }
+        Ok(())
+    }
+}
+
+/// A walk along a game's entries checking their chain links.
+#[derive(Clone, Debug, Default)]
+pub struct ChainWalk {
+    /// Whether the game chains its dice.
+    pub chained: bool,
+    /// The last link seen (the committed end before the first), if known.
+    pub last: Option<String>,
+}
+
+impl ChainWalk {
+    /// Checks the next entry: whether it `rolled`, and its link.
+    pub fn step(&mut self, rolled: bool, link: Option<&str>) -> Result<(), String> {
+        match link {
+            None if self.chained && rolled => Err("dice rolled without the other player's chain link".into()),
+            None => Ok(()),
+            Some(_) if !self.chained => Err("a chain link in a game that committed to no chain".into()),
+            Some(link) => {
+                let step = chain_step(link).map_err(|e| format!("link: {e}"))?;
+                if self.last.as_ref().is_some_and(|last| *last != step) {
+                    return Err("its chain link does not hash to the one before: a link was skipped or made up".into());
+                }
+                self.last = Some(link.to_string());
+                Ok(())
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -94,6 +167,7 @@ mod tests {
             commitment: commitment(&secret),
             contributions: contributions.iter().map(|c| hex(c)).collect(),
             secret: hex(&secret),
+            chain_end: None,
         };
         assert_eq!(proof.check(s), Ok(()));
         assert!(proof.check(s ^ 1).unwrap_err().contains("not the one"));
@@ -108,5 +182,32 @@ mod tests {
         // Multi-byte characters and signs are not hex, whatever their length in bytes.
         assert!(from_hex(&format!("a{}a", "é".repeat(31))).is_err());
         assert!(from_hex(&format!("+f{}", "0".repeat(62))).is_err());
+    }
+
+    #[test]
+    fn each_link_of_a_chain_hashes_to_the_one_before_and_a_skipped_or_made_up_link_is_caught() {
+        let (end, links) = chain([9u8; 32], 5);
+        assert_eq!(links.len(), 5);
+        let mut before = end.clone();
+        for link in &links {
+            assert_eq!(chain_step(link).unwrap(), before);
+            before = link.clone();
+        }
+        // In order, each entry that rolls with its link: the walk holds.
+        let mut walk = ChainWalk {
+            chained: true,
+            last: Some(end.clone()),
+        };
+        assert_eq!(walk.step(false, None), Ok(()));
+        assert_eq!(walk.step(true, Some(&links[0])), Ok(()));
+        assert_eq!(walk.step(true, Some(&links[1])), Ok(()));
+        // Skipping a link (trying the dice with one, then with the next) breaks it.
+        let mut skipped = walk.clone();
+        assert!(skipped.step(true, Some(&links[3])).unwrap_err().contains("skipped"));
+        // So does a made-up link, dice without a link, and a link in a game without a chain.
+        assert!(walk.clone().step(true, Some(&hex(&[1u8; 32]))).is_err());
+        assert!(walk.clone().step(true, None).unwrap_err().contains("without"));
+        assert!(ChainWalk::default().step(true, Some(&links[0])).is_err());
+        assert!(walk.step(true, Some("zz")).unwrap_err().contains("hex"));
     }
 }

@@ -107,6 +107,9 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
     };
     let rng_before = {
         let mut rng = world.resource_mut::<GameRng>();
+        if let Some(link) = &issued.link {
+            rng.mix(link);
+        }
         rng.rolled.clear();
         rng.position()
     };
@@ -145,6 +148,7 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
         dice,
         rng: (rng_before, rng_after),
         hash,
+        link: issued.link,
         lines,
         when,
         words: named,

@@ -50,6 +50,10 @@ pub struct LogEntry {
     pub rng: (u64, u64),
     /// The state hash after the order.
     pub hash: StateHash,
+    /// The other player's hash-chain link its dice were drawn with (a game hosted by one of its
+    /// players; `dice_proof`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
     /// What the game said while carrying it out, in words (rebuilt by replaying, not saved).
     #[serde(skip)]
     pub lines: Vec<String>,
@@ -67,7 +71,10 @@ pub struct LogEntry {
 
 impl LogEntry {
     pub fn issued(&self) -> IssuedOrder {
-        IssuedOrder::new(self.side.clone(), self.order.clone())
+        IssuedOrder {
+            link: self.link.clone(),
+            ..IssuedOrder::new(self.side.clone(), self.order.clone())
+        }
     }
 
     /// The order in words as the players may read it: a secret not yet revealed by a later

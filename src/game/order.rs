@@ -15,6 +15,9 @@ use serde::{Deserialize, Serialize};
 pub struct IssuedOrder {
     pub side: String,
     pub order: Order,
+    /// A link of the other player's hash chain, mixed into this order's dice (a game hosted by
+    /// one of its players: `dice_proof`).
+    pub link: Option<String>,
 }
 
 impl IssuedOrder {
@@ -22,6 +25,15 @@ impl IssuedOrder {
         Self {
             side: side.into(),
             order,
+            link: None,
+        }
+    }
+
+    /// The order with `link` mixed into its dice.
+    pub fn with_link(self, link: String) -> Self {
+        Self {
+            link: Some(link),
+            ..self
         }
     }
 }

@@ -276,6 +276,7 @@ mod tests {
             dice: Vec::new(),
             rng: (0, 0),
             hash: Default::default(),
+            link: None,
             lines: lines.iter().map(|l| l.to_string()).collect(),
             when: When { turn, side, phase: 0 },
             words: String::new(),

@@ -182,6 +182,7 @@ mod tests {
                 dice: Vec::new(),
                 rng: (0, 0),
                 hash: Default::default(),
+                link: None,
                 lines: Vec::new(),
                 when: Default::default(),
                 words: String::new(),

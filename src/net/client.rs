@@ -7,7 +7,7 @@ use super::protocol::{ClientMessage, EntryView, GameView, PROTOCOL, ServerMessag
 use crate::game::components::GameRng;
 use crate::game::execute::execute;
 use crate::game::log::OrderLog;
-use crate::game::order::IssuedOrder;
+use crate::game::order::{IssuedOrder, Order};
 use crate::scenario::Scenario;
 use bevy::prelude::*;
 use futures_util::{SinkExt, StreamExt};
@@ -98,6 +98,7 @@ impl Client {
                 | ServerMessage::Chat { .. }
                 | ServerMessage::Undone { .. }
                 | ServerMessage::TimeLapsed { .. }
+                | ServerMessage::LinkWanted { .. }
                 | ServerMessage::Game(_) => self.queued.push_back(m),
                 answer => return Ok(answer),
             }
@@ -115,6 +116,78 @@ pub fn contribution() -> String {
     crate::game::dice_proof::hex(&super::lobby::random_bytes::<32>())
 }
 
+/// Links a chain of this length: enough for a long game's rolls.
+pub const CHAIN_LENGTH: usize = 100_000;
+
+/// This client's hash chain, for a game with hash-chained dice whose seat it takes (a game
+/// hosted by the other player): its end goes with `join`, and each link is revealed for one
+/// order that rolls, once the server says that order is fixed.
+pub struct ChainHolder {
+    end: String,
+    /// The links in the order they are revealed.
+    links: Vec<String>,
+    next: usize,
+    /// The order and link given for each entry.
+    given: std::collections::BTreeMap<usize, (Order, String)>,
+}
+
+impl ChainHolder {
+    /// A new chain of `length` links from a random start.
+    pub fn new(length: usize) -> Self {
+        let (end, links) = crate::game::dice_proof::chain(super::lobby::random_bytes::<32>(), length);
+        Self {
+            end,
+            links,
+            next: 0,
+            given: Default::default(),
+        }
+    }
+
+    /// The chain's end, to commit to when taking the seat.
+    pub fn end(&self) -> &str {
+        &self.end
+    }
+
+    /// The link for the order fixed as entry `index`: the next one (the same again for the same
+    /// entry and order). A second order for an entry already given a link is refused: the host
+    /// would be trying the dice twice.
+    pub fn link_for(&mut self, index: usize, order: &Order) -> Result<String, String> {
+        if let Some((given, link)) = self.given.get(&index) {
+            if given == order {
+                return Ok(link.clone());
+            }
+            return Err(format!(
+                "entry {index}: a link was asked for a second, different order there (the host changed an order after seeing its dice)"
+            ));
+        }
+        let link = self
+            .links
+            .get(self.next)
+            .cloned()
+            .ok_or("this client's hash chain is used up")?;
+        self.next += 1;
+        self.given.insert(index, (order.clone(), link.clone()));
+        Ok(link)
+    }
+
+    /// Checks that `entry` carries the order and link given for its index, if one was.
+    pub fn check(&self, entry: &EntryView) -> Result<(), String> {
+        let Some((order, link)) = self.given.get(&entry.index) else {
+            return Ok(());
+        };
+        if entry.hidden {
+            return Ok(());
+        }
+        if &entry.order != order || entry.link.as_ref() != Some(link) {
+            return Err(format!(
+                "entry {}: not the order this client gave its link for, or not with that link: the host changed an order after seeing its dice",
+                entry.index
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// A copy of an online game, kept in step with the server's entries.
 pub struct Follower {
     pub view: GameView,
@@ -126,6 +199,10 @@ pub struct Follower {
     pub ended: Option<(Option<String>, String, String)>,
     /// Entries held whose hash was checked against the server's (all but those still hidden).
     pub checked: usize,
+    /// The links of a game with hash-chained dice, checked one after another.
+    walk: crate::game::dice_proof::ChainWalk,
+    /// This client's chain, when it holds the game's (it took the seat with its end).
+    pub chain: Option<ChainHolder>,
 }
 
 impl Follower {
@@ -134,6 +211,10 @@ impl Follower {
         let scenario =
             Scenario::from_ron_str(format!("{}.ron", view.scenario), &view.scenario_text).map_err(|e| e.to_string())?;
         let app = fresh_app(&scenario, view.edition);
+        let walk = crate::game::dice_proof::ChainWalk {
+            chained: view.chained,
+            last: view.chain_ends.iter().flatten().next().cloned(),
+        };
         Ok(Self {
             view,
             scenario,
@@ -141,6 +222,8 @@ impl Follower {
             entries: Vec::new(),
             ended: None,
             checked: 0,
+            walk,
+            chain: None,
         })
     }
 
@@ -180,6 +263,12 @@ impl Follower {
                         self.entries.len()
                     ));
                 }
+                self.walk
+                    .step(!entry.dice.is_empty(), entry.link.as_deref())
+                    .map_err(|e| format!("entry {}: {e}", entry.index))?;
+                if let Some(chain) = &self.chain {
+                    chain.check(entry)?;
+                }
                 let checked = apply(self.app.world_mut(), entry)?;
                 self.checked += usize::from(checked);
                 self.entries.push(entry.clone());
@@ -206,6 +295,24 @@ impl Follower {
             }
             _ => Ok(()),
         }
+    }
+
+    /// The answer to `LinkWanted` for this game, when this client holds its chain.
+    pub fn link(&mut self, message: &ServerMessage) -> Result<Option<ClientMessage>, String> {
+        let ServerMessage::LinkWanted { game, index, order, .. } = message else {
+            return Ok(None);
+        };
+        let Some(chain) = &mut self.chain else {
+            return Err(format!(
+                "game `{game}` asks this client for a chain link it does not hold"
+            ));
+        };
+        let link = chain.link_for(*index, order)?;
+        Ok(Some(ClientMessage::Link {
+            game: game.clone(),
+            index: *index,
+            link,
+        }))
     }
 
     /// Replays every entry held from the start (after a reveal).

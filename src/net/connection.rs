@@ -6,7 +6,7 @@ use super::chat;
 use super::follow::{Follow, Outbox, Start};
 use super::live::{Job, Refusal};
 use super::lobby;
-use super::protocol::{ClientMessage, ObserverDelay, PROTOCOL, ServerMessage};
+use super::protocol::{ClientMessage, ObserverDelay, Opponent, PROTOCOL, ServerMessage};
 use super::rate::{self, Bucket};
 use super::shared::Shared;
 use crate::game::order::Order;
@@ -209,6 +209,7 @@ impl Conn {
                 contribution,
                 observer_delay,
                 turn_time,
+                chain,
             } => {
                 let player = self.player_id()?;
                 let new = lobby::NewGame {
@@ -218,6 +219,8 @@ impl Conn {
                     contribution: &contribution,
                     observer_delay,
                     turn_time,
+                    chain: chain
+                        .unwrap_or(self.shared.chained_dice_by_default && !matches!(opponent, Opponent::Computer(_))),
                 };
                 let (game, invite, commitment) = lobby::create(&store, &player, new).await?;
                 self.send(ServerMessage::Created {
@@ -231,9 +234,11 @@ impl Conn {
                 game,
                 invite,
                 contribution,
+                chain_end,
             } => {
                 let player = self.player_id()?;
-                let side = lobby::join(&store, &player, &game, invite.as_deref(), &contribution).await?;
+                let seed = (contribution.as_str(), chain_end.as_deref());
+                let side = lobby::join(&store, &player, &game, invite.as_deref(), seed).await?;
                 self.send(ServerMessage::Joined { game, side });
                 Ok(())
             }
@@ -243,6 +248,7 @@ impl Conn {
             ClientMessage::Chat { game, text } => self.chat(game, text).await,
             ClientMessage::Webhook { url } => self.webhook(url).await,
             ClientMessage::Undo { game, expect } => self.undo(game, expect).await,
+            ClientMessage::Link { game, index, link } => self.link(game, index, link).await,
         }
     }
 
@@ -269,6 +275,30 @@ impl Conn {
             Ok(index) => self.send(ServerMessage::TakenBack { game, index }),
             Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
             Err(Refusal::Failed(why)) => return Err(format!("the undo was not recorded: {why}")),
+            Err(Refusal::Held(index)) => return Err(format!("entry {index} waits for its chain link")),
+        }
+        Ok(())
+    }
+
+    /// The next link of this player's hash chain for the order waiting as entry `index`.
+    async fn link(&mut self, game: String, index: usize, link: String) -> Result<(), String> {
+        let player = self.player_id()?;
+        let job = |reply| Job::Link {
+            game: game.clone(),
+            player,
+            index,
+            link,
+            reply,
+        };
+        match self.ask(&game, job).await? {
+            Ok(index) => self.send(ServerMessage::LinkTaken { game, index }),
+            Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused {
+                game,
+                expect: index,
+                reason,
+            }),
+            Err(Refusal::Failed(why)) => return Err(format!("the order was not recorded: {why}")),
+            Err(Refusal::Held(index)) => return Err(format!("entry {index} waits for its chain link still")),
         }
         Ok(())
     }
@@ -331,6 +361,7 @@ impl Conn {
             Ok(index) => self.send(ServerMessage::Accepted { game, index }),
             Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
             Err(Refusal::Failed(why)) => return Err(format!("the order was not recorded: {why}")),
+            Err(Refusal::Held(index)) => self.send(ServerMessage::Held { game, index }),
         }
         Ok(())
     }

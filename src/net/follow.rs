@@ -59,6 +59,12 @@ impl Follow {
         };
         if delay == ObserverDelay::None || snapshot.ended.is_some() {
             follow.sent = catch_up(&follow.out, &follow.game, snapshot, since, follow.viewer.as_deref());
+            // The holder of the game's chain, back: the order still waiting for its link.
+            if let Some(asked) = &snapshot.link_wanted
+                && follow.viewer.as_ref() == Some(&asked.holder)
+            {
+                let _ = follow.out.send(asked.message(&follow.game));
+            }
         } else {
             let mut held = Held::new(delay, snapshot.turn, since);
             for c in committed_since(snapshot, since) {
@@ -185,6 +191,10 @@ impl Follow {
             // Observers held back learn of a lapse when they see the entries around it.
             Event::Lapsed { .. } if self.held.is_some() => {}
             Event::Behind => {}
+            Event::LinkWanted(asked) if self.viewer.as_ref() == Some(&asked.holder) => {
+                let _ = self.out.send(asked.message(&game));
+            }
+            Event::LinkWanted(_) => {}
             Event::Lapsed { side, waited, conceded } => {
                 let _ = self.out.send(ServerMessage::TimeLapsed {
                     game,

@@ -46,9 +46,37 @@ pub enum Event {
         text: String,
         at: i64,
     },
+    /// An order that rolls waits for the chain holder's next link (hash-chained dice).
+    LinkWanted(LinkWanted),
     /// Something happened in the game that another process could not pass on whole (too large
     /// for a notification, or lost while the database connection was down): read the log again.
     Behind,
+}
+
+/// The order fixed as entry `index` that rolls and waits for the next link of `holder`'s chain
+/// (a game with hash-chained dice), as the holder may see it.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LinkWanted {
+    pub index: usize,
+    /// The side whose player holds the chain.
+    pub holder: String,
+    /// The side that gave the order.
+    pub side: String,
+    pub order: crate::game::order::Order,
+    pub words: String,
+}
+
+impl LinkWanted {
+    /// The message asking the holder for the link.
+    pub fn message(&self, game: &str) -> ServerMessage {
+        ServerMessage::LinkWanted {
+            game: game.to_string(),
+            index: self.index,
+            side: self.side.clone(),
+            order: self.order.clone(),
+            words: self.words.clone(),
+        }
+    }
 }
 
 /// Entries a slow connection may fall behind by before it must catch up from the log (the
@@ -124,6 +152,7 @@ pub fn view(index: usize, entry: &LogEntry, viewer: Option<&str>, revealed: bool
         words,
         dice: entry.dice.clone(),
         hash: entry.hash,
+        link: entry.link.clone(),
     }
 }
 

@@ -4,16 +4,20 @@
 //! worker, so its orders are carried out and committed one after another. With several server
 //! processes on one PostgreSQL, a worker takes a game's claim (`claims`) before it carries out
 //! anything of that game, and lets it go when another process asks for it.
+//!
+//! Inside: `world` reads facts off a game's world; `memory` brings games in and lets them go;
+//! `chain` holds an order that rolls for its hash-chain link (a game hosted by one of its players).
 
+mod chain;
+mod memory;
 mod world;
 
 use super::claims::Claims;
 use super::hub::{Committed, Hub};
 use super::store::{GameRow, SeatRow, Store};
-use crate::ai::{ComputerPlayer, Profile, side_to_act};
-use crate::game::components::Sides;
+use crate::ai::{ComputerPlayer, side_to_act};
 use crate::game::dice_proof::DiceProof;
-use crate::game::execute::{execute, issuer, replay_entry};
+use crate::game::execute::{execute, issuer};
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::order::{IssuedOrder, Order};
 use crate::game::order_options::{OrderOptions, order_options};
@@ -28,6 +32,15 @@ pub use world::{game_seed, newly_revealed};
 
 /// What a worker is asked to do.
 pub enum Job {
+    /// Carry out the order waiting for a link (hash-chained dice) with `link`, the next of
+    /// `player`'s chain, if it is entry `index`.
+    Link {
+        game: String,
+        player: String,
+        index: usize,
+        link: String,
+        reply: oneshot::Sender<Result<usize, Refusal>>,
+    },
     /// Carry out `order` for `player` when the log has `expect` entries.
     Order {
         game: String,
@@ -77,6 +90,8 @@ pub struct LogSnapshot {
     /// The game's turn now.
     pub turn: u32,
     pub ended: Option<(Option<String>, String, String)>,
+    /// An order waiting for the chain holder's link (hash-chained dice).
+    pub link_wanted: Option<super::hub::LinkWanted>,
 }
 
 /// Why an order was not carried out.
@@ -86,6 +101,9 @@ pub enum Refusal {
     Refused(String),
     /// The server could not carry it out (the database): nothing was recorded.
     Failed(String),
+    /// It is fixed as entry `.0` and rolls dice: it waits for the link of the player holding the
+    /// game's hash chain (hash-chained dice), and its entry comes when that arrives.
+    Held(usize),
 }
 
 /// The worker threads.
@@ -142,7 +160,10 @@ impl Workers {
                                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
                             }
-                            worker.forget(|g| g.last_used.elapsed() >= idle);
+                            // An order waiting for a link keeps its game in memory.
+                            worker.forget(|g| {
+                                g.last_used.elapsed() >= idle && g.chain.as_ref().is_none_or(|c| c.pending.is_none())
+                            });
                         }
                     })
                     .expect("a worker thread starts");
@@ -170,6 +191,8 @@ struct LiveGame {
     last_used: Instant,
     /// When each entry was made.
     times: Vec<i64>,
+    /// The hash chain mixed into the dice (a game hosted by one of its players).
+    chain: Option<chain::Chain>,
 }
 
 struct Worker {
@@ -215,6 +238,16 @@ impl Worker {
             }
             Job::Lapse { game, side, since } => self.lapse(&game, &side, since),
             Job::Release { game } => self.release(&game),
+            Job::Link {
+                game,
+                player,
+                index,
+                link,
+                reply,
+            } => {
+                let out = self.link(&game, &player, index, link);
+                let _ = reply.send(out);
+            }
             Job::Undo {
                 game,
                 player,
@@ -224,29 +257,6 @@ impl Worker {
                 let out = self.undo(&game, &player, expect);
                 let _ = reply.send(out);
             }
-        }
-    }
-
-    /// Drops the games `which` picks from memory, letting their claims go.
-    fn forget(&mut self, which: impl Fn(&LiveGame) -> bool) {
-        let gone: Vec<String> = self
-            .games
-            .iter()
-            .filter(|(_, g)| which(g))
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in gone {
-            self.release(&id);
-        }
-    }
-
-    /// Drops `id` from memory and lets its claim go (another process may carry it out now).
-    fn release(&mut self, id: &str) {
-        self.games.remove(id);
-        if let Some(claims) = self.claims.clone()
-            && let Err(e) = self.block(claims.release(id))
-        {
-            eprintln!("game `{id}`: {e}");
         }
     }
 
@@ -270,6 +280,12 @@ impl Worker {
         }
         if is_over(world) {
             return refuse("the game is over".into());
+        }
+        if let Some(p) = game.chain.as_ref().and_then(|c| c.pending.as_ref()) {
+            return refuse(format!(
+                "entry {} waits for its chain link: nothing can be taken back until it comes",
+                p.index
+            ));
         }
         crate::game::undo::can_undo(world).map_err(Refusal::Refused)?;
         let last = &log[log.len() - 1];
@@ -314,128 +330,6 @@ impl Worker {
         self.handle.block_on(f)
     }
 
-    /// The live game, rebuilt from the database if it is not in memory. `Ok(None)`: a seat is
-    /// still free.
-    fn live(&mut self, id: &str) -> Result<Option<&mut LiveGame>, String> {
-        if let Some(claims) = self.claims.clone()
-            && !claims.holds(id)
-        {
-            self.block(claims.claim(id))?;
-            // Another process may have carried it out since: bring what memory holds up to date.
-            if let Err(e) = self.refresh(id) {
-                eprintln!("game `{id}`: {e}");
-                self.games.remove(id);
-            }
-        }
-        if !self.games.contains_key(id) {
-            let Some(mut game) = self.rebuild(id)? else {
-                return Ok(None);
-            };
-            // Whom the game waits for, as the log now stands (play has just begun, an undo or a
-            // kill between a commit and its note may have changed it): unchanged, nothing is written.
-            if let Err(e) = self.note_waiting(&mut game, super::store::now()) {
-                eprintln!("game `{id}`: {e}");
-            }
-            self.games.insert(id.to_string(), game);
-        }
-        let game = self.games.get_mut(id);
-        if let Some(g) = game {
-            g.last_used = Instant::now();
-            return Ok(Some(g));
-        }
-        Ok(None)
-    }
-
-    /// A game this process held before and takes back from another: the entries that process
-    /// added are replayed with their dice; when the log changed otherwise (an undo) the game
-    /// leaves memory, to be rebuilt.
-    fn refresh(&mut self, id: &str) -> Result<(), String> {
-        let Some(mut game) = self.games.remove(id) else {
-            return Ok(());
-        };
-        let held = game.times.len();
-        let stored = self.block(self.store.entries_after(id, held.saturating_sub(1)))?;
-        let unchanged = stored.len() >= held
-            && stored.iter().zip(&game.times).all(|((at, _), mine)| at == mine)
-            && match held.checked_sub(1) {
-                Some(last) => {
-                    let entry: LogEntry = serde_json::from_str(&stored[last].1).map_err(|e| e.to_string())?;
-                    Some(&entry) == game.app.world().resource::<OrderLog>().entries.last()
-                }
-                None => true,
-            };
-        if !unchanged {
-            return Ok(());
-        }
-        for (i, (at, text)) in stored.iter().enumerate().skip(held) {
-            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("entry {i}: {e}"))?;
-            replay_entry(game.app.world_mut(), i, &entry).map_err(|e| format!("does not replay: {e}"))?;
-            game.times.push(*at);
-        }
-        forget_narration(game.app.world_mut());
-        game.row = self
-            .block(self.store.game(id))?
-            .ok_or_else(|| format!("no game `{id}`"))?;
-        self.games.insert(id.to_string(), game);
-        Ok(())
-    }
-
-    fn rebuild(&self, id: &str) -> Result<Option<LiveGame>, String> {
-        let row = self
-            .block(self.store.game(id))?
-            .ok_or_else(|| format!("no game `{id}`"))?;
-        let seats = self.block(self.store.seats(id))?;
-        if seats.iter().any(|s| !s.taken() || s.contribution.is_none()) {
-            return Ok(None);
-        }
-        let scenario = row.scenario()?;
-        let seed = game_seed(&row, &seats)?;
-        let mut app = crate::game::headless_app(&scenario, seed);
-        crate::game::undo::set_edition(app.world_mut(), row.edition);
-        let mut times = Vec::new();
-        for (i, (text, at)) in self.block(self.store.entries(id))?.iter().enumerate() {
-            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("game `{id}` entry {i}: {e}"))?;
-            replay_entry(app.world_mut(), i, &entry).map_err(|e| format!("game `{id}` does not replay: {e}"))?;
-            times.push(*at);
-        }
-        forget_narration(app.world_mut());
-        let side_ids = app.world().resource::<Sides>().0.iter().map(|s| s.id.clone()).collect();
-        let computers = seats
-            .iter()
-            .filter_map(|s| {
-                let level = s.computer.as_ref()?;
-                let profile = Profile::parse(level).unwrap_or_else(|_| Profile::standard());
-                Some((s.side, ComputerPlayer::new(s.side, profile, seed)))
-            })
-            .collect();
-        Ok(Some(LiveGame {
-            app,
-            row,
-            seats,
-            side_ids,
-            computers,
-            seed,
-            last_used: Instant::now(),
-            times,
-        }))
-    }
-
-    /// Records whom the game waits for, when that changed (at `at`): the clock of its time per
-    /// turn starts again.
-    fn note_waiting(&self, game: &mut LiveGame, at: i64) -> Result<(), String> {
-        let Some(side) = side_to_act(game.app.world()).and_then(|s| game.side_ids.get(s)) else {
-            return Ok(());
-        };
-        if game.row.waiting.as_ref().is_some_and(|(w, _)| w == side) {
-            return Ok(());
-        }
-        let index = game.side_ids.iter().position(|s| s == side);
-        let player = index.and_then(|i| game.seats.get(i)).and_then(|s| s.player.as_deref());
-        self.block(self.store.set_waiting(&game.row.id, side, player, at))?;
-        game.row.waiting = Some((side.clone(), at));
-        Ok(())
-    }
-
     fn order(&mut self, id: &str, player: &str, expect: usize, order: Order) -> Result<usize, Refusal> {
         let refuse = |why: String| Err(Refusal::Refused(why));
         let Some(game) = self.live(id).map_err(Refusal::Refused)? else {
@@ -444,6 +338,18 @@ impl Worker {
         // Before anything that tells how the game stands (observers may be held back).
         if !game.seats.iter().any(|s| s.player.as_deref() == Some(player)) {
             return refuse(no_seat(id));
+        }
+        if let Some(p) = game.chain.as_ref().and_then(|c| c.pending.as_ref())
+            && order != Order::Concede
+        {
+            // The same order sent again is held still; any other waits for the link too.
+            if p.index == expect && p.issued.order == order {
+                return Err(Refusal::Held(p.index));
+            }
+            return refuse(format!(
+                "entry {} waits for {}'s chain link (hash-chained dice): that player's client must be connected",
+                p.index, p.asked.holder
+            ));
         }
         let log = &game.app.world().resource::<OrderLog>().entries;
         if expect < log.len() {
@@ -492,7 +398,13 @@ impl Worker {
     fn carry_out(&mut self, id: &str, issued: IssuedOrder) -> Result<usize, Refusal> {
         let gone = || Refusal::Failed(format!("game `{id}` left memory; send the order again"));
         let game = self.games.get_mut(id).ok_or_else(gone)?;
-        let index = execute(game.app.world_mut(), issued).map_err(|r| Refusal::Refused(r.reason))?;
+        let index = execute(game.app.world_mut(), issued.clone()).map_err(|r| Refusal::Refused(r.reason))?;
+        // With hash-chained dice, an order that rolled waits for its link.
+        self.hold_for_link(id, index, &issued)?;
+        let game = self.games.get_mut(id).ok_or_else(gone)?;
+        if let Some(chain) = &mut game.chain {
+            chain.pending = None;
+        }
         // What the game said while carrying it out is not sent nor saved (each client narrates
         // for itself): the server keeps none of it, so a live game stays small.
         forget_narration(game.app.world_mut());
@@ -559,7 +471,8 @@ impl Worker {
             match self.carry_out(id, IssuedOrder::new(side_id.clone(), order)) {
                 Ok(_) => {}
                 // Not recorded: the game left memory; the next message rebuilds it and goes on.
-                Err(Refusal::Failed(_)) => return,
+                // Or held for a chain link (no game with a computer chains its dice).
+                Err(Refusal::Failed(_) | Refusal::Held(_)) => return,
                 // A refused computer order is a bug in the player: end its phase rather than stop.
                 Err(Refusal::Refused(_)) => {
                     if self.carry_out(id, IssuedOrder::new(side_id, Order::EndPhase)).is_err() {
@@ -584,6 +497,10 @@ impl Worker {
             times: game.times.clone(),
             turn: world.resource::<crate::game::phase::TurnState>().turn,
             ended: ended(world, &game.side_ids).map(|(w, r)| (w, r, game.row.secret.clone())),
+            link_wanted: game
+                .chain
+                .as_ref()
+                .and_then(|c| Some(c.pending.as_ref()?.asked.clone())),
         })
     }
 
@@ -625,6 +542,7 @@ impl Worker {
             commitment: game.row.commitment.clone(),
             contributions: game.seats.iter().filter_map(|s| s.contribution.clone()).collect(),
             secret: game.row.secret.clone(),
+            chain_end: game.seats.iter().find_map(|s| s.chain_end.clone()),
         });
         saved.seed = game.seed;
         Ok(saved)

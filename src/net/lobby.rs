@@ -62,6 +62,8 @@ pub struct NewGame<'a> {
     pub contribution: &'a str,
     pub observer_delay: ObserverDelay,
     pub turn_time: Option<TurnTime>,
+    /// Hash-chained dice (a game hosted by one of its players).
+    pub chain: bool,
 }
 
 /// The longest time per turn a game may set: thirty days.
@@ -76,8 +78,18 @@ pub async fn create(store: &Store, player: &str, new: NewGame<'_>) -> Result<(St
         contribution,
         observer_delay,
         turn_time,
+        chain,
     } = new;
     dice_proof::from_hex(contribution).map_err(|e| format!("contribution: {e}"))?;
+    if chain && matches!(opponent, Opponent::Computer(_)) {
+        return Err(
+            "chain: hash-chained dice need a second player whose client reveals the links, not the server's computer"
+                .into(),
+        );
+    }
+    if chain && store.is_postgres() {
+        return Err("chain: hash-chained dice are for games hosted on a player's computer; this server shares a PostgreSQL database with other processes".into());
+    }
     if let Some(t) = turn_time
         && !(1..=MAX_TURN_SECONDS).contains(&t.seconds)
     {
@@ -120,6 +132,7 @@ pub async fn create(store: &Store, player: &str, new: NewGame<'_>) -> Result<(St
         observer_delay,
         turn_time,
         waiting: None,
+        chained: chain,
     };
     let seats: Vec<SeatRow> = (0..sides.len())
         .map(|i| match (i == mine, &computer) {
@@ -145,19 +158,37 @@ pub async fn create(store: &Store, player: &str, new: NewGame<'_>) -> Result<(St
     Ok((row.id, invite, row.commitment))
 }
 
-/// Takes the first free seat of `game`: the side's id.
+/// Takes the first free seat of `game` (`seed`: the player's contribution and, for a game with
+/// hash-chained dice, chain end): the side's id.
 pub async fn join(
     store: &Store,
     player: &str,
     game: &str,
     invite: Option<&str>,
-    contribution: &str,
+    seed: (&str, Option<&str>),
 ) -> Result<String, String> {
+    let (contribution, chain_end) = seed;
     dice_proof::from_hex(contribution).map_err(|e| format!("contribution: {e}"))?;
     let row = store
         .game(game)
         .await?
         .ok_or_else(|| format!("game: no game `{game}`"))?;
+    match (row.chained, chain_end) {
+        (true, None) => {
+            return Err(format!(
+                "chain_end: game `{game}` has hash-chained dice: send the end of your client's chain"
+            ));
+        }
+        (true, Some(end)) => {
+            dice_proof::from_hex(end).map_err(|e| format!("chain_end: {e}"))?;
+        }
+        (false, Some(_)) => {
+            return Err(format!(
+                "chain_end: game `{game}` does not chain its dice; leave chain_end out"
+            ));
+        }
+        (false, None) => {}
+    }
     if row.ended {
         return Err(format!("game `{game}` is over"));
     }
@@ -179,7 +210,10 @@ pub async fn join(
         .iter()
         .find(|s| !s.taken())
         .ok_or_else(|| format!("game `{game}` has no free seat"))?;
-    if !store.take_seat(game, free.side, player, contribution).await? {
+    if !store
+        .take_seat(game, free.side, player, (contribution, chain_end))
+        .await?
+    {
         return Err(format!("game `{game}`: somebody took the seat first"));
     }
     Ok(row.scenario()?.raw.sides[free.side].id.clone())
@@ -224,6 +258,12 @@ pub async fn game_view(store: &Store, game: &str, player: Option<&str>) -> Resul
         you,
         observer_delay: row.observer_delay,
         turn_time: row.turn_time,
+        chained: row.chained,
+        chain_ends: if row.chained {
+            seats.iter().map(|s| s.chain_end.clone()).collect()
+        } else {
+            Vec::new()
+        },
     };
     Ok(view)
 }

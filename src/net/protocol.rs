@@ -77,6 +77,12 @@ pub enum ClientMessage {
         /// A limit on each side's wait (default: none).
         #[serde(default)]
         turn_time: Option<TurnTime>,
+        /// Hash-chained dice, for a game hosted by one of its players (who could read the
+        /// server's secret): the joining player's client reveals a link of its hash chain for
+        /// each order that rolls, once that order is fixed. Left out: the server's default (on
+        /// for a server a player runs on their own computer, against another player).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chain: Option<bool>,
     },
     /// Takes the free seat of a game (the invite code, when it has one).
     Join {
@@ -84,6 +90,10 @@ pub enum ClientMessage {
         #[serde(default)]
         invite: Option<String>,
         contribution: String,
+        /// The end of this client's hash chain (64 hex digits), for a game with hash-chained
+        /// dice: each link it reveals later must hash to the one before, the first to this.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chain_end: Option<String>,
     },
     /// Follows a game from entry `since` on (0: from the start): its description, then every
     /// entry as this connection may see it, then each new one as it is accepted.
@@ -102,6 +112,9 @@ pub enum ClientMessage {
     /// Sets this player's "your turn" webhook (a URL taking a Discord-style JSON POST), or with
     /// `null` clears it: a notice comes when a game waits for you and you are not connected.
     Webhook { url: Option<String> },
+    /// The next link of this player's hash chain, for the order at `index` that the server
+    /// asked a link for (`link_wanted`) in a game with hash-chained dice.
+    Link { game: String, index: usize, link: String },
 }
 
 /// A seat of a game, as everybody may see it.
@@ -142,6 +155,13 @@ pub struct GameView {
     /// The limit on each side's wait, if the game has one.
     #[serde(default)]
     pub turn_time: Option<TurnTime>,
+    /// Whether the dice are hash-chained (a game hosted by one of its players): the player
+    /// holding the chain must be connected when an order rolls.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chained: bool,
+    /// Each seat's committed hash-chain end, by side (the joining player's, in a chained game).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chain_ends: Vec<Option<String>>,
 }
 
 /// One accepted order, as a connection may see it. While it holds a secret of another side
@@ -162,6 +182,9 @@ pub struct EntryView {
     pub dice: Vec<DieRecord>,
     /// The state hash after it.
     pub hash: StateHash,
+    /// The hash-chain link its dice were drawn with (a game with hash-chained dice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 /// What the server sends.
@@ -254,6 +277,27 @@ pub enum ServerMessage {
     },
     /// Your undo was carried out: the log now holds `index` entries.
     TakenBack {
+        game: String,
+        index: usize,
+    },
+    /// To the player holding a game's hash chain: the order that will be entry `index` is fixed
+    /// and rolls dice; send the next link of your chain (`link`). `order` is that order as you
+    /// may see it: the entry that comes must carry it, and your link.
+    LinkWanted {
+        game: String,
+        index: usize,
+        side: String,
+        order: Order,
+        words: String,
+    },
+    /// Your order is fixed as entry `index` and rolls dice: it waits for the link of the player
+    /// holding the game's hash chain, and its entry comes when the link does.
+    Held {
+        game: String,
+        index: usize,
+    },
+    /// Your link was taken: entry `index` was carried out with it.
+    LinkTaken {
         game: String,
         index: usize,
     },

@@ -50,6 +50,9 @@ pub struct Options {
     pub allow_private_webhooks: bool,
     /// The address players reach this server at, named in notices.
     pub public_url: Option<String>,
+    /// Games between two players get hash-chained dice unless their creator says otherwise: for
+    /// a server a player runs on their own computer (they could read its secrets).
+    pub chained_dice_by_default: bool,
 }
 
 impl Default for Options {
@@ -59,6 +62,7 @@ impl Default for Options {
             clock: Duration::from_secs(5),
             allow_private_webhooks: false,
             public_url: None,
+            chained_dice_by_default: false,
         }
     }
 }
@@ -93,6 +97,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         allow_private_webhooks: options.allow_private_webhooks,
         public_url: options.public_url.clone(),
         claims,
+        chained_dice_by_default: options.chained_dice_by_default,
     };
     tokio::spawn(super::clock::run(shared.clone(), options.clock));
     let app = Router::new()

@@ -53,6 +53,11 @@ const MIGRATIONS: &[&[&str]] = &[
     // 6: when a server process last saw each player connected (several processes may share
     // the database: none sends a notice to a player connected to another).
     &["ALTER TABLE players ADD COLUMN seen_at BIGINT"],
+    // 7: hash-chained dice (a game hosted by one of its players): the joining player's chain end.
+    &[
+        "ALTER TABLE games ADD COLUMN chained BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN chain_end TEXT",
+    ],
 ];
 
 /// One of a player's games, as their list shows it.
@@ -63,6 +68,8 @@ pub struct GameListed {
     pub ended: bool,
     /// When it was made (milliseconds since 1970).
     pub created: i64,
+    /// Hash-chained dice: the player holding the chain must be connected when an order rolls.
+    pub chained: bool,
 }
 
 /// A game as stored.
@@ -85,6 +92,8 @@ pub struct GameRow {
     pub turn_time: Option<TurnTime>,
     /// The side the game waits for (id) and since when (milliseconds since 1970), once known.
     pub waiting: Option<(String, i64)>,
+    /// Hash-chained dice: each order that rolls mixes a link of the joining player's chain.
+    pub chained: bool,
 }
 
 impl GameRow {
@@ -103,6 +112,8 @@ pub struct SeatRow {
     /// The level of the server's computer player holding it.
     pub computer: Option<String>,
     pub contribution: Option<String>,
+    /// The end of this seat's hash chain (a game with hash-chained dice).
+    pub chain_end: Option<String>,
 }
 
 impl SeatRow {
@@ -245,7 +256,8 @@ impl Store {
         let mut tx = self.pool.begin().await.map_err(e)?;
         sqlx::query(
             "INSERT INTO games (id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, created, \
-             observer_delay, turn_seconds, turn_concede) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11, $12)",
+             observer_delay, turn_seconds, turn_concede, chained) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11, $12, $13)",
         )
         .bind(&game.id)
         .bind(&game.scenario)
@@ -259,6 +271,7 @@ impl Store {
         .bind(serde_json::to_string(&game.observer_delay).map_err(|x| x.to_string())?)
         .bind(game.turn_time.map(|t| i64::from(t.seconds)))
         .bind(game.turn_time.map_or(0, |t| i64::from(t.concede)))
+        .bind(i64::from(game.chained))
         .execute(&mut *tx)
         .await
         .map_err(e)?;
@@ -279,7 +292,7 @@ impl Store {
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, String> {
         let row = sqlx::query(
             "SELECT id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, observer_delay, \
-             turn_seconds, turn_concede, waiting_side, waiting_since FROM games WHERE id = $1",
+             turn_seconds, turn_concede, waiting_side, waiting_since, chained FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -303,15 +316,18 @@ impl Store {
             waiting: r
                 .get::<Option<String>, _>("waiting_side")
                 .zip(r.get::<Option<i64>, _>("waiting_since")),
+            chained: r.get::<i64, _>("chained") != 0,
         }))
     }
 
     pub async fn seats(&self, game: &str) -> Result<Vec<SeatRow>, String> {
-        let rows = sqlx::query("SELECT side, player, computer, contribution FROM seats WHERE game = $1 ORDER BY side")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| db_error("reading seats", e))?;
+        let rows = sqlx::query(
+            "SELECT side, player, computer, contribution, chain_end FROM seats WHERE game = $1 ORDER BY side",
+        )
+        .bind(game)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| db_error("reading seats", e))?;
         Ok(rows
             .into_iter()
             .map(|r| SeatRow {
@@ -319,20 +335,29 @@ impl Store {
                 player: r.get("player"),
                 computer: r.get("computer"),
                 contribution: r.get("contribution"),
+                chain_end: r.get("chain_end"),
             })
             .collect())
     }
 
-    /// Takes a free seat: false when somebody took it first.
-    pub async fn take_seat(&self, game: &str, side: usize, player: &str, contribution: &str) -> Result<bool, String> {
+    /// Takes a free seat (with the player's contribution and, for hash-chained dice, chain
+    /// end): false when somebody took it first.
+    pub async fn take_seat(
+        &self,
+        game: &str,
+        side: usize,
+        player: &str,
+        (contribution, chain_end): (&str, Option<&str>),
+    ) -> Result<bool, String> {
         let done = sqlx::query(
-            "UPDATE seats SET player = $1, contribution = $2 \
+            "UPDATE seats SET player = $1, contribution = $2, chain_end = $5 \
              WHERE game = $3 AND side = $4 AND player IS NULL AND computer IS NULL",
         )
         .bind(player)
         .bind(contribution)
         .bind(game)
         .bind(side as i64)
+        .bind(chain_end)
         .execute(&self.pool)
         .await
         .map_err(|e| db_error("taking a seat", e))?;
@@ -454,7 +479,7 @@ impl Store {
     /// The newest `limit` games in which `player` holds a seat.
     pub async fn player_games(&self, player: &str, limit: usize) -> Result<Vec<GameListed>, String> {
         let rows = sqlx::query(
-            "SELECT g.id, g.scenario, g.ended, g.created FROM games g JOIN seats s ON s.game = g.id \
+            "SELECT g.id, g.scenario, g.ended, g.created, g.chained FROM games g JOIN seats s ON s.game = g.id \
              WHERE s.player = $1 ORDER BY g.created DESC LIMIT $2",
         )
         .bind(player)
@@ -469,6 +494,7 @@ impl Store {
                 scenario: r.get("scenario"),
                 ended: r.get::<i64, _>("ended") != 0,
                 created: r.get("created"),
+                chained: r.get::<i64, _>("chained") != 0,
             })
             .collect())
     }

@@ -152,6 +152,7 @@ pub async fn create_with(
             contribution: contribution(),
             observer_delay,
             turn_time,
+            chain: None,
         })
         .await
         .unwrap();
@@ -177,6 +178,7 @@ pub async fn join_and_follow(
         game: game.into(),
         invite,
         contribution: contribution(),
+        chain_end: None,
     };
     let joined = b.request(&join).await.unwrap();
     assert!(matches!(joined, ServerMessage::Joined { .. }), "{joined:?}");
@@ -210,6 +212,15 @@ pub struct Seat {
     /// That order's message (sent again after a lost connection).
     pub last: Option<ClientMessage>,
     pub orders: usize,
+    /// Hash-chained dice, this seat holding the chain: whether it sends each link asked for
+    /// (else the last request waits in `asked`), and the links sent.
+    pub answer_links: bool,
+    pub asked: Option<ServerMessage>,
+    pub links: usize,
+    /// Messages to send before the next order (links).
+    pub outgoing: Vec<ClientMessage>,
+    /// Orders held for a chain link.
+    pub held: usize,
 }
 
 impl Seat {
@@ -222,6 +233,11 @@ impl Seat {
             sent: None,
             last: None,
             orders: 0,
+            answer_links: true,
+            asked: None,
+            links: 0,
+            outgoing: Vec::new(),
+            held: 0,
         }
     }
 
@@ -245,6 +261,9 @@ impl Seat {
 
     /// Gives an order if it is this seat's turn (and its last one has come back as an entry).
     pub async fn act(&mut self, game: &str) {
+        for m in std::mem::take(&mut self.outgoing) {
+            self.client.send(&m).await.unwrap();
+        }
         if self.sent.is_some_and(|e| self.follower.len() <= e) || self.follower.ended.is_some() {
             return;
         }
@@ -270,6 +289,13 @@ impl Seat {
     /// Takes one message from the server.
     pub fn take(&mut self, m: ServerMessage) {
         match &m {
+            ServerMessage::LinkWanted { .. } if self.answer_links => {
+                let answer = self.follower.link(&m).unwrap().expect("a link");
+                self.outgoing.push(answer);
+                self.links += 1;
+            }
+            ServerMessage::LinkWanted { .. } => self.asked = Some(m),
+            ServerMessage::Held { .. } => self.held += 1,
             ServerMessage::Refused { reason, .. } => panic!("a computer order was refused: {reason}"),
             ServerMessage::Error { message } => panic!("server error: {message}"),
             _ => self.follower.take(&m).unwrap(),

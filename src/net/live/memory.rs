@@ -1,0 +1,160 @@
+//! Which games a worker keeps in memory: a game is brought in when first needed (rebuilt from
+//! the database's log, or, taken back from another server process, brought up to date with the
+//! entries that process added), its wait noted for the clock, and let go when idle or asked for.
+
+use super::{LiveGame, Worker, chain, forget_narration, game_seed};
+use crate::ai::{ComputerPlayer, Profile, side_to_act};
+use crate::game::components::Sides;
+use crate::game::execute::replay_entry;
+use crate::game::log::{LogEntry, OrderLog};
+use std::time::Instant;
+
+impl Worker {
+    /// Drops the games `which` picks from memory, letting their claims go.
+    pub(super) fn forget(&mut self, which: impl Fn(&LiveGame) -> bool) {
+        let gone: Vec<String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| which(g))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in gone {
+            self.release(&id);
+        }
+    }
+
+    /// Drops `id` from memory and lets its claim go (another process may carry it out now).
+    pub(super) fn release(&mut self, id: &str) {
+        self.games.remove(id);
+        if let Some(claims) = self.claims.clone()
+            && let Err(e) = self.block(claims.release(id))
+        {
+            eprintln!("game `{id}`: {e}");
+        }
+    }
+
+    /// The live game, rebuilt from the database if it is not in memory. `Ok(None)`: a seat is
+    /// still free.
+    pub(super) fn live(&mut self, id: &str) -> Result<Option<&mut LiveGame>, String> {
+        if let Some(claims) = self.claims.clone()
+            && !claims.holds(id)
+        {
+            self.block(claims.claim(id))?;
+            // Another process may have carried it out since: bring what memory holds up to date.
+            if let Err(e) = self.refresh(id) {
+                eprintln!("game `{id}`: {e}");
+                self.games.remove(id);
+            }
+        }
+        if !self.games.contains_key(id) {
+            let Some(mut game) = self.rebuild(id)? else {
+                return Ok(None);
+            };
+            // Whom the game waits for, as the log now stands (play has just begun, an undo or a
+            // kill between a commit and its note may have changed it): unchanged, nothing is written.
+            if let Err(e) = self.note_waiting(&mut game, super::super::store::now()) {
+                eprintln!("game `{id}`: {e}");
+            }
+            self.games.insert(id.to_string(), game);
+        }
+        let game = self.games.get_mut(id);
+        if let Some(g) = game {
+            g.last_used = Instant::now();
+            return Ok(Some(g));
+        }
+        Ok(None)
+    }
+
+    /// A game this process held before and takes back from another: the entries that process
+    /// added are replayed with their dice; when the log changed otherwise (an undo) the game
+    /// leaves memory, to be rebuilt.
+    fn refresh(&mut self, id: &str) -> Result<(), String> {
+        let Some(mut game) = self.games.remove(id) else {
+            return Ok(());
+        };
+        let held = game.times.len();
+        let stored = self.block(self.store.entries_after(id, held.saturating_sub(1)))?;
+        let unchanged = stored.len() >= held
+            && stored.iter().zip(&game.times).all(|((at, _), mine)| at == mine)
+            && match held.checked_sub(1) {
+                Some(last) => {
+                    let entry: LogEntry = serde_json::from_str(&stored[last].1).map_err(|e| e.to_string())?;
+                    Some(&entry) == game.app.world().resource::<OrderLog>().entries.last()
+                }
+                None => true,
+            };
+        if !unchanged {
+            return Ok(());
+        }
+        for (i, (at, text)) in stored.iter().enumerate().skip(held) {
+            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("entry {i}: {e}"))?;
+            replay_entry(game.app.world_mut(), i, &entry).map_err(|e| format!("does not replay: {e}"))?;
+            game.times.push(*at);
+        }
+        forget_narration(game.app.world_mut());
+        game.row = self
+            .block(self.store.game(id))?
+            .ok_or_else(|| format!("no game `{id}`"))?;
+        self.games.insert(id.to_string(), game);
+        Ok(())
+    }
+
+    fn rebuild(&self, id: &str) -> Result<Option<LiveGame>, String> {
+        let row = self
+            .block(self.store.game(id))?
+            .ok_or_else(|| format!("no game `{id}`"))?;
+        let seats = self.block(self.store.seats(id))?;
+        if seats.iter().any(|s| !s.taken() || s.contribution.is_none()) {
+            return Ok(None);
+        }
+        let scenario = row.scenario()?;
+        let seed = game_seed(&row, &seats)?;
+        let mut app = crate::game::headless_app(&scenario, seed);
+        crate::game::undo::set_edition(app.world_mut(), row.edition);
+        let mut times = Vec::new();
+        for (i, (text, at)) in self.block(self.store.entries(id))?.iter().enumerate() {
+            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("game `{id}` entry {i}: {e}"))?;
+            replay_entry(app.world_mut(), i, &entry).map_err(|e| format!("game `{id}` does not replay: {e}"))?;
+            times.push(*at);
+        }
+        forget_narration(app.world_mut());
+        let side_ids = app.world().resource::<Sides>().0.iter().map(|s| s.id.clone()).collect();
+        let computers = seats
+            .iter()
+            .filter_map(|s| {
+                let level = s.computer.as_ref()?;
+                let profile = Profile::parse(level).unwrap_or_else(|_| Profile::standard());
+                Some((s.side, ComputerPlayer::new(s.side, profile, seed)))
+            })
+            .collect();
+        let mut game = LiveGame {
+            app,
+            row,
+            seats,
+            side_ids,
+            computers,
+            seed,
+            last_used: Instant::now(),
+            times,
+            chain: None,
+        };
+        game.chain = chain::Chain::of(&game);
+        Ok(Some(game))
+    }
+
+    /// Records whom the game waits for, when that changed (at `at`): the clock of its time per
+    /// turn starts again.
+    pub(super) fn note_waiting(&self, game: &mut LiveGame, at: i64) -> Result<(), String> {
+        let Some(side) = side_to_act(game.app.world()).and_then(|s| game.side_ids.get(s)) else {
+            return Ok(());
+        };
+        if game.row.waiting.as_ref().is_some_and(|(w, _)| w == side) {
+            return Ok(());
+        }
+        let index = game.side_ids.iter().position(|s| s == side);
+        let player = index.and_then(|i| game.seats.get(i)).and_then(|s| s.player.as_deref());
+        self.block(self.store.set_waiting(&game.row.id, side, player, at))?;
+        game.row.waiting = Some((side.clone(), at));
+        Ok(())
+    }
+}
