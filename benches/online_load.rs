@@ -76,7 +76,8 @@ struct Counts {
 
 impl Conn {
     async fn open(addr: SocketAddr, counts: Arc<Counts>) -> Self {
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/ws"), None, true)
+        let config = hexfront::net::client::socket_config();
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/ws"), Some(config), true)
             .await
             .expect("connect");
         let (mut sink, mut stream) = socket.split();
@@ -182,6 +183,9 @@ async fn new_game(addr: SocketAddr, scenario: &str, counts: Arc<Counts>) -> Game
         };
         c.out.send(serde_json::to_string(&watch).unwrap()).unwrap();
     }
+    // The game is built on the server (by the watches) once its options come back: the run
+    // measures live games, not games built as play begins.
+    seats[0].0.ask(&ClientMessage::Options { game: id.clone() }).await;
     Game { id, seats }
 }
 
@@ -190,6 +194,8 @@ async fn new_game(addr: SocketAddr, scenario: &str, counts: Arc<Counts>) -> Game
 struct Measured {
     /// Round trips in microseconds, from the moment the order was due.
     round_trips: Vec<u64>,
+    /// The same by the window of the run the order was due in.
+    windows: Vec<(usize, u64)>,
     refused: u64,
     missed: u64,
     idle: u64,
@@ -224,7 +230,11 @@ async fn drive(mut game: Game, start: Instant, phase: Duration, every: Duration,
             order,
         };
         match game.seats[seat].0.ask(&order).await {
-            ServerMessage::Accepted { .. } => m.round_trips.push(began.elapsed().as_micros() as u64),
+            ServerMessage::Accepted { .. } => {
+                let window = (began - start).as_secs() as usize / WINDOW;
+                m.round_trips.push(began.elapsed().as_micros() as u64);
+                m.windows.push((window, began.elapsed().as_micros() as u64));
+            }
             _ => m.refused += 1,
         }
         due += every;
@@ -253,11 +263,12 @@ fn usage(pid: &str) -> (u64, f64) {
     (rss, ticks as f64 / 100.0)
 }
 
-fn spawn_server(db: &str) -> (std::process::Child, SocketAddr) {
+fn spawn_server(db: &str, log: &std::path::Path) -> (std::process::Child, SocketAddr) {
+    let log = std::fs::File::create(log).expect("the server's log file");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hexfront"))
         .args(["serve", "--listen", "127.0.0.1:0", "--idle", "1000000", "--db", db])
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(log)
         .spawn()
         .expect("the server starts");
     let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
@@ -269,6 +280,18 @@ fn spawn_server(db: &str) -> (std::process::Child, SocketAddr) {
     };
     std::thread::spawn(move || lines.for_each(drop));
     (child, addr)
+}
+
+/// Seconds a window of the run covers, for the round trips by time.
+const WINDOW: usize = 5;
+
+/// The p99 round trip (ms) of each window of the run, in order.
+fn window_p99(windows: &mut [(usize, u64)]) -> Vec<f64> {
+    windows.sort_unstable();
+    windows
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|w| percentile(&w.iter().map(|x| x.1).collect::<Vec<_>>(), 0.99))
+        .collect()
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -288,7 +311,8 @@ fn main() {
         hexfront::net::store::Store::sqlite_url(&dir.join("load.db")),
         plan.synchronous
     );
-    let (mut child, addr) = spawn_server(&db);
+    let log = dir.join("server.log");
+    let (mut child, addr) = spawn_server(&db, &log);
     let pid = child.id().to_string();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -303,7 +327,7 @@ fn main() {
             .buffer_unordered(16)
             .collect()
             .await;
-        // Let every game be built on the server before the clock starts.
+        // Every game is built (`new_game`); let the server settle before the clock starts.
         tokio::time::sleep(Duration::from_secs(2)).await;
         let (rss_live, cpu_before) = usage(&pid);
         let (_, tool_before) = usage("self");
@@ -329,6 +353,7 @@ fn main() {
             all.round_trips.extend(m.round_trips);
             all.refused += m.refused;
             all.missed += m.missed;
+            all.windows.extend(m.windows);
             all.idle += m.idle;
             peak_rss = peak_rss.max(usage(&pid).0);
         }
@@ -337,6 +362,7 @@ fn main() {
         let (_, tool_after) = usage("self");
         all.round_trips.sort_unstable();
         let n = all.round_trips.len();
+        let windows = window_p99(&mut all.windows);
         println!(
             "games {} | an order per game every {:.1} s | {:.0} s | scenario {} | SQLite synchronous={}",
             plan.games,
@@ -360,6 +386,8 @@ fn main() {
             percentile(&all.round_trips, 0.99),
             percentile(&all.round_trips, 1.0)
         );
+        let by_time: Vec<String> = windows.iter().map(|p| format!("{p:.0}")).collect();
+        println!("p99 by {WINDOW}-second window of the run (ms): {}", by_time.join(" "));
         println!(
             "server: RSS {:.0} MiB at the end (peak seen {:.0}), {:.2} MiB a live game; CPU {:.0}% of one core; this tool: CPU {:.0}%",
             rss_end as f64 / 1024.0,
@@ -371,5 +399,14 @@ fn main() {
     });
     let _ = child.kill();
     let _ = child.wait();
+    // What the server said on its standard error (its complaints), before its folder goes.
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    let lines: Vec<&str> = said.lines().collect();
+    if !lines.is_empty() {
+        println!("server's log: {} lines, the last ones:", lines.len());
+        for line in &lines[lines.len().saturating_sub(10)..] {
+            println!("  {line}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

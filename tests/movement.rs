@@ -285,7 +285,7 @@ fn units_move_in_every_shipped_scenario() {
                 stacking_points: sp.0,
                 statuses: st.clone(),
             };
-            let mut others = hexfront::game::movement::Occupancy::new();
+            let mut others = hexfront::game::movement::Occupancy::default();
             for (o, _, s, p, _, sp, _) in uq.iter(app.world()) {
                 if o != e {
                     others.entry(p.0).or_default().push((*s, sp.0));

@@ -17,7 +17,6 @@ use hexfront::rules::movement::{StepCost, reachable};
 use hexfront::rules::terrain::Mp;
 use hexfront::rules::zoc::ZocMap;
 use hexfront::scenario::{SHIPPED, Scenario, UnitSetup, shipped_scenario};
-use std::collections::HashMap;
 
 fn shipped() -> Vec<(&'static str, Scenario)> {
     (0..SHIPPED.len())
@@ -98,7 +97,7 @@ fn every_unit_can_leave_its_start_cell_in_its_real_position_ignoring_zones_of_co
                 stacking_points: u.stacking_points,
                 statuses: Statuses(u.status.iter().copied().collect()),
             };
-            let mut others: Occupancy = HashMap::new();
+            let mut others = Occupancy::default();
             for o in on_map.iter().filter(|o| o.id != u.id) {
                 others
                     .entry(o.cell)
@@ -135,11 +134,3 @@ fn every_unit_can_leave_its_start_cell_in_its_real_position_ignoring_zones_of_co
         stuck.join("\n")
     );
 }
-
-// Uncertainties in this sketch:
-// - `app.world()` needs `bevy::prelude::*` (or `bevy::app::App` in scope); other tests import it.
-// - `Occupancy` is `std::collections::HashMap` (game/movement.rs), `reach` an `FxHashMap`.
-// - Stacking points in `others` mirror `movers_and_others`, which pushes the `StackingPoints`
-//   component, spawned from `UnitSetup::stacking_points` (spawn.rs).
-// - With `--no-default-features` the `game` module still builds (README: "the rules alone, no
-//   renderer"), so both tests run in the rules-only CI job too.

@@ -15,7 +15,6 @@ use crate::rules::units::UnitStatus;
 use crate::rules::zoc::{EzocToEzoc, ZocEffect, ZocMap};
 use bevy::prelude::*;
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 
 /// A move was made.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -54,7 +53,7 @@ pub type MoverData = (
 );
 
 /// Where the other units are, by cell: their side and stacking points.
-pub type Occupancy = HashMap<Cell, Vec<(Side, u32)>>;
+pub type Occupancy = FxHashMap<Cell, Vec<(Side, u32)>>;
 
 /// The moving group's search: reachable cells with costs, for preview and for orders.
 pub struct MoveSearch {
@@ -320,7 +319,7 @@ pub fn movers_and_others(selected: &[Entity], units: &Query<MoverData>) -> Resul
             statuses: st.clone(),
         });
     }
-    let mut others: Occupancy = HashMap::new();
+    let mut others = Occupancy::default();
     for (e, _, side, pos, _, sp, _) in units.iter() {
         if !selected.contains(&e) {
             others.entry(pos.0).or_default().push((*side, sp.0));

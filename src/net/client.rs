@@ -29,7 +29,7 @@ impl Client {
     /// Connects to `url` (`ws://host:port/ws`) and says hello.
     pub async fn connect(url: &str) -> Result<Self, String> {
         // Nagle off: an order is one small frame, to go out at once.
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(socket_config()), true)
             .await
             .map_err(|e| format!("cannot connect to {url}: {e}"))?;
         let mut client = Self {
@@ -109,6 +109,14 @@ impl Client {
     pub async fn close(&mut self) {
         let _ = self.socket.close(None).await;
     }
+}
+
+/// A WebSocket's settings: small buffers (`protocol::SOCKET_BUFFER`), frames up to four times
+/// the largest a server sends.
+pub fn socket_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
+    tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(super::protocol::SOCKET_BUFFER)
+        .write_buffer_size(super::protocol::SOCKET_BUFFER)
 }
 
 /// A random contribution to a game's dice (64 hex digits).

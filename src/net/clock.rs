@@ -21,8 +21,11 @@ pub async fn run(shared: Shared, tick: Duration) {
             eprintln!("time per turn: {e}");
         }
         let now = store::now();
-        // Who is connected here, for every process's notices: seen within three ticks.
-        if let Err(e) = shared.store.mark_seen(&shared.online_players(), now).await {
+        // Who is connected here, for the other processes' notices: seen within three ticks (a
+        // lone process on SQLite knows without writing it down).
+        if shared.store.is_postgres()
+            && let Err(e) = shared.store.mark_seen(&shared.online_players(), now).await
+        {
             eprintln!("your-turn notices: {e}");
         }
         let seen_since = now - 3 * i64::try_from(tick.as_millis()).unwrap_or(i64::MAX / 4);

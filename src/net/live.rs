@@ -27,8 +27,8 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
-use world::{ended, forget_narration, is_over, no_seat};
-pub use world::{game_seed, newly_revealed};
+use world::{ended, is_over, no_seat};
+pub use world::{forget_narration, game_seed, newly_revealed};
 
 /// What a worker is asked to do.
 pub enum Job {
@@ -145,26 +145,7 @@ impl Workers {
                             games: HashMap::new(),
                             claims,
                         };
-                        let sweep = idle.clamp(Duration::from_millis(1), Duration::from_secs(30));
-                        loop {
-                            match rx.recv_timeout(sweep) {
-                                Ok(job) => {
-                                    // A panic in a game (a bug) must not end the worker: its games
-                                    // leave memory, to be rebuilt from the database.
-                                    let ran =
-                                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.run(job)));
-                                    if ran.is_err() {
-                                        worker.forget(|_| true);
-                                    }
-                                }
-                                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                            }
-                            // An order waiting for a link keeps its game in memory.
-                            worker.forget(|g| {
-                                g.last_used.elapsed() >= idle && g.chain.as_ref().is_none_or(|c| c.pending.is_none())
-                            });
-                        }
+                        worker.work(&rx, idle);
                     })
                     .expect("a worker thread starts");
                 tx
@@ -207,7 +188,59 @@ struct Worker {
 /// Orders the computer may give in a row before the server stops to look (a guard).
 const MAX_COMPUTER_ORDERS: usize = 5_000;
 
+/// A job that takes longer than this is reported on standard error (the operator's sign that
+/// the server is overloaded, or that a game is slow to carry out).
+const SLOW_JOB: Duration = Duration::from_millis(500);
+
+impl Job {
+    /// What it is, and for which game (to name it in reports).
+    fn name(&self) -> (&'static str, &str) {
+        match self {
+            Job::Link { game, .. } => ("a chain link", game),
+            Job::Order { game, .. } => ("an order", game),
+            Job::Log { game, .. } => ("reading the log", game),
+            Job::Options { game, .. } => ("the orders it takes", game),
+            Job::Saved { game, .. } => ("the saved game", game),
+            Job::Undo { game, .. } => ("an undo", game),
+            Job::Lapse { game, .. } => ("a lapsed turn", game),
+            Job::Release { game } => ("letting it go", game),
+        }
+    }
+}
+
 impl Worker {
+    /// Carries out the jobs that come, one after another, and lets idle games go now and then.
+    fn work(&mut self, jobs: &mpsc::Receiver<Job>, idle: Duration) {
+        let sweep = idle.clamp(Duration::from_millis(1), Duration::from_secs(30));
+        let mut swept = Instant::now();
+        loop {
+            match jobs.recv_timeout(sweep) {
+                Ok(job) => {
+                    let (what, game) = job.name();
+                    let named = format!("game `{game}`: {what}");
+                    let began = Instant::now();
+                    // A panic in a game (a bug) must not end the worker: its games leave memory,
+                    // to be rebuilt from the database.
+                    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
+                    if ran.is_err() {
+                        self.forget(|_| true);
+                    }
+                    let took = began.elapsed();
+                    if took > SLOW_JOB {
+                        eprintln!("{named} took {} ms", took.as_millis());
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            }
+            if swept.elapsed() >= sweep {
+                swept = Instant::now();
+                // An order waiting for a link keeps its game in memory.
+                self.forget(|g| g.last_used.elapsed() >= idle && g.chain.as_ref().is_none_or(|c| c.pending.is_none()));
+            }
+        }
+    }
+
     fn run(&mut self, job: Job) {
         match job {
             Job::Order {

@@ -6,7 +6,7 @@ use super::claims::Claims;
 use super::connection::connection;
 use super::hub::Hub;
 use super::live::{Job, Workers};
-use super::protocol::{MAX_FRAME, PROTOCOL, ServerMessage};
+use super::protocol::{MAX_FRAME, PROTOCOL, SOCKET_BUFFER, ServerMessage};
 use super::shared::Shared;
 use super::store::Store;
 use axum::Router;
@@ -187,6 +187,8 @@ async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response
     // it, the connection closes.
     ws.max_message_size(4 * MAX_FRAME)
         .max_frame_size(4 * MAX_FRAME)
+        .read_buffer_size(SOCKET_BUFFER)
+        .write_buffer_size(SOCKET_BUFFER)
         .on_upgrade(move |socket| connection(socket, shared))
 }
 

@@ -18,7 +18,7 @@ pub(super) fn no_seat(id: &str) -> String {
 /// Drops the game's narration (the log's lines, each entry's: the server sends and saves none)
 /// and the messages its orders wrote for views (a server's app never runs a frame, which would
 /// clear them).
-pub(super) fn forget_narration(world: &mut World) {
+pub fn forget_narration(world: &mut World) {
     let _ = world.run_system_cached(bevy::ecs::message::message_update_system);
     world.resource_mut::<crate::game::components::GameLog>().0 = Vec::new();
     for e in &mut world.resource_mut::<OrderLog>().entries {
