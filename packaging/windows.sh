@@ -92,6 +92,8 @@ for c in tests/cases/*.ron; do
   compare "odds --json $c" odds --json "$c"
 done
 compare "replay --verify tests/fixtures/smolensk-game.ron" replay --verify tests/fixtures/smolensk-game.ron
+# A game played on a Linux server (hash-chained dice): the same seed, dice and hashes here.
+compare "replay --verify tests/fixtures/online-mortain-chained.ron" replay --verify tests/fixtures/online-mortain-chained.ron
 compare "resolve --seed 7 (a seeded roll)" resolve --seed 7 tests/cases/next-war-chorwon.ron
 # A broken file: the same located error and the same failing exit status.
 printf 'Scenario(\n    name: "Broken",\n    turns: "eight",\n)\n' >"$out/broken.ron"

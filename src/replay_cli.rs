@@ -74,6 +74,23 @@ fn replay_one(world: &mut World, i: usize, recorded: &LogEntry) -> (Line, Result
     (line, result)
 }
 
+/// What was checked of a server's dice proof when the file was read (it would not have loaded
+/// otherwise).
+fn proof_words(proof: &hexfront::game::dice_proof::DiceProof, log: &[LogEntry]) -> String {
+    let mut words = format!(
+        "dice proof checked: the secret matches the commitment {} published when the game was made, and with the {} players' values gives the seed",
+        proof.commitment,
+        proof.contributions.len()
+    );
+    if proof.chain_end.is_some() {
+        let links = log.iter().filter(|e| e.link.is_some()).count();
+        words.push_str(&format!(
+            "; hash-chained dice: {links} links, each the preimage of the one before, one for every order that rolled"
+        ));
+    }
+    words
+}
+
 pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitCode {
     let (game, mut app) = match open(file) {
         Ok(x) => x,
@@ -106,6 +123,9 @@ pub fn replay(file: &Path, verify: bool, to: Option<usize>, json: bool) -> ExitC
             game.seed,
             game.log.len()
         );
+        if let Some(proof) = &game.online {
+            say!("{}", proof_words(proof, &game.log));
+        }
     }
     let mut lines = Vec::new();
     let mut failed = false;

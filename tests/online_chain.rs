@@ -220,3 +220,57 @@ fn the_chain_holder_gives_one_link_an_entry_and_catches_an_order_changed_after_i
     }
     assert!(holder.link_for(12, &Order::EndPhase).unwrap_err().contains("used up"));
 }
+
+/// The committed online game: a finished game of Mortain with hash-chained dice, as the server
+/// gives it. Every build replays it to the same dice and hashes (the Windows check runs it too).
+const COMMITTED: &str = "tests/fixtures/online-mortain-chained.ron";
+
+#[test]
+#[ignore = "writes tests/fixtures/online-mortain-chained.ron"]
+fn write_the_committed_online_game() {
+    let dir = temp_dir("chain-fixture");
+    runtime().block_on(async {
+        let db = hexfront::net::store::Store::sqlite_url(&dir.join("server.db"));
+        let hosted = server::Options {
+            chained_dice_by_default: true,
+            ..Default::default()
+        };
+        let server = server::start_with("127.0.0.1:0".parse().unwrap(), &db, hosted)
+            .await
+            .unwrap();
+        let (game, mut a, mut b, _, holder) = chained_game(server.addr).await;
+        let fa = watch(&mut a, &game, 0, None).await;
+        let mut fb = watch(&mut b, &game, 0, None).await;
+        fb.chain = Some(holder);
+        let (mut anna, mut bert) = (Seat::new(a, fa, "standard", 61), Seat::new(b, fb, "standard", 62));
+        play_on(&mut anna, &mut bert, &game).await;
+        let (status, body) = http_get(server.addr, &format!("/api/games/{game}/saved"));
+        assert_eq!(status, 200, "{body}");
+        std::fs::write(COMMITTED, body).unwrap();
+        server.stop().await;
+    });
+}
+
+#[test]
+fn the_committed_online_game_verifies_chain_and_all() {
+    let text = std::fs::read_to_string(COMMITTED).unwrap();
+    let saved = hexfront::game::save::parse_game_str(std::path::Path::new(COMMITTED), &text, 1).unwrap();
+    let proof = saved.online.as_ref().expect("an online game's dice proof");
+    assert!(proof.chain_end.is_some(), "a game with hash-chained dice");
+    let linked = saved.log.iter().filter(|e| e.link.is_some()).count();
+    let rolled = saved.log.iter().filter(|e| !e.dice.is_empty()).count();
+    assert!(
+        linked > 0 && linked == rolled,
+        "{rolled} entries rolled, {linked} carried a link"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
+        .args(["replay", "--verify", COMMITTED])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        said.contains("dice proof checked") && said.contains("hash-chained dice") && said.contains("replayed exactly"),
+        "{said}"
+    );
+}

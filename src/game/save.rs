@@ -97,6 +97,8 @@ pub struct LoadedGame {
     pub seats: Vec<Option<String>>,
     /// The edition of the rules it is played under (`game::edition`).
     pub edition: u32,
+    /// A game played on a server: its dice proof, checked when the file was read.
+    pub online: Option<super::dice_proof::DiceProof>,
 }
 
 /// Who plays each side of the game in play, as a save records it (`SavedGame::seats`): the
@@ -117,6 +119,7 @@ impl LoadedGame {
             migrated: false,
             seats: Vec::new(),
             edition: super::edition::CURRENT_EDITION,
+            online: None,
         }
     }
 }
@@ -345,6 +348,7 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
         summary: saved.summary,
         seats: saved.seats,
         edition: saved.rules_edition,
+        online: saved.online,
     })
 }
 
@@ -389,6 +393,7 @@ fn parse_format_2(src: &Source) -> Result<LoadedGame, LoadError> {
         seats: Vec::new(),
         // Format 2 came before editions: the first one.
         edition: super::edition::first_edition(),
+        online: None,
     };
     let (log, starts) = super::save_v2::migrate_log(&game, saved.log).map_err(|(entry, why)| {
         src.error(
