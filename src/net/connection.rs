@@ -3,16 +3,17 @@
 //! entry as this connection's player may see it.
 
 use super::chat;
-use super::follow::{Follow, Outbox, Start};
+use super::follow::{Follow, Start};
 use super::live::{Job, Refusal};
 use super::lobby;
+use super::outbox::{Inbox, Outbox};
 use super::protocol::{ClientMessage, ObserverDelay, Opponent, PROTOCOL, ServerMessage};
 use super::rate::{self, Bucket};
 use super::shared::Shared;
 use crate::game::order::Order;
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// What the server knows of a connection.
 struct Conn {
@@ -33,7 +34,7 @@ struct Conn {
 /// Serves one connection until the client closes it.
 pub async fn connection(socket: WebSocket, shared: Shared) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::unbounded_channel::<ServerMessage>();
+    let (out, mut outbox) = super::outbox::outbox(shared.outbox_limit);
     let writer = tokio::spawn(async move {
         while let Some(m) = outbox.recv().await {
             if sink.send(Message::Text(m.to_json().into())).await.is_err() {
@@ -51,10 +52,16 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
         live: true,
     };
     let mut closing = conn.shared.closing.clone();
+    let mut overflowed = false;
     loop {
         let frame = tokio::select! {
             frame = stream.next() => frame,
             _ = closing.changed() => break,
+            // The client does not read what it follows: cut it off.
+            _ = conn.out.overflowed() => {
+                overflowed = true;
+                break;
+            }
         };
         match frame {
             Some(Ok(Message::Text(text))) => conn.handle(text.as_str()).await,
@@ -77,15 +84,19 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
         conn.shared.set_online(id, false);
     }
     drop(conn);
-    let _ = writer.await;
+    // What is queued goes out, unless the client stopped reading (then nothing will).
+    let stop = writer.abort_handle();
+    if overflowed || tokio::time::timeout(WRITER_GRACE, writer).await.is_err() {
+        stop.abort();
+    }
 }
 
+/// How long a closing connection's writer may take to send what is queued.
+const WRITER_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// A connection for one HTTP request: greeted, its player found by `token`.
-async fn http_conn(
-    shared: Shared,
-    token: Option<&str>,
-) -> Result<(Conn, mpsc::UnboundedReceiver<ServerMessage>), String> {
-    let (out, outbox) = mpsc::unbounded_channel();
+async fn http_conn(shared: Shared, token: Option<&str>) -> Result<(Conn, Inbox), String> {
+    let (out, outbox) = super::outbox::outbox(shared.outbox_limit);
     let mut conn = Conn {
         shared,
         out,
@@ -140,7 +151,7 @@ pub async fn messages_since(
     drop(conn);
     // Everything `watch` sends for the log so far is sent before it returns.
     let mut out = Vec::new();
-    while let Ok(m) = outbox.try_recv() {
+    while let Some(m) = outbox.try_recv() {
         out.push(m);
     }
     Ok(out)

@@ -6,13 +6,11 @@ use super::chat;
 use super::delay::Held;
 use super::hub::{self, Committed, Event};
 use super::live::{Job, LogSnapshot, Workers};
+use super::outbox::Outbox;
 use super::protocol::{ObserverDelay, ServerMessage};
 use crate::game::log::LogEntry;
 use crate::game::order::Order;
-use tokio::sync::{broadcast, mpsc, oneshot};
-
-/// Where a connection's messages go out.
-pub(super) type Outbox = mpsc::UnboundedSender<ServerMessage>;
+use tokio::sync::{broadcast, oneshot};
 
 /// How a connection starts following a game.
 pub(super) struct Start {

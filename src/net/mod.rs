@@ -1,7 +1,7 @@
 //! Play across the internet: `hexfront serve` (the rules' authority, a database, each connection
 //! given only its side's view), the protocol, and a headless client library.
 //!
-//! Dependency direction inside: `protocol`, `store` and `claims` (which process carries out a
+//! Dependency direction inside: `protocol`, `outbox` (a connection's bounded queue), `store` and `claims` (which process carries out a
 //! game, with several on one PostgreSQL) at the bottom; `hub` and `live` (the games in play)
 //! over them, `shared` bundling them; `cluster` (events passed between processes) over those;
 //! over that `lobby`, `delay` (observers held
@@ -21,6 +21,7 @@ pub mod hub;
 pub mod live;
 pub mod lobby;
 pub mod notice;
+pub mod outbox;
 pub mod protocol;
 pub mod rate;
 pub mod server;

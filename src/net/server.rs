@@ -53,6 +53,8 @@ pub struct Options {
     /// Games between two players get hash-chained dice unless their creator says otherwise: for
     /// a server a player runs on their own computer (they could read its secrets).
     pub chained_dice_by_default: bool,
+    /// Messages a connection may have waiting (it does not read) before it is cut off.
+    pub outbox_limit: usize,
 }
 
 impl Default for Options {
@@ -63,6 +65,7 @@ impl Default for Options {
             allow_private_webhooks: false,
             public_url: None,
             chained_dice_by_default: false,
+            outbox_limit: super::outbox::LIMIT,
         }
     }
 }
@@ -98,6 +101,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         public_url: options.public_url.clone(),
         claims,
         chained_dice_by_default: options.chained_dice_by_default,
+        outbox_limit: options.outbox_limit,
     };
     tokio::spawn(super::clock::run(shared.clone(), options.clock));
     let app = Router::new()

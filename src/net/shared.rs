@@ -25,6 +25,8 @@ pub struct Shared {
     pub allow_private_webhooks: bool,
     /// The address players reach this server at, named in notices.
     pub public_url: Option<String>,
+    /// Messages a connection may have waiting before it is cut off (`outbox`).
+    pub outbox_limit: usize,
     /// Whether games between two players get hash-chained dice unless their creator says not.
     pub chained_dice_by_default: bool,
     /// This process's claims on games, when several processes share a PostgreSQL database.
