@@ -214,6 +214,12 @@ fn the_chain_holder_gives_one_link_an_entry_and_catches_an_order_changed_after_i
     assert!(holder.check(&entry(Order::Concede, Some(first.clone()))).is_err());
     assert!(holder.check(&entry(Order::EndPhase, Some(second))).is_err());
     assert!(holder.check(&entry(Order::EndPhase, None)).is_err());
+    // A link given for one entry, used at another (asked for a made-up index): caught.
+    let elsewhere = EntryView {
+        index: 8,
+        ..entry(Order::EndPhase, Some(first.clone()))
+    };
+    assert!(holder.check(&elsewhere).unwrap_err().contains("did not give"));
     // A chain runs out.
     for i in 10..12 {
         holder.link_for(i, &Order::EndPhase).unwrap();
@@ -273,4 +279,79 @@ fn the_committed_online_game_verifies_chain_and_all() {
         said.contains("dice proof checked") && said.contains("hash-chained dice") && said.contains("replayed exactly"),
         "{said}"
     );
+}
+
+#[test]
+fn the_holders_client_gives_a_link_only_for_the_next_entry_and_refuses_an_undo_past_one() {
+    use hexfront::game::order::Order;
+    use hexfront::net::client::Follower;
+    use hexfront::net::protocol::{GameView, SeatView};
+    let (text, scenario) = hexfront::net::lobby::shipped("mortain-1944").unwrap();
+    let holder = ChainHolder::new(3);
+    let view = GameView {
+        game: "g-1".into(),
+        scenario: "mortain-1944".into(),
+        scenario_name: scenario.raw.name.clone(),
+        scenario_text: text.into(),
+        edition: hexfront::game::edition::CURRENT_EDITION,
+        seats: ["german", "us"]
+            .iter()
+            .map(|s| SeatView {
+                side: (*s).into(),
+                name: (*s).into(),
+                taken_by: Some("someone".into()),
+            })
+            .collect(),
+        commitment: String::new(),
+        contributions: vec![None, None],
+        you: Some("us".into()),
+        started: true,
+        observer_delay: Default::default(),
+        turn_time: None,
+        chained: true,
+        chain_ends: vec![None, Some(holder.end().to_string())],
+    };
+    let mut follower = Follower::new(view).unwrap();
+    follower.chain = Some(holder);
+    let wanted = |index: usize| ServerMessage::LinkWanted {
+        game: "g-1".into(),
+        index,
+        side: "german".into(),
+        order: Order::EndPhase,
+        words: String::new(),
+    };
+    // Not the next entry: the host would learn dice for an order it has not fixed.
+    let ahead = follower.link(&wanted(5)).unwrap_err();
+    assert!(ahead.contains("next entry is 0"), "{ahead}");
+    let Some(ClientMessage::Link { index: 0, link, .. }) = follower.link(&wanted(0)).unwrap() else {
+        panic!("no link for the next entry")
+    };
+    // The entry comes with that order and link (its hash as this build computes it).
+    let mut app = hexfront::game::headless_app(&scenario, 0);
+    let at = hexfront::game::execute::execute(
+        app.world_mut(),
+        hexfront::game::order::IssuedOrder::new("german", Order::EndPhase),
+    )
+    .unwrap();
+    let hash = app.world().resource::<hexfront::game::log::OrderLog>().entries[at].hash;
+    let entry = hexfront::net::protocol::EntryView {
+        index: 0,
+        side: "german".into(),
+        order: Order::EndPhase,
+        hidden: false,
+        words: String::new(),
+        dice: Vec::new(),
+        hash,
+        link: Some(link),
+    };
+    let game = "g-1".to_string();
+    follower
+        .take(&ServerMessage::Entry {
+            game: game.clone(),
+            entry,
+        })
+        .unwrap();
+    // Taking the log back past an entry this client gave a link for: refused as cheating.
+    let undone = follower.take(&ServerMessage::Undone { game, index: 0 }).unwrap_err();
+    assert!(undone.contains("past entry 0"), "{undone}");
 }

@@ -70,13 +70,17 @@ impl Drop for Process {
     }
 }
 
-/// The claims a server process took over from another, from its `/api/status`.
-fn taken_over(addr: SocketAddr) -> u64 {
+/// (claims a server process took over from another, copies it brought up to date on taking a
+/// game back rather than rebuilt), from its `/api/status`.
+fn taken_over(addr: SocketAddr) -> (u64, u64) {
     let (status, body) = http_get(addr, "/api/status");
     assert_eq!(status, 200, "{body}");
     let json: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(json["database"], "postgres");
-    json["taken_over"].as_u64().unwrap()
+    (
+        json["taken_over"].as_u64().unwrap(),
+        json["caught_up"].as_u64().unwrap(),
+    )
 }
 
 /// Reads `seat`'s messages until it holds `len` entries.
@@ -196,8 +200,12 @@ fn two_server_processes_share_a_game_and_one_takes_it_over_when_the_other_dies()
         assert!(one > 0 && two > 0, "orders given: Anna {one}, Bert {two}");
         let handed = [taken_over(at_first), taken_over(at_second)];
         assert!(
-            handed.iter().all(|&n| n > 0),
+            handed.iter().all(|n| n.0 > 0),
             "claims taken over from the other process: {handed:?}"
+        );
+        assert!(
+            handed.iter().any(|n| n.1 > 0),
+            "no copy was brought up to date: {handed:?}"
         );
 
         // The first process dies: Anna and its observer go on through the second.
@@ -224,7 +232,11 @@ fn two_server_processes_share_a_game_and_one_takes_it_over_when_the_other_dies()
             "two processes: {after} entries ({before} before the kill), {compared} entry copies compared, \
              {checked} hashes checked by the players' clients; the game changed hands {} and {} times before \
              the kill",
-            handed[0], handed[1]
+            handed[0].0, handed[1].0
+        );
+        println!(
+            "copies brought up to date on taking the game back (not rebuilt): {} and {}",
+            handed[0].1, handed[1].1
         );
     });
 }

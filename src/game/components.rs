@@ -256,7 +256,11 @@ impl GameRng {
     /// other player's hash chain, revealed once the order that rolls was fixed).
     pub fn mix(&mut self, link: &str) {
         let mut material = self.seed.to_le_bytes().to_vec();
-        material.extend_from_slice(link.as_bytes());
+        // The link's 32 bytes (its hex was checked, lowercase, before it came here).
+        match super::dice_proof::from_hex(link) {
+            Ok(bytes) => material.extend_from_slice(&bytes),
+            Err(_) => material.extend_from_slice(link.as_bytes()),
+        }
         let key = blake3::derive_key("hexfront 2026-11-27 dice mixed with a chain link", &material);
         self.rng = ChaCha8Rng::from_seed(key);
     }

@@ -28,6 +28,10 @@ pub struct DiceProof {
 
 /// The link before `link` in a hash chain (its BLAKE3 hash, hex), or why `link` is no link.
 pub fn chain_step(link: &str) -> Result<String, String> {
+    // One spelling a link: else the same link written in other cases would draw other dice.
+    if link.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err("lowercase hex only".into());
+    }
     let bytes = from_hex(link)?;
     Ok(hex(blake3::hash(&bytes).as_bytes()))
 }

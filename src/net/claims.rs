@@ -14,7 +14,7 @@ use std::time::Duration;
 pub const RELEASE_CHANNEL: &str = "hexfront_release";
 
 /// How long a process waits for a game another process holds before it gives up.
-const CLAIM_WAIT: Duration = Duration::from_secs(20);
+pub const CLAIM_WAIT: Duration = Duration::from_secs(20);
 
 /// The advisory-lock key of the schema's migrations (no game's key is chosen near it by design:
 /// a game's key is a hash, and sharing one only makes two games change hands together).
@@ -29,6 +29,10 @@ pub struct Claims {
     held: Mutex<HashSet<String>>,
     /// Claims taken from another process that held the game (after asking it to let go).
     taken_over: AtomicU64,
+    /// This process among those sharing the database (random).
+    origin: String,
+    /// Games taken back whose copy in memory was brought up to date (not rebuilt).
+    caught_up: AtomicU64,
 }
 
 /// A game's advisory-lock key.
@@ -54,13 +58,22 @@ impl Claims {
             session: tokio::sync::Mutex::new(Some(session)),
             held: Mutex::new(HashSet::new()),
             taken_over: AtomicU64::new(0),
+            caught_up: AtomicU64::new(0),
+            origin: crate::game::dice_proof::hex(&super::lobby::random_bytes::<8>()),
         })
     }
 
-    /// (games this process holds now, claims it took from another process since it started).
-    pub fn counts(&self) -> (usize, u64) {
+    /// (games this process holds now, claims it took from another process since it started,
+    /// copies brought up to date on taking a game back).
+    pub fn counts(&self) -> (usize, u64, u64) {
         let held = self.held.lock().expect("claims lock").len();
-        (held, self.taken_over.load(Ordering::Relaxed))
+        let load = |n: &AtomicU64| n.load(Ordering::Relaxed);
+        (held, load(&self.taken_over), load(&self.caught_up))
+    }
+
+    /// Notes a copy brought up to date on taking a game back (for `counts`).
+    pub fn note_caught_up(&self) {
+        self.caught_up.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Whether this process holds `game` (it may carry it out).
@@ -80,7 +93,11 @@ impl Claims {
         }
         let conn = session.as_mut().expect("a session was just opened");
         match sqlx::query(sql).bind(key).fetch_optional(&mut *conn).await {
-            Ok(row) => Ok(row.and_then(|r| r.try_get::<bool, _>(0).ok()).unwrap_or(true)),
+            Ok(row) => row
+                .map(|r| r.try_get::<bool, _>(0))
+                .transpose()
+                .map(|answer| answer.unwrap_or(true))
+                .map_err(|e| db_error("the games' locks", e)),
             Err(e) => {
                 // The session (and every lock on it) is gone, or in doubt: end it for sure.
                 *session = None;
@@ -90,46 +107,38 @@ impl Claims {
         }
     }
 
-    /// Takes `game` for this process, asking its holder (if another process holds it) to let
-    /// go, and waiting for that up to `CLAIM_WAIT`.
-    pub async fn claim(&self, game: &str) -> Result<(), String> {
+    /// Takes `game` for this process if no other holds it: whether it did.
+    pub async fn try_claim(&self, game: &str) -> Result<bool, String> {
         if self.holds(game) {
-            return Ok(());
+            return Ok(true);
         }
-        let started = tokio::time::Instant::now();
-        let mut asked: Option<tokio::time::Instant> = None;
-        loop {
-            if self.ask("SELECT pg_try_advisory_lock($1)", key(game)).await? {
-                self.held.lock().expect("claims lock").insert(game.to_string());
-                if asked.is_some() {
-                    self.taken_over.fetch_add(1, Ordering::Relaxed);
-                }
-                return Ok(());
-            }
-            // Ask again now and then: a request made while the holder was taking it is lost.
-            if asked.is_none_or(|at| at.elapsed() > Duration::from_millis(500)) {
-                self.ask_release(game).await?;
-                asked = Some(tokio::time::Instant::now());
-            }
-            if started.elapsed() > CLAIM_WAIT {
-                return Err(format!(
-                    "game `{game}` is held by another server process that has not let it go in {} s; try again",
-                    CLAIM_WAIT.as_secs()
-                ));
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
+        let took = self.ask("SELECT pg_try_advisory_lock($1)", key(game)).await?;
+        if took {
+            self.held.lock().expect("claims lock").insert(game.to_string());
         }
+        Ok(took)
     }
 
-    /// Asks whichever process holds `game` to let it go.
-    async fn ask_release(&self, game: &str) -> Result<(), String> {
+    /// Notes a claim taken from another process after asking it (for `counts`).
+    pub fn note_taken_over(&self) {
+        self.taken_over.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// This process, as its requests name it (its own are not for it).
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Asks whichever process holds `game` to let it go (the payload: this process's origin and
+    /// the game, a space between).
+    pub async fn ask_release(&self, game: &str) -> Result<(), String> {
         let mut session = self.session.lock().await;
         let Some(conn) = session.as_mut() else {
             return Ok(());
         };
         sqlx::query("SELECT pg_notify($1, $2)")
             .bind(RELEASE_CHANNEL)
-            .bind(game)
+            .bind(format!("{} {game}", self.origin))
             .execute(&mut *conn)
             .await
             .map(|_| ())

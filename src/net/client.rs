@@ -178,9 +178,19 @@ impl ChainHolder {
         Ok(link)
     }
 
-    /// Checks that `entry` carries the order and link given for its index, if one was.
+    /// Checks `entry` against the links given: an entry with a link carries one this client
+    /// gave for that very entry, with the order it was given for.
     pub fn check(&self, entry: &EntryView) -> Result<(), String> {
-        let Some((order, link)) = self.given.get(&entry.index) else {
+        let given = self.given.get(&entry.index);
+        if let Some(link) = &entry.link
+            && given.is_none_or(|(_, l)| l != link)
+        {
+            return Err(format!(
+                "entry {}: it carries a chain link this client did not give for it (the host asked for a link elsewhere and used it here)",
+                entry.index
+            ));
+        }
+        let Some((order, link)) = given else {
             return Ok(());
         };
         if entry.hidden {
@@ -193,6 +203,11 @@ impl ChainHolder {
             ));
         }
         Ok(())
+    }
+
+    /// The last entry this client gave a link for.
+    pub fn last_given(&self) -> Option<usize> {
+        self.given.keys().next_back().copied()
     }
 }
 
@@ -287,11 +302,27 @@ impl Follower {
                     .entries
                     .get_mut(*index)
                     .ok_or_else(|| format!("a reveal of entry {index}, which this client does not hold"))?;
+                if !e.hidden {
+                    // Told again (with the entry that revealed it): it must not change.
+                    if &e.order != order {
+                        return Err(format!("entry {index} was revealed twice, differently"));
+                    }
+                    return Ok(());
+                }
                 e.order = order.clone();
                 e.hidden = false;
                 self.rebuild()
             }
             ServerMessage::Undone { index, .. } if *index < self.entries.len() => {
+                // An order this client gave a link for is fixed: taking back from before it
+                // would let the host rearrange the game around dice it has seen.
+                if let Some(given) = self.chain.as_ref().and_then(ChainHolder::last_given)
+                    && *index <= given
+                {
+                    return Err(format!(
+                        "the log was taken back to {index} entries, past entry {given} whose dice this client's link drew"
+                    ));
+                }
                 self.entries.truncate(*index);
                 self.rebuild()
             }
@@ -310,6 +341,23 @@ impl Follower {
         let ServerMessage::LinkWanted { game, index, order, .. } = message else {
             return Ok(None);
         };
+        let held = self.entries.len();
+        // Only for the next entry: a link given for another would let the host learn the dice
+        // of an order it has not fixed yet.
+        if *index != held {
+            return Err(format!(
+                "game `{game}` asks a link for entry {index}, but the next entry is {held}"
+            ));
+        }
+        // A secret of the other side still hidden could be chosen once the dice are known: it
+        // is revealed before the link (the server sends the reveals first).
+        let mine = self.view.you.clone();
+        if let Some(e) = self.entries.iter().find(|e| e.hidden && Some(&e.side) != mine.as_ref()) {
+            return Err(format!(
+                "game `{game}` asks a link while entry {} of {} is still hidden: its secret must be revealed before the dice",
+                e.index, e.side
+            ));
+        }
         let Some(chain) = &mut self.chain else {
             return Err(format!(
                 "game `{game}` asks this client for a chain link it does not hold"

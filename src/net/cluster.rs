@@ -20,7 +20,7 @@ const MAX_PAYLOAD: usize = 7_900;
 
 /// An event as passed between processes.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct Passed {
+struct Relayed {
     /// The process that published it (it told its own followers already).
     origin: String,
     game: String,
@@ -29,7 +29,7 @@ struct Passed {
 
 /// The payload passing `event` on, or `Event::Behind` when the event is too large.
 fn payload(origin: &str, game: &str, event: &Event) -> Result<String, String> {
-    let passed = |event: Event| Passed {
+    let passed = |event: Event| Relayed {
         origin: origin.to_string(),
         game: game.to_string(),
         event,
@@ -45,13 +45,13 @@ fn payload(origin: &str, game: &str, event: &Event) -> Result<String, String> {
 /// in order) and listening for the other processes' events and requests for games.
 pub async fn start(
     url: &str,
+    origin: String,
     store: Store,
     hub: Hub,
     workers: Workers,
     relayed: UnboundedReceiver<(String, Arc<Event>)>,
     closing: tokio::sync::watch::Receiver<bool>,
 ) -> Result<(), String> {
-    let origin = crate::game::dice_proof::hex(&super::lobby::random_bytes::<8>());
     let mut listener = PgListener::connect(url)
         .await
         .map_err(|e| format!("database: listening for the other server processes: {e}"))?;
@@ -90,18 +90,24 @@ async fn listen(
         };
         match note {
             Ok(note) if note.channel() == RELEASE_CHANNEL => {
-                let game = note.payload().to_string();
-                workers.send(&game.clone(), Job::Release { game });
+                // "ORIGIN GAME": a request of this process's own is not for it.
+                match note.payload().split_once(' ') {
+                    Some((from, game)) if from != origin => {
+                        workers.send(game, Job::Release { game: game.to_string() });
+                    }
+                    _ => {}
+                }
             }
-            Ok(note) => match serde_json::from_str::<Passed>(note.payload()) {
+            Ok(note) => match serde_json::from_str::<Relayed>(note.payload()) {
                 Ok(passed) if passed.origin != origin => hub.publish_here(&passed.game, Arc::new(passed.event)),
                 Ok(_) => {}
                 Err(e) => eprintln!("an event from another server process does not read: {e}"),
             },
             Err(e) => {
-                // The listener connects again on the next call; what was sent meanwhile is lost
-                // (a follower that sees a gap reads the log).
+                // The listener connects again on the next call; what was sent meanwhile is lost:
+                // every game followed here reads its log again.
                 eprintln!("database: listening for the other server processes: {e}");
+                hub.everyone_behind();
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
             }
         }

@@ -61,7 +61,9 @@ impl Follow {
             if let Some(asked) = &snapshot.link_wanted
                 && follow.viewer.as_ref() == Some(&asked.holder)
             {
-                let _ = follow.out.send(asked.message(&follow.game));
+                for m in asked.messages(&follow.game) {
+                    let _ = follow.out.send(m);
+                }
             }
         } else {
             let mut held = Held::new(delay, snapshot.turn, since);
@@ -190,7 +192,9 @@ impl Follow {
             Event::Lapsed { .. } if self.held.is_some() => {}
             Event::Behind => {}
             Event::LinkWanted(asked) if self.viewer.as_ref() == Some(&asked.holder) => {
-                let _ = self.out.send(asked.message(&game));
+                for m in asked.messages(&game) {
+                    let _ = self.out.send(m);
+                }
             }
             Event::LinkWanted(_) => {}
             Event::Lapsed { side, waited, conceded } => {

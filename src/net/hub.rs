@@ -64,18 +64,33 @@ pub struct LinkWanted {
     pub side: String,
     pub order: crate::game::order::Order,
     pub words: String,
+    /// The other side's secrets the order reveals (index, side, order, words): the holder sees
+    /// them before it gives the link, so they cannot be chosen once the dice are known.
+    pub reveals: Vec<(usize, String, crate::game::order::Order, String)>,
 }
 
 impl LinkWanted {
-    /// The message asking the holder for the link.
-    pub fn message(&self, game: &str) -> ServerMessage {
-        ServerMessage::LinkWanted {
+    /// The messages asking the holder for the link: the reveals first.
+    pub fn messages(&self, game: &str) -> Vec<ServerMessage> {
+        let mut out: Vec<ServerMessage> = self
+            .reveals
+            .iter()
+            .filter(|(_, side, _, _)| *side != self.holder)
+            .map(|(index, _, order, words)| ServerMessage::Revealed {
+                game: game.to_string(),
+                index: *index,
+                order: order.clone(),
+                words: words.clone(),
+            })
+            .collect();
+        out.push(ServerMessage::LinkWanted {
             game: game.to_string(),
             index: self.index,
             side: self.side.clone(),
             order: self.order.clone(),
             words: self.words.clone(),
-        }
+        });
+        out
     }
 }
 
@@ -121,6 +136,15 @@ impl Hub {
             let _ = relay.send((game.to_string(), event.clone()));
         }
         self.publish_here(game, event);
+    }
+
+    /// Tells the followers of every game followed here to read their log again (events may
+    /// have been lost).
+    pub fn everyone_behind(&self) {
+        let games: Vec<String> = self.games.lock().expect("hub lock").keys().cloned().collect();
+        for game in games {
+            self.publish_here(&game, Arc::new(Event::Behind));
+        }
     }
 
     /// Tells the game's followers connected to this process only.

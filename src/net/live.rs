@@ -144,8 +144,10 @@ impl Workers {
                             handle,
                             games: HashMap::new(),
                             claims,
+                            jobs: rx,
+                            backlog: Default::default(),
                         };
-                        worker.work(&rx, idle);
+                        worker.work(idle);
                     })
                     .expect("a worker thread starts");
                 tx
@@ -183,6 +185,9 @@ struct Worker {
     games: HashMap<String, LiveGame>,
     /// This process's claims on games, when several processes share the database.
     claims: Option<Arc<Claims>>,
+    jobs: mpsc::Receiver<Job>,
+    /// Jobs taken from `jobs` while waiting for a claim, to carry out next.
+    backlog: std::collections::VecDeque<Job>,
 }
 
 /// Orders the computer may give in a row before the server stops to look (a guard).
@@ -210,14 +215,18 @@ impl Job {
 
 impl Worker {
     /// Carries out the jobs that come, one after another, and lets idle games go now and then.
-    fn work(&mut self, jobs: &mpsc::Receiver<Job>, idle: Duration) {
+    fn work(&mut self, idle: Duration) {
         let sweep = idle.clamp(Duration::from_millis(1), Duration::from_secs(30));
         let mut swept = Instant::now();
         loop {
-            match jobs.recv_timeout(sweep) {
+            let next = match self.backlog.pop_front() {
+                Some(job) => Ok(job),
+                None => self.jobs.recv_timeout(sweep),
+            };
+            match next {
                 Ok(job) => {
                     let (what, game) = job.name();
-                    let named = format!("game `{game}`: {what}");
+                    let (what, game) = (what, game.to_string());
                     let began = Instant::now();
                     // A panic in a game (a bug) must not end the worker: its games leave memory,
                     // to be rebuilt from the database.
@@ -227,7 +236,7 @@ impl Worker {
                     }
                     let took = began.elapsed();
                     if took > SLOW_JOB {
-                        eprintln!("{named} took {} ms", took.as_millis());
+                        eprintln!("game `{game}`: {what} took {} ms", took.as_millis());
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -270,7 +279,7 @@ impl Worker {
                 let _ = reply.send(out);
             }
             Job::Lapse { game, side, since } => self.lapse(&game, &side, since),
-            Job::Release { game } => self.release(&game),
+            Job::Release { game } => self.let_go(&game),
             Job::Link {
                 game,
                 player,
@@ -376,7 +385,9 @@ impl Worker {
             && order != Order::Concede
         {
             // The same order sent again is held still; any other waits for the link too.
-            if p.index == expect && p.issued.order == order {
+            let giver = game.side_ids.iter().position(|s| *s == p.issued.side);
+            let gave = giver.and_then(|s| game.seats.get(s)).and_then(|s| s.player.as_deref()) == Some(player);
+            if gave && p.index == expect && p.issued.order == order {
                 return Err(Refusal::Held(p.index));
             }
             return refuse(format!(

@@ -79,6 +79,9 @@ pub async fn start(listen: SocketAddr, db_url: &str) -> Result<ServerHandle, Str
 /// `start` with `options`.
 pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> Result<ServerHandle, String> {
     let store = Store::open(db_url).await?;
+    if options.chained_dice_by_default && store.is_postgres() {
+        return Err("--chained-dice is for a server on a player's own computer (SQLite); hash-chained dice are refused on a PostgreSQL database that several processes may share".into());
+    }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let (close, closing) = tokio::sync::watch::channel(false);
     let (hub, workers, claims) = if store.is_postgres() {
@@ -152,7 +155,17 @@ async fn clustered(
     let claims = Arc::new(Claims::connect(db_url).await?);
     let handle = tokio::runtime::Handle::current();
     let workers = Workers::start_claiming(cores, store.clone(), hub.clone(), handle, idle, Some(claims.clone()));
-    super::cluster::start(db_url, store.clone(), hub.clone(), workers.clone(), relayed, closing).await?;
+    let origin = claims.origin().to_string();
+    super::cluster::start(
+        db_url,
+        origin,
+        store.clone(),
+        hub.clone(),
+        workers.clone(),
+        relayed,
+        closing,
+    )
+    .await?;
     Ok((hub, workers, Some(claims)))
 }
 
@@ -210,12 +223,13 @@ async fn status(State(shared): State<Shared>) -> impl IntoResponse {
     } else {
         "sqlite"
     };
-    let (held, taken_over) = shared.claims.as_ref().map_or((0, 0), |c| c.counts());
+    let (held, taken_over, caught_up) = shared.claims.as_ref().map_or((0, 0, 0), |c| c.counts());
     axum::Json(serde_json::json!({
         "protocol": PROTOCOL,
         "database": database,
         "games_held": held,
         "taken_over": taken_over,
+        "caught_up": caught_up,
     }))
 }
 

@@ -27,8 +27,8 @@ pub(super) struct Pending {
 }
 
 impl Chain {
-    /// The chain of a game whose seats are `seats`, its links so far in `log` (`None`: the game
-    /// does not chain its dice).
+    /// The chain of `game` as its seats and log stand (`None`: the game does not chain its
+    /// dice).
     pub fn of(game: &LiveGame) -> Option<Chain> {
         if !game.row.chained {
             return None;
@@ -61,12 +61,17 @@ impl Worker {
         if issued.link.is_some() || log[index].dice.is_empty() {
             return Ok(());
         }
-        let holder = game.side_ids[chain.holder].clone();
+        let chain_holder = chain.holder;
+        let holder = game.side_ids[chain_holder].clone();
         let (order, words) = if issued.order.has_secret() && issued.side != holder {
             (issued.order.without_secrets().0, log[index].public.clone())
         } else {
             (issued.order.clone(), log[index].words.clone())
         };
+        let reveals = super::newly_revealed(log, index)
+            .into_iter()
+            .map(|j| (j, log[j].side.clone(), log[j].order.clone(), log[j].public_words(true)))
+            .collect();
         let before = log[..index].to_vec();
         let world = game.app.world_mut();
         if let Err(e) = crate::game::undo::rebuild(world, &before) {
@@ -80,6 +85,7 @@ impl Worker {
             side: issued.side.clone(),
             order,
             words,
+            reveals,
         };
         if let Some(chain) = &mut game.chain {
             chain.pending = Some(Pending {
@@ -89,6 +95,18 @@ impl Worker {
             });
         }
         self.hub.publish(id, Event::LinkWanted(asked));
+        // The game waits for the holder now: its clock and its notices are the holder's.
+        let holder_player = game.seats[chain_holder].player.clone();
+        let now = super::super::store::now();
+        let holder_id = game.side_ids[chain_holder].clone();
+        match self.block(self.store.set_waiting(id, &holder_id, holder_player.as_deref(), now)) {
+            Ok(()) => {
+                if let Some(game) = self.games.get_mut(id) {
+                    game.row.waiting = Some((holder_id, now));
+                }
+            }
+            Err(e) => eprintln!("game `{id}`: {e}"),
+        }
         Err(Refusal::Held(index))
     }
 
@@ -103,6 +121,11 @@ impl Worker {
         };
         if game.seats.get(chain.holder).and_then(|s| s.player.as_deref()) != Some(player) {
             return refuse(no_seat(id).replace("you do not hold that seat", "you do not hold the chain"));
+        }
+        let log = &game.app.world().resource::<OrderLog>().entries;
+        if log.get(index).is_some_and(|e| e.link.as_ref() == Some(&link)) {
+            // Sent again (asked again after a reconnect): it was taken.
+            return Ok(index);
         }
         let Some(Pending { index: at, issued, .. }) = chain.pending.clone() else {
             return refuse("no order waits for a link".into());

@@ -2,12 +2,13 @@
 //! the database's log, or, taken back from another server process, brought up to date with the
 //! entries that process added), its wait noted for the clock, and let go when idle or asked for.
 
-use super::{LiveGame, Worker, chain, forget_narration, game_seed};
+use super::super::claims::CLAIM_WAIT;
+use super::{Job, LiveGame, Worker, chain, forget_narration, game_seed};
 use crate::ai::{ComputerPlayer, Profile, side_to_act};
 use crate::game::components::Sides;
 use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 impl Worker {
     /// Drops the games `which` picks from memory, letting their claims go.
@@ -19,17 +20,55 @@ impl Worker {
             .map(|(id, _)| id.clone())
             .collect();
         for id in gone {
-            self.release(&id);
+            self.games.remove(&id);
+            self.let_go(&id);
         }
     }
 
-    /// Drops `id` from memory and lets its claim go (another process may carry it out now).
-    pub(super) fn release(&mut self, id: &str) {
-        self.games.remove(id);
+    /// Lets the claim on `id` go (another process may carry it out now); what memory holds of
+    /// it stays, to be brought up to date if this process takes it back.
+    pub(super) fn let_go(&mut self, id: &str) {
         if let Some(claims) = self.claims.clone()
             && let Err(e) = self.block(claims.release(id))
         {
             eprintln!("game `{id}`: {e}");
+        }
+    }
+
+    /// Takes the claim on `id`, asking its holder to let go and waiting up to
+    /// `claims::CLAIM_WAIT`; meanwhile this worker lets go what other processes ask of it (two
+    /// processes may each wait for a game the other holds), the rest of its jobs kept for after.
+    fn claim(&mut self, id: &str) -> Result<(), String> {
+        let Some(claims) = self.claims.clone() else {
+            return Ok(());
+        };
+        let started = Instant::now();
+        let mut asked: Option<Instant> = None;
+        loop {
+            if self.block(claims.try_claim(id))? {
+                if asked.is_some() {
+                    claims.note_taken_over();
+                }
+                return Ok(());
+            }
+            // Ask again now and then: a request made while the holder was taking it is lost.
+            if asked.is_none_or(|at| at.elapsed() > Duration::from_millis(500)) {
+                self.block(claims.ask_release(id))?;
+                asked = Some(Instant::now());
+            }
+            if started.elapsed() > CLAIM_WAIT {
+                return Err(format!(
+                    "game `{id}` is held by another server process that has not let it go in {} s; try again",
+                    CLAIM_WAIT.as_secs()
+                ));
+            }
+            while let Ok(job) = self.jobs.try_recv() {
+                match job {
+                    Job::Release { game } => self.let_go(&game),
+                    other => self.backlog.push_back(other),
+                }
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -39,7 +78,7 @@ impl Worker {
         if let Some(claims) = self.claims.clone()
             && !claims.holds(id)
         {
-            self.block(claims.claim(id))?;
+            self.claim(id)?;
             // Another process may have carried it out since: bring what memory holds up to date.
             if let Err(e) = self.refresh(id) {
                 eprintln!("game `{id}`: {e}");
@@ -47,8 +86,13 @@ impl Worker {
             }
         }
         if !self.games.contains_key(id) {
-            let Some(mut game) = self.rebuild(id)? else {
-                return Ok(None);
+            let mut game = match self.rebuild(id) {
+                Ok(Some(game)) => game,
+                // No such game, or one still waiting for a player: no claim is kept for it.
+                other => {
+                    self.let_go(id);
+                    return other.map(|_| None);
+                }
             };
             // Whom the game waits for, as the log now stands (play has just begun, an undo or a
             // kill between a commit and its note may have changed it): unchanged, nothing is written.
@@ -79,7 +123,16 @@ impl Worker {
             && match held.checked_sub(1) {
                 Some(last) => {
                     let entry: LogEntry = serde_json::from_str(&stored[last].1).map_err(|e| e.to_string())?;
-                    Some(&entry) == game.app.world().resource::<OrderLog>().entries.last()
+                    // What is saved of it (the words and the turn are rebuilt, not stored).
+                    game.app
+                        .world()
+                        .resource::<OrderLog>()
+                        .entries
+                        .last()
+                        .is_some_and(|mine| {
+                            (&mine.side, &mine.order, &mine.dice, mine.hash, &mine.link)
+                                == (&entry.side, &entry.order, &entry.dice, entry.hash, &entry.link)
+                        })
                 }
                 None => true,
             };
@@ -92,6 +145,9 @@ impl Worker {
             game.times.push(*at);
         }
         forget_narration(game.app.world_mut());
+        if let Some(claims) = &self.claims {
+            claims.note_caught_up();
+        }
         game.row = self
             .block(self.store.game(id))?
             .ok_or_else(|| format!("no game `{id}`"))?;
