@@ -29,10 +29,12 @@ struct Conn {
     bucket: Bucket,
     /// A WebSocket connection (its player counts as connected), not one HTTP request.
     live: bool,
+    /// Where it comes from, for the per-address limits (`None`: this machine, no limit).
+    address: Option<std::net::IpAddr>,
 }
 
 /// Serves one connection until the client closes it.
-pub async fn connection(socket: WebSocket, shared: Shared) {
+pub async fn connection(socket: WebSocket, shared: Shared, address: Option<std::net::IpAddr>) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut outbox) = super::outbox::outbox(shared.outbox_limit);
     let writer = tokio::spawn(async move {
@@ -50,6 +52,7 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
         watching: Default::default(),
         bucket: rate::connection_bucket(),
         live: true,
+        address,
     };
     let mut closing = conn.shared.closing.clone();
     let mut overflowed = false;
@@ -95,7 +98,11 @@ pub async fn connection(socket: WebSocket, shared: Shared) {
 const WRITER_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A connection for one HTTP request: greeted, its player found by `token`.
-async fn http_conn(shared: Shared, token: Option<&str>) -> Result<(Conn, Inbox), String> {
+async fn http_conn(
+    shared: Shared,
+    token: Option<&str>,
+    address: Option<std::net::IpAddr>,
+) -> Result<(Conn, Inbox), String> {
     let (out, outbox) = super::outbox::outbox(shared.outbox_limit);
     let mut conn = Conn {
         shared,
@@ -105,6 +112,7 @@ async fn http_conn(shared: Shared, token: Option<&str>) -> Result<(Conn, Inbox),
         watching: Default::default(),
         bucket: rate::connection_bucket(),
         live: false,
+        address,
     };
     if let Some(token) = token {
         let player = conn.shared.store.player_by_token(&lobby::token_hash(token)).await?;
@@ -116,7 +124,12 @@ async fn http_conn(shared: Shared, token: Option<&str>) -> Result<(Conn, Inbox),
 /// One message over plain HTTP (`POST /api/request`), from the player whose token is given:
 /// the answer a WebSocket would get (`None`: a chat line, which has none), or the error.
 /// Following a game is the WebSocket's; HTTP reads it with `messages_since`.
-pub async fn http_request(shared: Shared, token: Option<&str>, body: &str) -> Result<Option<ServerMessage>, String> {
+pub async fn http_request(
+    shared: Shared,
+    token: Option<&str>,
+    address: Option<std::net::IpAddr>,
+    body: &str,
+) -> Result<Option<ServerMessage>, String> {
     let message = ClientMessage::parse(body)?;
     if matches!(message, ClientMessage::Watch { .. } | ClientMessage::Hello { .. }) {
         return Err(
@@ -124,7 +137,7 @@ pub async fn http_request(shared: Shared, token: Option<&str>, body: &str) -> Re
                 .into(),
         );
     }
-    let (mut conn, mut outbox) = http_conn(shared, token).await?;
+    let (mut conn, mut outbox) = http_conn(shared, token, address).await?;
     if let Some((id, _)) = &conn.player
         && !conn.shared.player_allows(id, std::time::Instant::now())
     {
@@ -143,7 +156,8 @@ pub async fn messages_since(
     game: String,
     since: usize,
 ) -> Result<Vec<ServerMessage>, String> {
-    let (mut conn, mut outbox) = http_conn(shared, token).await?;
+    // The request counted against its address already (reading asks for no new player).
+    let (mut conn, mut outbox) = http_conn(shared, token, None).await?;
     conn.watch(game, since).await?;
     for (_, w) in conn.watching.drain() {
         w.abort();
@@ -199,6 +213,13 @@ impl Conn {
         match message {
             ClientMessage::Hello { protocol, version } => self.hello(protocol, &version),
             ClientMessage::Register { name } => {
+                if let Some(address) = self.address
+                    && !self.shared.address_allows(address, true, std::time::Instant::now())
+                {
+                    return Err(format!(
+                        "register: too many new players from {address}: one every ten seconds (twenty at once); log in with a token you have"
+                    ));
+                }
                 let (id, token) = lobby::register(&store, &name).await?;
                 self.bind(&id, name.trim());
                 self.send(ServerMessage::Registered { player: id, token });

@@ -47,6 +47,29 @@ pub fn player_bucket() -> Bucket {
     Bucket::new(150.0, 300.0)
 }
 
+/// Requests over HTTP (a WebSocket's opening included) from one address: 20 a second, 60 at
+/// once.
+pub fn address_bucket() -> Bucket {
+    Bucket::new(20.0, 60.0)
+}
+
+/// New players from one address: one every ten seconds, twenty at once.
+pub fn register_bucket() -> Bucket {
+    Bucket::new(0.1, 20.0)
+}
+
+/// The address a request comes from, for the per-address limits: the peer's; for a peer on this
+/// machine, the address a proxy there forwards (the last of `X-Forwarded-For`: the one the proxy
+/// saw, where earlier ones are the client's own word), or none (a local bot, the tests: no
+/// per-address limit).
+pub fn client_address(peer: std::net::SocketAddr, headers: &axum::http::HeaderMap) -> Option<std::net::IpAddr> {
+    if !peer.ip().is_loopback() {
+        return Some(peer.ip());
+    }
+    let forwarded = headers.get("x-forwarded-for")?.to_str().ok()?;
+    forwarded.rsplit(',').next()?.trim().parse().ok()
+}
+
 /// Chat lines a connection may send: one a second, five at once.
 pub fn chat_bucket() -> Bucket {
     Bucket::new(1.0, 5.0)

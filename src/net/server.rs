@@ -10,7 +10,7 @@ use super::protocol::{MAX_FRAME, PROTOCOL, SOCKET_BUFFER, ServerMessage};
 use super::shared::Shared;
 use super::store::Store;
 use axum::Router;
-use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -95,6 +95,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
     let shared = Shared {
         players: Default::default(),
         chatters: Default::default(),
+        addresses: Default::default(),
         store,
         workers,
         hub,
@@ -116,6 +117,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         .route("/api/games/{id}/saved", get(saved))
         .route("/api/games/{id}/messages", get(messages))
         .route("/api/request", axum::routing::post(request))
+        .layer(axum::middleware::from_fn_with_state(shared.clone(), per_address))
         .with_state(shared);
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -127,6 +129,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
     });
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
+        let app = app.into_make_service_with_connect_info::<SocketAddr>();
         let _ = axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = stopped.await;
@@ -199,14 +202,36 @@ fn redact(url: &str) -> String {
     }
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(shared): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let address = super::rate::client_address(peer, &headers);
     // Frames a little over the limit still reach the handler, which names the limit; far over
     // it, the connection closes.
     ws.max_message_size(4 * MAX_FRAME)
         .max_frame_size(4 * MAX_FRAME)
         .read_buffer_size(SOCKET_BUFFER)
         .write_buffer_size(SOCKET_BUFFER)
-        .on_upgrade(move |socket| connection(socket, shared))
+        .on_upgrade(move |socket| connection(socket, shared, address))
+}
+
+/// Every HTTP request (a WebSocket's opening included) counts against its address's limit.
+async fn per_address(
+    State(shared): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if let Some(address) = super::rate::client_address(peer, request.headers())
+        && !shared.address_allows(address, false, std::time::Instant::now())
+    {
+        let why = format!("too many requests from {address}: at most 20 a second (60 at once); wait a moment");
+        return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+    }
+    next.run(request).await
 }
 
 async fn version() -> impl IntoResponse {
@@ -267,11 +292,17 @@ fn bad_request(message: String) -> Response {
 }
 
 /// A client message over HTTP: the body as on the WebSocket, the player by bearer token.
-async fn request(State(shared): State<Shared>, headers: axum::http::HeaderMap, body: String) -> Response {
+async fn request(
+    State(shared): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
+    body: String,
+) -> Response {
     if body.len() > 4 * MAX_FRAME {
         return bad_request(format!("a request of {} bytes: the limit is {MAX_FRAME}", body.len()));
     }
-    match super::connection::http_request(shared, bearer(&headers).as_deref(), &body).await {
+    let address = super::rate::client_address(peer, &headers);
+    match super::connection::http_request(shared, bearer(&headers).as_deref(), address, &body).await {
         Ok(Some(ServerMessage::Error { message })) => bad_request(message),
         Ok(Some(answer)) => axum::Json(answer).into_response(),
         Ok(None) => StatusCode::NO_CONTENT.into_response(),

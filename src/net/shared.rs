@@ -14,6 +14,8 @@ pub struct Shared {
     pub players: Arc<Mutex<HashMap<String, Bucket>>>,
     /// Each player's chat limit over all their connections (and HTTP).
     pub chatters: Arc<Mutex<HashMap<String, Bucket>>>,
+    /// Each address's limits: its HTTP requests, and its new players.
+    pub addresses: Arc<Mutex<HashMap<std::net::IpAddr, (Bucket, Bucket)>>>,
     pub store: Store,
     pub workers: Workers,
     pub hub: Hub,
@@ -61,6 +63,23 @@ impl Shared {
             if *n == 0 {
                 online.remove(id);
             }
+        }
+    }
+
+    /// Whether `address` may make one more HTTP request (`register`: one more player) at `now`.
+    pub fn address_allows(&self, address: std::net::IpAddr, register: bool, now: std::time::Instant) -> bool {
+        let mut addresses = self.addresses.lock().expect("rate lock");
+        // Many addresses seen: start again rather than grow without end.
+        if addresses.len() > 100_000 {
+            addresses.clear();
+        }
+        let (requests, players) = addresses
+            .entry(address)
+            .or_insert_with(|| (super::rate::address_bucket(), super::rate::register_bucket()));
+        if register {
+            players.allow(now)
+        } else {
+            requests.allow(now)
         }
     }
 

@@ -80,16 +80,24 @@ pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
 
 /// A plain HTTP GET as the player whose token is given: (status, body).
 pub fn http_get_as(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, String) {
-    http_request(addr, "GET", path, token, None)
+    http_request(addr, "GET", path, token, None, "")
 }
 
 /// A plain HTTP POST of `body` (JSON) to `path`, with a bearer token if given: (status, body).
 pub fn http_post(addr: SocketAddr, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
-    http_request(addr, "POST", path, token, Some(body))
+    http_request(addr, "POST", path, token, Some(body), "")
 }
 
-/// One HTTP/1.1 request on a connection of its own: (status, body).
-fn http_request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, String) {
+/// One HTTP/1.1 request on a connection of its own, with `headers` (each ending in `\r\n`)
+/// added: (status, body).
+pub fn http_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+    headers: &str,
+) -> (u16, String) {
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
     let content = body.map_or(String::new(), |b| {
@@ -97,7 +105,7 @@ fn http_request(addr: SocketAddr, method: &str, path: &str, token: Option<&str>,
     });
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}{content}Connection: close\r\n\r\n{}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}{content}{headers}Connection: close\r\n\r\n{}",
         body.unwrap_or_default()
     )
     .unwrap();
