@@ -114,16 +114,17 @@ impl DiceProof {
         Ok(())
     }
 
-    /// Checks the links mixed into the dice of `log` (a game hosted by one of its players):
-    /// every entry that rolled carries one, and each is the preimage of the one before (the
-    /// first, of the committed chain end); a game without a chain carries none.
-    pub fn check_chain(&self, log: &[super::log::LogEntry]) -> Result<(), String> {
+    /// Checks the links mixed into the dice of a game's log, given as each entry's (whether it
+    /// rolled, its link) (a game hosted by one of its players): every entry that rolled carries
+    /// one, and each is the preimage of the one before (the first, of the committed chain end);
+    /// a game without a chain carries none.
+    pub fn check_chain<'a>(&self, log: impl IntoIterator<Item = (bool, Option<&'a str>)>) -> Result<(), String> {
         let mut walk = ChainWalk {
             chained: self.chain_end.is_some(),
             last: self.chain_end.clone(),
         };
-        for (i, entry) in log.iter().enumerate() {
-            walk.step(!entry.dice.is_empty(), entry.link.as_deref())
+        for (i, (rolled, link)) in log.into_iter().enumerate() {
+            walk.step(rolled, link)
                 .map_err(|e| format!("log entry {}: {e}", i + 1))?;
         }
         Ok(())

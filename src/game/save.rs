@@ -334,7 +334,7 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
     if let Some(proof) = &saved.online {
         proof
             .check(saved.seed)
-            .and_then(|()| proof.check_chain(&saved.log))
+            .and_then(|()| proof.check_chain(saved.log.iter().map(|e| (!e.dice.is_empty(), e.link.as_deref()))))
             .map_err(|why| src.error("online", format!("the dice proof does not hold: {why}")))?;
     }
     let scenario = saved_scenario(&src, saved.scenario, saved.ruleset, &saved.scenario_hash)?;

@@ -59,7 +59,11 @@ impl Claims {
             held: Mutex::new(HashSet::new()),
             taken_over: AtomicU64::new(0),
             caught_up: AtomicU64::new(0),
-            origin: crate::game::dice_proof::hex(&super::lobby::random_bytes::<8>()),
+            origin: {
+                let mut bytes = [0u8; 8];
+                getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes from the operating system: {e}"))?;
+                crate::game::dice_proof::hex(&bytes)
+            },
         })
     }
 
