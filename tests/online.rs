@@ -45,16 +45,6 @@ fn secrets_kept(seat: &Seat) -> (usize, usize) {
     (hidden, reveals)
 }
 
-/// Runs `hexfront replay --verify` on `file`: (success, stderr).
-fn verify(file: &std::path::Path) -> (bool, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hexfront"))
-        .args(["replay", "--verify"])
-        .arg(file)
-        .output()
-        .unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
-}
-
 /// A whole game of `scenario` between two clients, checked entry by entry, its secrets kept and
 /// its dice verified after the end. Returns (entries, hidden entries, reveals).
 fn two_clients_play(scenario: &str, first_side: &str) -> (usize, usize, usize) {
@@ -110,11 +100,11 @@ fn two_clients_play(scenario: &str, first_side: &str) -> (usize, usize, usize) {
         assert!(saved.contains(&commitment));
         let file = dir.join("online.ron");
         std::fs::write(&file, &saved).unwrap();
-        let (ok, err) = verify(&file);
+        let (ok, _, err) = replay_verify(&file);
         assert!(ok, "{err}");
         // A forged secret is caught.
         std::fs::write(&file, saved.replace(&secret, &"0".repeat(64))).unwrap();
-        let (ok, err) = verify(&file);
+        let (ok, _, err) = replay_verify(&file);
         assert!(!ok);
         assert!(err.contains("dice proof"), "{err}");
         server.stop().await;

@@ -11,7 +11,6 @@ use common::online::*;
 use hexfront::net::client::{ChainHolder, Client, contribution};
 use hexfront::net::protocol::{ClientMessage, Opponent, ServerMessage};
 use hexfront::net::server;
-use std::process::Command;
 
 /// Links in the test chain (a real client makes `client::CHAIN_LENGTH`).
 const LINKS: usize = 3_000;
@@ -161,13 +160,8 @@ fn each_roll_waits_for_the_other_players_chain_link_and_the_game_verifies() {
             assert!(*text != saved, "tampering {i} changed nothing");
             let file = dir.join(format!("tampered-{i}.ron"));
             std::fs::write(&file, text).unwrap();
-            let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
-                .args(["replay", "--verify"])
-                .arg(&file)
-                .output()
-                .unwrap();
-            let said = String::from_utf8_lossy(&out.stderr);
-            assert!(!out.status.success() && said.contains("chain link"), "tampering {i}: {said}");
+            let (ok, _, said) = replay_verify(&file);
+            assert!(!ok && said.contains("chain link"), "tampering {i}: {said}");
             checked += 1;
         }
         println!(
@@ -269,12 +263,8 @@ fn the_committed_online_game_verifies_chain_and_all() {
         linked > 0 && linked == rolled,
         "{rolled} entries rolled, {linked} carried a link"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
-        .args(["replay", "--verify", COMMITTED])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (ok, said, err) = replay_verify(std::path::Path::new(COMMITTED));
+    assert!(ok, "{err}");
     assert!(
         said.contains("dice proof checked") && said.contains("hash-chained dice") && said.contains("replayed exactly"),
         "{said}"

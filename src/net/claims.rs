@@ -3,6 +3,7 @@
 //! it dies the database ends that session and the locks go with it. A process that needs a game
 //! another one holds asks it to let go (`NOTIFY hexfront_release`) and takes the lock once free.
 
+use super::store::db_error;
 use sqlx::postgres::PgConnection;
 use sqlx::{Connection, Row};
 use std::collections::HashSet;
@@ -10,15 +11,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// The channel on which a process asks the holder of a game to let it go (payload: the game).
+/// The channel on which a process asks the holder of a game to let it go (payload: the asking
+/// process's origin and the game, a space between).
 pub const RELEASE_CHANNEL: &str = "hexfront_release";
 
 /// How long a process waits for a game another process holds before it gives up.
 pub const CLAIM_WAIT: Duration = Duration::from_secs(20);
-
-/// The advisory-lock key of the schema's migrations (no game's key is chosen near it by design:
-/// a game's key is a hash, and sharing one only makes two games change hands together).
-pub const MIGRATION_KEY: i64 = 0x6865_7866_726f_6e74; // "hexfront"
 
 /// This process's claims on games.
 pub struct Claims {
@@ -43,10 +41,6 @@ pub fn key(game: &str) -> i64 {
     i64::from_le_bytes(first)
 }
 
-fn db_error(what: &str, e: sqlx::Error) -> String {
-    format!("database: {what}: {e}")
-}
-
 impl Claims {
     /// Opens the session that will hold this process's locks.
     pub async fn connect(url: &str) -> Result<Self, String> {
@@ -59,11 +53,7 @@ impl Claims {
             held: Mutex::new(HashSet::new()),
             taken_over: AtomicU64::new(0),
             caught_up: AtomicU64::new(0),
-            origin: {
-                let mut bytes = [0u8; 8];
-                getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes from the operating system: {e}"))?;
-                crate::game::dice_proof::hex(&bytes)
-            },
+            origin: crate::game::dice_proof::hex(&super::lobby::random_bytes::<8>()),
         })
     }
 

@@ -303,11 +303,27 @@ impl Conn {
             expect,
             reply,
         };
-        match self.ask(&game, job).await? {
-            Ok(index) => self.send(ServerMessage::TakenBack { game, index }),
+        let out = self.ask(&game, job).await?;
+        self.answer("the undo", (game, expect), out, |game, index| {
+            ServerMessage::TakenBack { game, index }
+        })
+    }
+
+    /// Sends what the worker made of an order, undo or link (`what`) for `game` at `expect`:
+    /// `done` with its entry's index, `refused` with the rule, `held` when it waits for a chain
+    /// link; an error when nothing was recorded.
+    fn answer(
+        &self,
+        what: &str,
+        (game, expect): (String, usize),
+        out: Result<usize, Refusal>,
+        done: impl FnOnce(String, usize) -> ServerMessage,
+    ) -> Result<(), String> {
+        match out {
+            Ok(index) => self.send(done(game, index)),
             Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
-            Err(Refusal::Failed(why)) => return Err(format!("the undo was not recorded: {why}")),
-            Err(Refusal::Held(index)) => return Err(format!("entry {index} waits for its chain link")),
+            Err(Refusal::Failed(why)) => return Err(format!("{what} was not recorded: {why}")),
+            Err(Refusal::Held(index)) => self.send(ServerMessage::Held { game, index }),
         }
         Ok(())
     }
@@ -322,17 +338,10 @@ impl Conn {
             link,
             reply,
         };
-        match self.ask(&game, job).await? {
-            Ok(index) => self.send(ServerMessage::LinkTaken { game, index }),
-            Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused {
-                game,
-                expect: index,
-                reason,
-            }),
-            Err(Refusal::Failed(why)) => return Err(format!("the order was not recorded: {why}")),
-            Err(Refusal::Held(index)) => return Err(format!("entry {index} waits for its chain link still")),
-        }
-        Ok(())
+        let out = self.ask(&game, job).await?;
+        self.answer("the order", (game, index), out, |game, index| {
+            ServerMessage::LinkTaken { game, index }
+        })
     }
 
     async fn webhook(&mut self, url: Option<String>) -> Result<(), String> {
@@ -389,13 +398,10 @@ impl Conn {
             order,
             reply,
         };
-        match self.ask(&game, job).await? {
-            Ok(index) => self.send(ServerMessage::Accepted { game, index }),
-            Err(Refusal::Refused(reason)) => self.send(ServerMessage::Refused { game, expect, reason }),
-            Err(Refusal::Failed(why)) => return Err(format!("the order was not recorded: {why}")),
-            Err(Refusal::Held(index)) => self.send(ServerMessage::Held { game, index }),
-        }
-        Ok(())
+        let out = self.ask(&game, job).await?;
+        self.answer("the order", (game, expect), out, |game, index| {
+            ServerMessage::Accepted { game, index }
+        })
     }
 
     async fn chat(&mut self, game: String, text: String) -> Result<(), String> {

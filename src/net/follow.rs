@@ -61,9 +61,7 @@ impl Follow {
             if let Some(asked) = &snapshot.link_wanted
                 && follow.viewer.as_ref() == Some(&asked.holder)
             {
-                for m in asked.messages(&follow.game) {
-                    let _ = follow.out.send(m);
-                }
+                follow.out.send_all(asked.messages(&follow.game));
             }
         } else {
             let mut held = Held::new(delay, snapshot.turn, since);
@@ -164,7 +162,7 @@ impl Follow {
                         held.push((**c).clone());
                         self.release();
                     }
-                    None => forward(&self.out, &game, c, self.viewer.as_deref()),
+                    None => self.out.send_all(hub::messages(&game, c, self.viewer.as_deref())),
                 }
             }
             Event::Entry(_) => {}
@@ -192,9 +190,7 @@ impl Follow {
             Event::Lapsed { .. } if self.held.is_some() => {}
             Event::Behind => {}
             Event::LinkWanted(asked) if self.viewer.as_ref() == Some(&asked.holder) => {
-                for m in asked.messages(&game) {
-                    let _ = self.out.send(m);
-                }
+                self.out.send_all(asked.messages(&game));
             }
             Event::LinkWanted(_) => {}
             Event::Lapsed { side, waited, conceded } => {
@@ -212,9 +208,7 @@ impl Follow {
     fn release(&mut self) {
         let Some(held) = &mut self.held else { return };
         for c in held.due(super::store::now()) {
-            for m in hub::messages(&self.game, &c, None) {
-                let _ = self.out.send(m);
-            }
+            self.out.send_all(hub::messages(&self.game, &c, None));
         }
     }
 }
@@ -269,11 +263,4 @@ fn catch_up(out: &Outbox, game: &str, snapshot: &LogSnapshot, since: usize, view
         });
     }
     entries.len()
-}
-
-/// Sends a committed entry.
-fn forward(out: &Outbox, game: &str, c: &Committed, viewer: Option<&str>) {
-    for m in hub::messages(game, c, viewer) {
-        let _ = out.send(m);
-    }
 }

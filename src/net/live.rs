@@ -77,7 +77,8 @@ pub enum Job {
     /// `side` let the game's time per turn lapse on the wait since `since`, and the game was made
     /// so that this concedes it: concede for it, if the game still waits for it since then.
     Lapse { game: String, side: String, since: i64 },
-    /// Another server process asks for the game: let it go (it leaves this process's memory).
+    /// Another server process asks for the game: let its claim go (the copy in memory stays, to
+    /// be brought up to date if the game comes back).
     Release { game: String },
 }
 

@@ -54,6 +54,14 @@ impl Outbox {
         true
     }
 
+    /// Queues each of `messages` in order (those past a full outbox are dropped, as `send`
+    /// drops them).
+    pub fn send_all(&self, messages: impl IntoIterator<Item = ServerMessage>) {
+        for m in messages {
+            self.send(m);
+        }
+    }
+
     /// Resolves once a message found the outbox full.
     pub async fn overflowed(&self) {
         self.overflow.notified().await

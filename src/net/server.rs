@@ -9,6 +9,7 @@ use super::live::{Job, Workers};
 use super::protocol::{MAX_FRAME, PROTOCOL, SOCKET_BUFFER, ServerMessage};
 use super::shared::Shared;
 use super::store::Store;
+use axum::Extension;
 use axum::Router;
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::StatusCode;
@@ -205,10 +206,8 @@ fn redact(url: &str) -> String {
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(shared): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: axum::http::HeaderMap,
+    Extension(ClientAddress(address)): Extension<ClientAddress>,
 ) -> Response {
-    let address = super::rate::client_address(peer, &headers);
     // Frames a little over the limit still reach the handler, which names the limit; far over
     // it, the connection closes.
     ws.max_message_size(4 * MAX_FRAME)
@@ -218,19 +217,26 @@ async fn upgrade(
         .on_upgrade(move |socket| connection(socket, shared, address))
 }
 
+/// The address a request counts against (`rate::client_address`), found once by `per_address`
+/// for the handlers after it.
+#[derive(Clone, Copy)]
+struct ClientAddress(Option<std::net::IpAddr>);
+
 /// Every HTTP request (a WebSocket's opening included) counts against its address's limit.
 async fn per_address(
     State(shared): State<Shared>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    request: axum::extract::Request,
+    mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    if let Some(address) = super::rate::client_address(peer, request.headers())
+    let address = super::rate::client_address(peer, request.headers());
+    if let Some(address) = address
         && !shared.address_allows(address, false, std::time::Instant::now())
     {
         let why = format!("too many requests from {address}: at most 20 a second (60 at once); wait a moment");
         return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
     }
+    request.extensions_mut().insert(ClientAddress(address));
     next.run(request).await
 }
 
@@ -294,14 +300,13 @@ fn bad_request(message: String) -> Response {
 /// A client message over HTTP: the body as on the WebSocket, the player by bearer token.
 async fn request(
     State(shared): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(ClientAddress(address)): Extension<ClientAddress>,
     headers: axum::http::HeaderMap,
     body: String,
 ) -> Response {
     if body.len() > 4 * MAX_FRAME {
         return bad_request(format!("a request of {} bytes: the limit is {MAX_FRAME}", body.len()));
     }
-    let address = super::rate::client_address(peer, &headers);
     match super::connection::http_request(shared, bearer(&headers).as_deref(), address, &body).await {
         Ok(Some(ServerMessage::Error { message })) => bad_request(message),
         Ok(Some(answer)) => axum::Json(answer).into_response(),

@@ -131,7 +131,11 @@ pub struct Store {
     postgres: bool,
 }
 
-fn db_error(what: &str, e: sqlx::Error) -> String {
+/// The advisory-lock key of the schema's migrations, on PostgreSQL (a game's claim is keyed by a
+/// hash of its id: sharing this one would only make that game wait for a migration).
+const MIGRATION_KEY: i64 = 0x6865_7866_726f_6e74; // "hexfront"
+
+pub(super) fn db_error(what: &str, e: sqlx::Error) -> String {
     format!("database: {what}: {e}")
 }
 
@@ -189,7 +193,7 @@ impl Store {
         if self.postgres {
             // Several processes starting at once: one migrates, the others wait and find it done.
             sqlx::query("SELECT pg_advisory_lock($1)")
-                .bind(super::claims::MIGRATION_KEY)
+                .bind(MIGRATION_KEY)
                 .execute(&mut *conn)
                 .await
                 .map_err(e)?;
@@ -197,7 +201,7 @@ impl Store {
         let migrated = migrate_on(&mut conn).await;
         if self.postgres {
             sqlx::query("SELECT pg_advisory_unlock($1)")
-                .bind(super::claims::MIGRATION_KEY)
+                .bind(MIGRATION_KEY)
                 .execute(&mut *conn)
                 .await
                 .map_err(e)?;
@@ -396,19 +400,9 @@ impl Store {
         Ok(())
     }
 
-    /// A game's log, oldest first: each entry (JSON) with when it was made.
-    pub async fn entries(&self, game: &str) -> Result<Vec<(String, i64)>, String> {
-        let rows = sqlx::query("SELECT entry, at FROM entries WHERE game = $1 ORDER BY idx")
-            .bind(game)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| db_error("reading a game's log", e))?;
-        Ok(rows.into_iter().map(|r| (r.get("entry"), r.get("at"))).collect())
-    }
-
-    /// A game's log after entry `from`, and when every entry was made: (when, the entry's text
-    /// from `from` on, empty before).
-    pub async fn entries_after(&self, game: &str, from: usize) -> Result<Vec<(i64, String)>, String> {
+    /// A game's log, oldest first: when each entry was made, and its text (JSON) from entry
+    /// `from` on (empty before: a copy held in memory needs only the entries it lacks).
+    pub async fn entries_from(&self, game: &str, from: usize) -> Result<Vec<(i64, String)>, String> {
         let rows = sqlx::query(
             "SELECT at, CASE WHEN idx >= $2 THEN entry ELSE '' END AS entry FROM entries WHERE game = $1 ORDER BY idx",
         )

@@ -348,16 +348,23 @@ pub fn spawn_server(db: &str, log: &Path) -> (Child, SocketAddr) {
     (child, addr)
 }
 
+/// `hexfront replay --verify FILE`: (success, what it printed, what it said on standard error).
+pub fn replay_verify(file: &Path) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
+        .args(["replay", "--verify"])
+        .arg(file)
+        .output()
+        .unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
 /// A finished game's save, downloaded and checked by `hexfront replay --verify`.
 pub fn verify_finished(addr: SocketAddr, game: &str, dir: &Path) {
     let (status, body) = http_get(addr, &format!("/api/games/{game}/saved"));
     assert_eq!(status, 200, "{body}");
     let file = dir.join(format!("{game}.ron"));
     std::fs::write(&file, body).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hexfront"))
-        .args(["replay", "--verify"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (ok, _, said) = replay_verify(&file);
+    assert!(ok, "{said}");
 }

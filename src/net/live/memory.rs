@@ -8,6 +8,7 @@ use crate::ai::{ComputerPlayer, Profile, side_to_act};
 use crate::game::components::Sides;
 use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
+use bevy::prelude::World;
 use std::time::{Duration, Instant};
 
 impl Worker {
@@ -117,7 +118,7 @@ impl Worker {
             return Ok(());
         };
         let held = game.times.len();
-        let stored = self.block(self.store.entries_after(id, held.saturating_sub(1)))?;
+        let stored = self.block(self.store.entries_from(id, held.saturating_sub(1)))?;
         let unchanged = stored.len() >= held
             && stored.iter().zip(&game.times).all(|((at, _), mine)| at == mine)
             && match held.checked_sub(1) {
@@ -139,12 +140,7 @@ impl Worker {
         if !unchanged {
             return Ok(());
         }
-        for (i, (at, text)) in stored.iter().enumerate().skip(held) {
-            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("entry {i}: {e}"))?;
-            replay_entry(game.app.world_mut(), i, &entry).map_err(|e| format!("does not replay: {e}"))?;
-            game.times.push(*at);
-        }
-        forget_narration(game.app.world_mut());
+        replay_stored(game.app.world_mut(), &mut game.times, &stored, held)?;
         if let Some(claims) = &self.claims {
             claims.note_caught_up();
         }
@@ -168,12 +164,8 @@ impl Worker {
         let mut app = crate::game::headless_app(&scenario, seed);
         crate::game::undo::set_edition(app.world_mut(), row.edition);
         let mut times = Vec::new();
-        for (i, (text, at)) in self.block(self.store.entries(id))?.iter().enumerate() {
-            let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("game `{id}` entry {i}: {e}"))?;
-            replay_entry(app.world_mut(), i, &entry).map_err(|e| format!("game `{id}` does not replay: {e}"))?;
-            times.push(*at);
-        }
-        forget_narration(app.world_mut());
+        let stored = self.block(self.store.entries_from(id, 0))?;
+        replay_stored(app.world_mut(), &mut times, &stored, 0).map_err(|e| format!("game `{id}` {e}"))?;
         let side_ids = app.world().resource::<Sides>().0.iter().map(|s| s.id.clone()).collect();
         let computers = seats
             .iter()
@@ -213,4 +205,16 @@ impl Worker {
         game.row.waiting = Some((side.clone(), at));
         Ok(())
     }
+}
+
+/// Replays the stored entries (when made, text) from `from` on, noting when each was made, and
+/// drops the narration (the server keeps none).
+fn replay_stored(world: &mut World, times: &mut Vec<i64>, stored: &[(i64, String)], from: usize) -> Result<(), String> {
+    for (i, (at, text)) in stored.iter().enumerate().skip(from) {
+        let entry: LogEntry = serde_json::from_str(text).map_err(|e| format!("entry {i}: {e}"))?;
+        replay_entry(world, i, &entry).map_err(|e| format!("does not replay: {e}"))?;
+        times.push(*at);
+    }
+    forget_narration(world);
+    Ok(())
 }
