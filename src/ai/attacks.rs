@@ -24,12 +24,18 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
     let mut weighed = 0;
     let mut best: Option<(f64, AttackOrder)> = None;
     let last_chance = last_player_turn(world);
+    let follow_ups = player.profile.follow_ups && super::follow_up::applies(world);
     for target in &survey.enemy {
         let near: Vec<&Stack> = survey
             .own
             .iter()
             .filter(|s| survey.engages(s.cell, target.cell))
             .collect();
+        let next = if follow_ups {
+            fresh_units(world, &near)
+        } else {
+            Vec::new()
+        };
         for units in groups(world, &near, player.profile.looks_ahead) {
             let variants = if player.profile.looks_ahead {
                 attacker_variants(world, &units, target.cell)
@@ -46,7 +52,13 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
                 if last_chance && pointless(&summary, &survey, target) {
                     continue;
                 }
-                let score = score_of(&summary, &survey, target, player)
+                let prepares = if next.is_empty() {
+                    0.0
+                } else {
+                    let worth = |s: &Summary| score_of(s, &survey, target, player);
+                    super::follow_up::value(world, &order, &next, &worth, &mut weighed)
+                };
+                let score = score_of(&summary, &survey, target, player) + prepares
                     - garrison_at_risk(world, &survey, &units)
                         * (summary.p_attacker_eliminated + summary.p_attacker_retreats)
                     + player.jitter();
@@ -161,6 +173,19 @@ fn groups(world: &World, near: &[&Stack], together: bool) -> Vec<Vec<Entity>> {
     }
     groups.extend(singles);
     groups
+}
+
+/// The fresh units of the engaged stacks, by id with their cell (who could attack next).
+fn fresh_units(world: &World, near: &[&Stack]) -> Vec<(String, Cell)> {
+    groups(world, near, false)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let unit = world.get::<Unit>(e)?;
+            let cell = world.get::<Position>(e)?.0;
+            Some((unit.id.clone(), cell))
+        })
+        .collect()
 }
 
 /// Whether the side of the first of `units` is one of `ids` (a ruleset's nation list).

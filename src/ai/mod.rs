@@ -7,6 +7,7 @@
 
 mod answers;
 mod attacks;
+mod follow_up;
 mod moves;
 mod profile;
 pub mod random;

@@ -26,6 +26,10 @@ pub struct Profile {
     /// turns, to choose how boldly to play the turn (0: no look-ahead by play).
     #[serde(default)]
     pub rollouts: u32,
+    /// Whether it weighs what an attack prepares for the next one on the same cell, where a cell
+    /// may be attacked again in a phase (`follow_up`).
+    #[serde(default)]
+    pub follow_ups: bool,
 }
 
 fn one() -> f64 {
@@ -48,6 +52,7 @@ impl Profile {
             looks_ahead: false,
             rollouts: 0,
             pull: 1.0,
+            follow_ups: false,
         }
     }
 
@@ -62,11 +67,13 @@ impl Profile {
             looks_ahead: true,
             rollouts: 0,
             pull: 1.0,
+            follow_ups: false,
         }
     }
 
     /// The standard player without the wander, with a larger budget, that chooses each turn's
-    /// posture by playing copies of the game to the end (`rollout`).
+    /// posture by playing copies of the game to the end (`rollout`) and weighs what each attack
+    /// prepares for the next (`follow_up`).
     pub fn expert() -> Self {
         Self {
             name: "expert".into(),
@@ -77,6 +84,7 @@ impl Profile {
             looks_ahead: true,
             rollouts: 6,
             pull: 1.0,
+            follow_ups: true,
         }
     }
 
@@ -114,9 +122,10 @@ impl Profile {
                 "rollouts" if v <= 100.0 => p.rollouts = v as u32,
                 "rollouts" => return Err("profile tuning: rollouts is at most 100".into()),
                 "pull" => p.pull = v,
+                "follow_ups" => p.follow_ups = v > 0.0,
                 other => {
                     return Err(format!(
-                        "profile tuning: unknown `{other}` (aggression, caution, noise, budget, rollouts or pull)"
+                        "profile tuning: unknown `{other}` (aggression, caution, noise, budget, rollouts, pull or follow_ups)"
                     ));
                 }
             }

@@ -112,9 +112,12 @@ fn rollout(
         replay_entry(world, i, entry).ok()?;
     }
     world.insert_resource(GameRng::new(seed));
+    // Copies are played by the plain player: no look-ahead of either kind (it would multiply the
+    // cost of every copy), no wander.
     let plain = Profile {
         rollouts: 0,
         noise: 0.0,
+        follow_ups: false,
         ..base.clone()
     };
     let this_turn = world.resource::<TurnState>().turn;
@@ -123,6 +126,7 @@ fn rollout(
         me,
         Profile {
             noise: 0.0,
+            follow_ups: false,
             ..posture.clone()
         },
         seed,

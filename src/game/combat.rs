@@ -290,6 +290,8 @@ pub struct CombatEffects {
     pub defended: Vec<Entity>,
     /// The surviving attackers with the cell each attacked from (the must-attack rule).
     pub attacked_from: Vec<(Entity, Cell)>,
+    /// The target and every attacker's cell (Small General's simultaneous attack).
+    pub attacked_across: Option<(Cell, Vec<Cell>)>,
 }
 
 /// What the result `r` of the planned combat `p` does: losses and statuses per unit, the
@@ -328,6 +330,7 @@ pub fn combat_effects(p: &PlannedCombat, r: &CombatResult, rules: &Ruleset) -> C
         .filter(|(_, u)| !u.eliminated)
         .map(|((e, c), _)| (*e, *c))
         .collect();
+    fx.attacked_across = Some((p.order.target, p.attacker_cells.clone()));
     for (batteries, side) in [(&p.barrage, &r.attacker), (&p.defense_barrage, &r.defender)] {
         if side.batteries_tipped > 0 {
             fx.tipped.extend(batteries.iter().copied());
@@ -380,6 +383,7 @@ pub(super) fn apply_combat_effects(
     mut index: ResMut<MapIndex>,
     mut retreats: ResMut<PendingRetreats>,
     mut advances: ResMut<PendingAdvances>,
+    mut hexsides: ResMut<super::hexsides::AttackedHexsides>,
     mut commands: Commands,
     mut units: Query<(
         &mut Steps,
@@ -417,6 +421,9 @@ pub(super) fn apply_combat_effects(
         commands.entity(e).try_insert(Attacked);
     }
     super::must_attack::mark_combat(&mut commands, &fx.attacked_from, &fx.defended);
+    if let Some((target, from)) = &fx.attacked_across {
+        hexsides.record(*target, from);
+    }
     for &e in &fx.tipped {
         if let Ok((_, mut statuses, ..)) = units.get_mut(e) {
             statuses.0.insert(UnitStatus::Tipped);

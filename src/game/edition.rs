@@ -10,7 +10,10 @@ use bevy::prelude::*;
 ///    edition 1 they never did).
 /// 3. Killing Ground 8.96: the defender names the type of the attacker's first step loss as its
 ///    answer (in editions 1-2 it always named armor, without being asked).
-pub const CURRENT_EDITION: u32 = 3;
+/// 4. Small General's simultaneous attack: an attack counts the distinct hexsides its target was
+///    attacked across this combat phase, itself included (+1 for two … +5 for six); in editions
+///    1-3 every attack counted one hexside.
+pub const CURRENT_EDITION: u32 = 4;
 
 /// The edition of the game in play (`CURRENT_EDITION` for a new game).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +34,11 @@ impl RulesEdition {
     /// Whether the defender is asked which type the attacker loses first (edition 3 on).
     pub fn defender_names_type(self) -> bool {
         self.0 >= 3
+    }
+
+    /// Whether an attack counts the hexsides attacked across before it (edition 4 on).
+    pub fn counts_hexsides(self) -> bool {
+        self.0 >= 4
     }
 
     /// The answers this edition's rules give (`answers` as today's rules list them): without

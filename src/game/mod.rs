@@ -17,6 +17,7 @@ pub mod emergency;
 pub mod execute;
 pub mod fight;
 pub mod hash;
+pub mod hexsides;
 pub mod inspect;
 pub mod log;
 pub mod movement;
@@ -70,6 +71,7 @@ pub fn plugin(app: &mut App) {
             phase::plugin,
             zoc::plugin,
             must_attack::plugin,
+            hexsides::plugin,
             movement::plugin,
             combat::plugin,
             retreat::plugin,

@@ -92,6 +92,10 @@ pub struct GameView<'w, 's> {
     pub weather: Res<'w, CurrentWeather>,
     pub ids: Res<'w, UnitIds>,
     pub units: Query<'w, 's, UnitData>,
+    /// Small General: the hexsides attacked across this phase (absent in a bare world: none).
+    pub hexsides: Option<Res<'w, super::hexsides::AttackedHexsides>>,
+    /// The rules edition in play (absent: the current one).
+    pub edition: Option<Res<'w, super::edition::RulesEdition>>,
 }
 
 impl GameView<'_, '_> {
@@ -224,6 +228,7 @@ pub fn build_situation(
             barrage: batteries(&order.barrage, view.turn.active)?,
             accelerated_effort,
             flanking: order.flanking,
+            hexsides: hexsides_with(view, target, &attacker_entities),
             ..Support::default()
         },
         defense: Support {
@@ -242,6 +247,21 @@ pub fn build_situation(
         choices: crate::combat::Choices::of(&order.choices, &crate::combat::DefenderChoices::default()),
     };
     Ok((situation, attacker_entities, defender_entities))
+}
+
+/// Small General's simultaneous attack: the distinct hexsides of `target` attacked across this
+/// phase with this attack's (0, unset, in editions before 4, which did not count them).
+fn hexsides_with(view: &GameView, target: Cell, attackers: &[Entity]) -> u32 {
+    if view.edition.as_ref().is_some_and(|e| !e.counts_hexsides()) {
+        return 0;
+    }
+    let from: Vec<Cell> = attackers
+        .iter()
+        .filter_map(|e| view.units.get(*e).ok().map(|d| d.cell()))
+        .collect();
+    let empty = super::hexsides::AttackedHexsides::default();
+    let recorded = view.hexsides.as_deref().unwrap_or(&empty);
+    recorded.count_with(&view.map.board.grid, target, &from)
 }
 
 /// The owner's order for taking losses: the units named first, in that order.

@@ -1,0 +1,100 @@
+//! The expert's look at the next attack. Where a cell is attacked one unit at a time and may be
+//! attacked again in the same phase (Small General), an attack is worth what it prepares as well
+//! as what it does: the defender disrupted, shocked or panicked, one more hexside for the next
+//! attacker's simultaneous-attack bonus. For each result the attack may have, the best attack
+//! another fresh unit could make next on the same cell is weighed with the board as that result
+//! leaves it, so the expert leads with the unit that sets up the best pair (often the weaker one,
+//! keeping the strongest for the blow that counts).
+
+use crate::combat::odds::Summary;
+use crate::combat::{self, CombatResult, CombatRules, Situation};
+use crate::game::combat::plan_attack;
+use crate::game::components::GameMap;
+use crate::game::hexsides::AttackedHexsides;
+use crate::game::order::AttackOrder;
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+
+/// Whether follow-ups are weighed in this game's rules.
+pub(super) fn applies(world: &World) -> bool {
+    matches!(world.resource::<GameMap>().ruleset.combat, CombatRules::SmallGeneral(_))
+}
+
+/// The expected value (by `worth`, the player's score of an attack's odds) of the best attack
+/// one of `next` (fresh units of the side, each by id with its cell) could make on the target
+/// after `order`, over `order`'s results; 0 when none would be made.
+pub(super) fn value(
+    world: &mut World,
+    order: &AttackOrder,
+    next: &[(String, Cell)],
+    worth: &dyn Fn(&Summary) -> f64,
+    weighed: &mut usize,
+) -> f64 {
+    let next: Vec<&(String, Cell)> = next.iter().filter(|(id, _)| !order.attackers.contains(id)).collect();
+    if next.is_empty() {
+        return 0.0;
+    }
+    let Ok(Ok(first)) = world.run_system_cached_with(plan_attack, (order.clone(), None)) else {
+        return 0.0;
+    };
+    let rules = world.resource::<GameMap>().ruleset.combat.clone();
+    let Ok(odds) = combat::odds(&rules, &first.situation) else {
+        return 0.0;
+    };
+    let from_first = first.attacker_cells.clone();
+    let seconds: Vec<(Situation, Cell)> = next
+        .iter()
+        .filter_map(|(id, cell)| {
+            let o = AttackOrder::plain(vec![id.clone()], order.target);
+            let planned = world.run_system_cached_with(plan_attack, (o, None)).ok()?.ok()?;
+            Some((planned.situation, *cell))
+        })
+        .collect();
+    let grid = world.resource::<GameMap>().board.grid;
+    let recorded = world.get_resource::<AttackedHexsides>().cloned().unwrap_or_default();
+    let mut total = 0.0;
+    for outcome in &odds.outcomes {
+        if outcome.result.cell_taken || outcome.result.defender_eliminated() {
+            continue;
+        }
+        let mut best = 0.0_f64;
+        for (situation, cell) in &seconds {
+            *weighed += 1;
+            let mut after = after_result(&first.situation, &outcome.result, situation);
+            if after.defenders.is_empty() {
+                continue;
+            }
+            if after.attack.hexsides > 0 {
+                let from: Vec<Cell> = from_first.iter().copied().chain([*cell]).collect();
+                after.attack.hexsides = recorded.count_with(&grid, order.target, &from);
+            }
+            if let Ok(s) = combat::odds::summary_of(&rules, &after) {
+                best = best.max(worth(&s));
+            }
+        }
+        total += outcome.probability * best;
+    }
+    // Counted whole: after this attack the player picks again among all its attacks, so what
+    // it makes next is worth at least this follow-up.
+    total
+}
+
+/// `next` (a later attack's situation, planned on today's board) with the defenders as
+/// `result` of the attack planned as `first` leaves them: steps lost, statuses gained and cleared.
+fn after_result(first: &Situation, result: &CombatResult, next: &Situation) -> Situation {
+    let mut after = next.clone();
+    for (unit, change) in first.defenders.iter().zip(&result.defender.units) {
+        let Some(d) = after.defenders.iter_mut().find(|d| d.id == unit.id) else {
+            continue;
+        };
+        d.steps.lose(change.steps_lost as usize);
+        for s in change.cleared.iter() {
+            d.statuses.remove(s);
+        }
+        for s in change.gained.iter() {
+            d.statuses.insert(s);
+        }
+    }
+    after.defenders.retain(|d| d.steps.remaining() > 0);
+    after
+}
