@@ -10,8 +10,9 @@ use hexfront::combat::Effect;
 use hexfront::game::combat::{PlannedCombat, plan_attack};
 use hexfront::game::execute::execute;
 use hexfront::game::headless_app;
+use hexfront::game::hexsides::AttackedHexsides;
 use hexfront::game::order::{AttackOrder, IssuedOrder, Order};
-use hexfront::game::save::load_game_str;
+use hexfront::game::save::{load_game_str, replay_app, saved_game, to_text};
 use hexfront::rules::grid::{Cell, parse_label};
 use hexfront::scenario::Scenario;
 
@@ -123,6 +124,23 @@ fn a_second_hexside_adds_one_to_the_attack_from_edition_4() {
             p(&now).expected_defender_steps > p(&before).expected_defender_steps,
             "seed {seed}: +1 hurts the defender more"
         );
+        // Made, saved and loaded again, the game rebuilds the same record of hexsides.
+        let world = fourth.world_mut();
+        order(
+            world,
+            Order::Attack(AttackOrder::plain(vec!["de-18vg-295".into()], cell(TARGET))),
+        );
+        let record = world.resource::<AttackedHexsides>().clone();
+        assert_eq!(
+            record.0.get(&cell(TARGET)).map(Vec::len),
+            Some(2),
+            "seed {seed}: {record:?}"
+        );
+        let text = to_text(&saved_game(world)).unwrap();
+        assert!(text.contains("rules_edition: 4"));
+        let loaded = load_game_str("two-hexsides.ron", &text, seed).expect("it replays exactly");
+        let mut again = replay_app(&loaded, None).unwrap();
+        assert_eq!(*again.world_mut().resource::<AttackedHexsides>(), record, "seed {seed}");
         checked += 1;
         if checked == 3 {
             break;
@@ -141,7 +159,7 @@ fn the_same_hexside_twice_counts_once_and_the_count_ends_with_the_phase() {
     let world = app.world_mut();
     order(world, Order::EndPhase);
     let grid = world.resource::<hexfront::game::components::GameMap>().board.grid;
-    let mut h = hexfront::game::hexsides::AttackedHexsides::default();
+    let mut h = AttackedHexsides::default();
     let (a, b) = (cell("1009"), cell("0908"));
     assert!(grid.are_adjacent(a, cell(TARGET)) && grid.are_adjacent(b, cell(TARGET)));
     h.record(cell(TARGET), &[a]);
@@ -173,6 +191,14 @@ fn a_small_general_game_of_edition_3_replays_exactly() {
     let fourth = text.replacen("rules_edition: 3", "rules_edition: 4", 1);
     let refused = load_game_str(path, &fourth, 4).expect_err("edition 4 counts hexsides");
     assert!(refused.to_string().contains("does not replay"), "{refused}");
+    // An edition this build does not know is refused by name, not replayed into a mismatch.
+    let future = text.replacen("rules_edition: 3", "rules_edition: 99", 1);
+    let refused = load_game_str(path, &future, 4).expect_err("edition 99 is unknown");
+    let why = refused.to_string();
+    assert!(
+        why.contains("rules_edition") && why.contains("edition 99") && why.contains("update Hexfront"),
+        "{why}"
+    );
 }
 
 /// The StuGs at 1009 and Grenadier Regiment 295 at 0908 next to the 168th Engineers at 1008,

@@ -31,8 +31,9 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
             .iter()
             .filter(|s| survey.engages(s.cell, target.cell))
             .collect();
+        // Weighed on top of the budget, which counts the attacks themselves.
         let next = if follow_ups {
-            fresh_units(world, &near)
+            super::follow_up::plan_next(world, target.cell, &fresh_units(world, &near))
         } else {
             Vec::new()
         };
@@ -56,7 +57,7 @@ pub(super) fn next_attack(world: &mut World, player: &mut ComputerPlayer) -> Opt
                     0.0
                 } else {
                     let worth = |s: &Summary| score_of(s, &survey, target, player);
-                    super::follow_up::value(world, &order, &next, &worth, &mut weighed)
+                    super::follow_up::value(world, &order, &next, &worth)
                 };
                 let score = score_of(&summary, &survey, target, player) + prepares
                     - garrison_at_risk(world, &survey, &units)

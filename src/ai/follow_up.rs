@@ -20,17 +20,41 @@ pub(super) fn applies(world: &World) -> bool {
     matches!(world.resource::<GameMap>().ruleset.combat, CombatRules::SmallGeneral(_))
 }
 
-/// The expected value (by `worth`, the player's score of an attack's odds) of the best attack
-/// one of `next` (fresh units of the side, each by id with its cell) could make on the target
-/// after `order`, over `order`'s results; 0 when none would be made.
+/// An attack one of the side's fresh units could make next on the target: its id, its cell and
+/// the situation on today's board (planned once per target, whatever attack comes first).
+pub(super) struct NextAttack {
+    id: String,
+    from: Cell,
+    situation: Situation,
+}
+
+/// The attacks each of `units` (fresh units of the side, by id with their cell) could make on
+/// `target` now; those the rules refuse are left out.
+pub(super) fn plan_next(world: &mut World, target: Cell, units: &[(String, Cell)]) -> Vec<NextAttack> {
+    units
+        .iter()
+        .filter_map(|(id, from)| {
+            let order = AttackOrder::plain(vec![id.clone()], target);
+            let planned = world.run_system_cached_with(plan_attack, (order, None)).ok()?.ok()?;
+            Some(NextAttack {
+                id: id.clone(),
+                from: *from,
+                situation: planned.situation,
+            })
+        })
+        .collect()
+}
+
+/// The expected value (by `worth`, the player's score of an attack's odds) of the best of the
+/// `next` attacks made after `order` by another unit, over `order`'s results; 0 when none would
+/// be made.
 pub(super) fn value(
     world: &mut World,
     order: &AttackOrder,
-    next: &[(String, Cell)],
+    next: &[NextAttack],
     worth: &dyn Fn(&Summary) -> f64,
-    weighed: &mut usize,
 ) -> f64 {
-    let next: Vec<&(String, Cell)> = next.iter().filter(|(id, _)| !order.attackers.contains(id)).collect();
+    let next: Vec<&NextAttack> = next.iter().filter(|n| !order.attackers.contains(&n.id)).collect();
     if next.is_empty() {
         return 0.0;
     }
@@ -41,15 +65,6 @@ pub(super) fn value(
     let Ok(odds) = combat::odds(&rules, &first.situation) else {
         return 0.0;
     };
-    let from_first = first.attacker_cells.clone();
-    let seconds: Vec<(Situation, Cell)> = next
-        .iter()
-        .filter_map(|(id, cell)| {
-            let o = AttackOrder::plain(vec![id.clone()], order.target);
-            let planned = world.run_system_cached_with(plan_attack, (o, None)).ok()?.ok()?;
-            Some((planned.situation, *cell))
-        })
-        .collect();
     let grid = world.resource::<GameMap>().board.grid;
     let recorded = world.get_resource::<AttackedHexsides>().cloned().unwrap_or_default();
     let mut total = 0.0;
@@ -58,14 +73,13 @@ pub(super) fn value(
             continue;
         }
         let mut best = 0.0_f64;
-        for (situation, cell) in &seconds {
-            *weighed += 1;
-            let mut after = after_result(&first.situation, &outcome.result, situation);
+        for n in &next {
+            let mut after = after_result(&first.situation, &outcome.result, &n.situation);
             if after.defenders.is_empty() {
                 continue;
             }
             if after.attack.hexsides > 0 {
-                let from: Vec<Cell> = from_first.iter().copied().chain([*cell]).collect();
+                let from: Vec<Cell> = first.attacker_cells.iter().copied().chain([n.from]).collect();
                 after.attack.hexsides = recorded.count_with(&grid, order.target, &from);
             }
             if let Ok(s) = combat::odds::summary_of(&rules, &after) {
@@ -88,6 +102,8 @@ fn after_result(first: &Situation, result: &CombatResult, next: &Situation) -> S
             continue;
         };
         d.steps.lose(change.steps_lost as usize);
+        // Experience the defender earns from hurting the attacker raises its defence level.
+        d.experience += change.experience;
         for s in change.cleared.iter() {
             d.statuses.remove(s);
         }

@@ -34,7 +34,8 @@ impl AttackedHexsides {
 }
 
 /// The hexside of `target` an attack from `from` crosses, named by the neighbour beyond it: the
-/// cell itself when adjacent, else the first cell of the line towards it (a ranged attack).
+/// cell itself (attacks are made from next door); for a cell further off, the first cell of the
+/// line towards it; none from inside the target (Rommel's contested squares).
 pub fn hexside(grid: &Grid, target: Cell, from: Cell) -> Option<Cell> {
     if target == from {
         return None;

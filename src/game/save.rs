@@ -331,6 +331,18 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
             ),
         ));
     }
+    if saved.rules_edition > super::edition::CURRENT_EDITION {
+        return Err(src.error(
+            "rules_edition",
+            format!(
+                "this game is played under rules edition {}, written by {}; this Hexfront ({}) knows editions up to {}: update Hexfront to continue it",
+                saved.rules_edition,
+                saved.written_by,
+                crate::version::LONG,
+                super::edition::CURRENT_EDITION
+            ),
+        ));
+    }
     if let Some(proof) = &saved.online {
         proof
             .check(saved.seed)

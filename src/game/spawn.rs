@@ -188,6 +188,7 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
     world.remove_resource::<super::victory::Verdict>();
     world.insert_resource(super::combat::PendingRetreats::default());
     world.insert_resource(super::combat::PendingAdvances::default());
+    world.insert_resource(super::hexsides::AttackedHexsides::default());
     world.insert_resource(Sides(scenario.sides.clone()));
     world.insert_resource(ScenarioSource(scenario.raw.clone()));
     world.insert_resource(rng);
