@@ -48,10 +48,10 @@ fn simultaneous(p: &PlannedCombat, world: &World) -> i32 {
         .sum()
 }
 
-/// St. Vith under `edition` with seed `seed`: the 244th StuG Brigade at 1009 and Grenadier
-/// Regiment 295 at 0908 in the German combat phase of turn 1, the StuGs' attack on 1008 made.
-/// `None` when that attack cleared the hex (nothing left to attack again).
-fn after_first_attack(edition: u32, seed: u64) -> Option<App> {
+/// St. Vith under `edition` with seed `seed`: the StuGs (244th StuG Brigade) at 1009 and
+/// Grenadier Regiment 295 at 0908 next to the 168th Engineers at 1008, in the German combat
+/// phase of turn 1, no attack made yet.
+fn two_attackers_ready(edition: u32, seed: u64) -> App {
     let scenario = Scenario::load("scenarios/st-vith-1944.ron").unwrap();
     let mut app = headless_app(&scenario, seed);
     let world = app.world_mut();
@@ -66,6 +66,14 @@ fn after_first_attack(edition: u32, seed: u64) -> Option<App> {
         );
     }
     order(world, Order::EndPhase);
+    app
+}
+
+/// `two_attackers_ready` with the StuGs' attack on 1008 made; `None` when that attack cleared
+/// the hex (nothing left to attack again).
+fn after_first_attack(edition: u32, seed: u64) -> Option<App> {
+    let mut app = two_attackers_ready(edition, seed);
+    let world = app.world_mut();
     let first = plan(world, "de-244sg");
     assert_eq!(simultaneous(&first, world), 0, "a first attack has one hexside");
     order(
@@ -201,28 +209,9 @@ fn a_small_general_game_of_edition_3_replays_exactly() {
     );
 }
 
-/// The StuGs at 1009 and Grenadier Regiment 295 at 0908 next to the 168th Engineers at 1008,
-/// the German combat phase of turn 1, no attack made yet.
-fn two_attackers_ready(seed: u64) -> App {
-    let scenario = Scenario::load("scenarios/st-vith-1944.ron").unwrap();
-    let mut app = headless_app(&scenario, seed);
-    let world = app.world_mut();
-    for (unit, to) in [("de-244sg", "1009"), ("de-18vg-295", "0908")] {
-        order(
-            world,
-            Order::Move {
-                units: vec![unit.into()],
-                to: cell(to),
-            },
-        );
-    }
-    order(world, Order::EndPhase);
-    app
-}
-
 /// Which unit a computer player attacks 1008 with first.
 fn leads_with(profile: hexfront::ai::Profile) -> String {
-    let mut app = two_attackers_ready(1);
+    let mut app = two_attackers_ready(hexfront::game::edition::CURRENT_EDITION, 1);
     let mut player = hexfront::ai::ComputerPlayer::new(0, profile, 1);
     match player.next_order(app.world_mut()) {
         Some(Order::Attack(a)) if a.target == cell(TARGET) => a.attackers.join(","),
