@@ -1,5 +1,5 @@
 //! Movement search speed: every reachable cell for one unit, as the GUI computes on each
-//! selection and the AI will for every unit. Targets in the issue notes; numbers in the README.
+//! selection and the AI will for every unit. Targets in the issue notes; numbers in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexfront::rules::grid::{Cell, Grid, GridKind, HexTop};

@@ -36,7 +36,7 @@ fn one() -> f64 {
     1.0
 }
 
-/// The difficulty ladder, weakest first: each level beats the one below (see README).
+/// The difficulty ladder, weakest first: each level beats the one below (see docs/combat-and-lab.md).
 pub const LEVELS: [&str; 3] = ["novice", "standard", "expert"];
 
 impl Profile {

@@ -1,5 +1,5 @@
 //! What a file may ask for: every limit a scenario, ruleset, combat case or saved game is held
-//! to, in one place (README's formats section lists them). Files come from strangers; a limit
+//! to, in one place (docs/formats.md lists them). Files come from strangers; a limit
 //! turns a hostile or broken file into a clear error instead of a frozen or exhausted machine.
 
 /// A file larger than this is refused before it is read (a 999×999 map is about 1 MiB).
