@@ -2,12 +2,17 @@
 //! random byte edits never make a loader panic and every error points inside the file; the
 //! fuzzers' structure-aware combat cases (any numbers) are refused past the limits and, within
 //! them, give odds that sum to one and resolve without overflow; their scenarios load, spawn and
-//! play random legal orders, every one carried out; the source map answers any text.
+//! play random legal orders, every one carried out; the source map answers any text. Each test
+//! counts the cases that reached each outcome and fails when an outcome it exists to check was
+//! reached too seldom (a generator that stopped producing playable games fails here).
 
 use arbitrary::{Arbitrary, Unstructured};
 use hexfront::scenario::{CombatCase, Ruleset, Scenario};
 use hexfront::source::LoadError;
 use proptest::prelude::*;
+use proptest::test_runner::{RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 #[path = "../fuzz/generators.rs"]
 mod generators;
@@ -67,69 +72,169 @@ fn edit() -> impl Strategy<Value = (usize, u8, u8)> {
     (any::<usize>(), byte, any::<u8>())
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(300) })]
-
-    #[test]
-    fn edited_shipped_files_never_make_a_loader_panic(
-        seed in 0..SEEDS.len(),
-        edits in prop::collection::vec(edit(), 1..8),
-    ) {
-        let text = mutate(SEEDS[seed], &edits);
-        if let Err(e) = Scenario::from_ron_str("edited.ron", &text) {
-            prop_assert!(inside(&text, &e), "{e}");
+/// Runs `cases` cases of `strategy` through `body` (a fixed seed, so every run checks the same
+/// cases and the counts below hold) and counts the outcomes `body` names for each case.
+fn tally<S: Strategy>(
+    cases: u32,
+    strategy: S,
+    body: impl Fn(S::Value) -> Result<Vec<&'static str>, TestCaseError>,
+) -> BTreeMap<&'static str, usize> {
+    let config = ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(cases)
+    };
+    let mut runner = TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let counts = RefCell::new(BTreeMap::new());
+    let outcome = runner.run(&strategy, |value| {
+        for label in body(value)? {
+            *counts.borrow_mut().entry(label).or_insert(0) += 1;
         }
-        if let Err(e) = Ruleset::from_ron_str("edited.ron", &text) {
-            prop_assert!(inside(&text, &e), "{e}");
-        }
-        match CombatCase::from_ron_str("edited.ron", &text) {
-            Ok(case) => play::fight(&case, 3),
-            Err(e) => prop_assert!(inside(&text, &e), "{e}"),
-        }
+        Ok(())
+    });
+    if let Err(e) = outcome {
+        panic!("{e}");
     }
+    let counts = counts.into_inner();
+    println!("{cases} cases: {counts:?}");
+    counts
+}
 
-    #[test]
-    fn structured_combat_cases_are_refused_past_the_limits_or_fought_exactly(
-        bytes in prop::collection::vec(any::<u8>(), 64..1024),
-    ) {
-        let Ok(case) = generators::Case::arbitrary(&mut Unstructured::new(&bytes)) else { return Ok(()) };
-        let Some(text) = generators::case_text(&case) else { return Ok(()) };
-        match CombatCase::from_ron_str("structured.ron", &text) {
-            Ok(c) => play::fight(&c, 5),
-            Err(e) => prop_assert!(inside(&text, &e) && !e.message.is_empty(), "{e}"),
-        }
-    }
+fn at_least(counts: &BTreeMap<&str, usize>, label: &str, n: usize) {
+    let got = counts.get(label).copied().unwrap_or(0);
+    assert!(got >= n, "`{label}` in {got} cases, expected at least {n}: {counts:?}");
+}
 
-    #[test]
-    fn the_source_map_answers_any_text(
-        text in "([()\\[\\]{},:\"'#rb/*\\\\\n a-z0-9]|r#\"|/\\*|\\*/){0,300}",
-        path in "[a-z]{1,6}(\\[[0-9]\\])?(\\.[a-z]{1,6})?",
-        line in 1usize..6,
-        col in 1usize..80,
-    ) {
-        use hexfront::source::source_map::{Pos, field_at, locate};
-        if let Some(p) = locate(&text, &path) {
-            let at = LoadError { file: "t".into(), pos: Some(p), field: String::new(), message: String::new() };
+#[test]
+fn edited_shipped_files_never_make_a_loader_panic() {
+    let counts = tally(
+        300,
+        (0..SEEDS.len(), prop::collection::vec(edit(), 1..8)),
+        |(seed, edits)| {
+            let text = mutate(SEEDS[seed], &edits);
+            let mut seen = Vec::new();
+            let mut loaded = false;
+            match Scenario::from_ron_str("edited.ron", &text) {
+                Ok(_) => loaded = true,
+                Err(e) => prop_assert!(inside(&text, &e), "{e}"),
+            }
+            match Ruleset::from_ron_str("edited.ron", &text) {
+                Ok(_) => loaded = true,
+                Err(e) => prop_assert!(inside(&text, &e), "{e}"),
+            }
+            match CombatCase::from_ron_str("edited.ron", &text) {
+                Ok(case) => {
+                    loaded = true;
+                    if play::fight(&case, 3) {
+                        seen.push("a case fought");
+                    }
+                }
+                Err(e) => prop_assert!(inside(&text, &e), "{e}"),
+            }
+            seen.push(if loaded {
+                "still loads"
+            } else {
+                "refused, located inside"
+            });
+            Ok(seen)
+        },
+    );
+    at_least(&counts, "refused, located inside", 150);
+    at_least(&counts, "still loads", 10);
+    at_least(&counts, "a case fought", 3);
+}
+
+#[test]
+fn structured_combat_cases_are_refused_past_the_limits_or_fought_exactly() {
+    let counts = tally(300, prop::collection::vec(any::<u8>(), 64..1024), |bytes| {
+        let Ok(case) = generators::Case::arbitrary(&mut Unstructured::new(&bytes)) else {
+            return Ok(vec!["bytes too few for a case"]);
+        };
+        let Some(text) = generators::case_text(&case) else {
+            return Ok(vec!["no case text"]);
+        };
+        Ok(vec![match CombatCase::from_ron_str("structured.ron", &text) {
+            Ok(c) if play::fight(&c, 5) => "fought",
+            Ok(_) => "loaded, combat refused by the rules",
+            Err(e) => {
+                prop_assert!(inside(&text, &e) && !e.message.is_empty(), "{e}");
+                "refused, located inside"
+            }
+        }])
+    });
+    at_least(&counts, "fought", 50);
+    at_least(&counts, "refused, located inside", 10);
+}
+
+#[test]
+fn the_source_map_answers_any_text() {
+    use hexfront::source::source_map::{Pos, field_at, locate};
+    let noise = "([()\\[\\]{},:\"'#rb/*\\\\\n a-z0-9]|r#\"|/\\*|\\*/){0,300}";
+    let name = "[a-z]{1,6}";
+    // Before the field a little noise (a lot would nearly always open a string or a comment).
+    let short = noise.replace("{0,300}", "{0,8}");
+    let strategy = (
+        short.as_str(),
+        name,
+        prop::option::of(name),
+        noise,
+        1usize..6,
+        1usize..80,
+    );
+    let counts = tally(256, strategy, |(before, outer, inner, after, line, col)| {
+        // A field written into the noise (nested when the path has two parts): found unless the
+        // noise before it opens a string, a comment or an unclosed bracket.
+        let value = inner.as_ref().map_or("1".to_string(), |n| format!("({n}: 1)"));
+        let text = format!("({before}{outer}: {value}, {after})");
+        let path = inner.as_ref().map_or(outer.clone(), |n| format!("{outer}.{n}"));
+        let located = locate(&text, &path);
+        if let Some(p) = located {
+            let at = LoadError {
+                file: "t".into(),
+                pos: Some(p),
+                field: String::new(),
+                message: String::new(),
+            };
             prop_assert!(inside(&text, &at), "{p:?}");
         }
         let _ = field_at(&text, Pos { line, col });
-    }
+        Ok(vec![if located.is_some() {
+            "a field located"
+        } else {
+            "no such field"
+        }])
+    });
+    at_least(&counts, "a field located", 25);
+    at_least(&counts, "no such field", 25);
+}
+
+#[test]
+fn structured_scenarios_load_spawn_and_play_random_legal_orders() {
+    let orders = std::cell::Cell::new(0);
+    let counts = tally(48, prop::collection::vec(any::<u8>(), 128..1024), |bytes| {
+        let Ok(game) = generators::Game::arbitrary(&mut Unstructured::new(&bytes)) else {
+            return Ok(vec!["bytes too few for a game"]);
+        };
+        let Some(text) = generators::game_text(&game) else {
+            return Ok(vec!["no scenario text"]);
+        };
+        Ok(vec![match Scenario::from_ron_str("structured.ron", &text) {
+            Ok(scenario) => {
+                orders.set(orders.get() + play::play(&scenario, game.seed, 30));
+                "played"
+            }
+            Err(e) => {
+                prop_assert!(inside(&text, &e), "{e}");
+                "refused, located inside"
+            }
+        }])
+    });
+    println!("{} legal orders carried out", orders.get());
+    at_least(&counts, "played", 10);
+    assert!(orders.get() >= 100, "only {} orders carried out", orders.get());
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(48) })]
-
-    #[test]
-    fn structured_scenarios_load_spawn_and_play_random_legal_orders(
-        bytes in prop::collection::vec(any::<u8>(), 128..1024),
-    ) {
-        let Ok(game) = generators::Game::arbitrary(&mut Unstructured::new(&bytes)) else { return Ok(()) };
-        let Some(text) = generators::game_text(&game) else { return Ok(()) };
-        match Scenario::from_ron_str("structured.ron", &text) {
-            Ok(scenario) => play::play(&scenario, game.seed, 30),
-            Err(e) => prop_assert!(inside(&text, &e), "{e}"),
-        }
-    }
 
     #[test]
     fn a_strength_past_the_limit_is_refused_naming_the_field(v in (hexfront::source::limits::MAX_VALUE + 1)..=u32::MAX) {
@@ -160,22 +265,27 @@ fn every_message_seed_is_a_message() {
     assert_eq!(read, MESSAGES.len());
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(2000) })]
-
-    #[test]
-    fn edited_client_messages_never_panic_the_decoder_and_read_back(
-        seed in 0..MESSAGES.len(),
-        edits in prop::collection::vec(edit(), 1..6),
-    ) {
-        use hexfront::net::protocol::ClientMessage;
-        let text = mutate(MESSAGES[seed], &edits);
-        match ClientMessage::parse(&text) {
-            Ok(message) => {
-                let again = serde_json::to_string(&message).unwrap();
-                prop_assert_eq!(ClientMessage::parse(&again), Ok(message));
-            }
-            Err(e) => prop_assert!(e.starts_with("not a message") || e.contains("limit"), "{e}"),
-        }
-    }
+#[test]
+fn edited_client_messages_never_panic_the_decoder_and_read_back() {
+    use hexfront::net::protocol::ClientMessage;
+    let counts = tally(
+        2000,
+        (0..MESSAGES.len(), prop::collection::vec(edit(), 1..6)),
+        |(seed, edits)| {
+            let text = mutate(MESSAGES[seed], &edits);
+            Ok(vec![match ClientMessage::parse(&text) {
+                Ok(message) => {
+                    let again = serde_json::to_string(&message).unwrap();
+                    prop_assert_eq!(ClientMessage::parse(&again), Ok(message));
+                    "read and read back"
+                }
+                Err(e) => {
+                    prop_assert!(e.starts_with("not a message") || e.contains("limit"), "{e}");
+                    "refused"
+                }
+            }])
+        },
+    );
+    at_least(&counts, "refused", 1000);
+    at_least(&counts, "read and read back", 20);
 }

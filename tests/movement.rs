@@ -1,6 +1,7 @@
 //! The movement phase, headless: orders go in as the players' `Order`s, the world is checked after.
 //! Terrain, edge and road costs, the zone-of-control stop, stacking, phases and refusals.
 
+use bevy::ecs::schedule::Schedules;
 use bevy::prelude::*;
 use hexfront::game::components::*;
 use hexfront::game::execute::issue;
@@ -392,24 +393,99 @@ fn the_same_seed_gives_the_same_dice() {
 /// Recorded once from ChaCha8Rng::seed_from_u64(1) with rand 0.10's `random_range(1..=6)`.
 const FIRST_ROLLS_SEED_1: [u8; 8] = [4, 3, 6, 1, 2, 4, 3, 2];
 
-/// Every pair of game systems that touch the same data runs in a declared order, so a game
-/// replays the same way on every machine (Bevy's ambiguity detection, as an error).
-#[test]
-fn the_game_schedule_has_no_ambiguous_system_order() {
-    use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
+/// Builds every schedule of `app` (the main ones, state transitions, OnEnter/OnExit) and returns
+/// the number of schedules and systems built and each pair of systems that touch the same data
+/// with no order declared between them.
+fn unordered_conflicts(app: &mut App) -> (usize, usize, Vec<String>) {
+    let world = app.world_mut();
+    let mut schedules = world.remove_resource::<Schedules>().expect("an app has schedules");
+    let (mut built, mut systems, mut conflicts) = (0, 0, Vec::new());
+    for (label, schedule) in schedules.iter_mut() {
+        schedule
+            .initialize(world)
+            .unwrap_or_else(|e| panic!("{label:?} does not build: {e:?}"));
+        built += 1;
+        let names: std::collections::HashMap<_, String> = schedule
+            .systems()
+            .expect("built")
+            .map(|(key, system)| (key, system.name().to_string()))
+            .collect();
+        systems += names.len();
+        for (a, b, _) in &schedule.graph().conflicting_systems().0 {
+            conflicts.push(format!("{label:?}: {} / {}", names[a], names[b]));
+        }
+    }
+    world.insert_resource(schedules);
+    (built, systems, conflicts)
+}
+
+fn game_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
         .add_plugins(hexfront::game::plugin);
-    app.edit_schedule(Update, |schedule| {
-        schedule.set_build_settings(ScheduleBuildSettings {
-            ambiguity_detection: LogLevel::Error,
-            ..default()
-        });
-    });
     hexfront::game::spawn::start_game(app.world_mut(), &fixture(), 1);
-    // Building the schedule fails (panics) on an ambiguity.
+    app
+}
+
+/// Every pair of systems that touch the same data runs in a declared order, in every schedule
+/// of the game (not only `Update`), so a game replays the same way on every machine. The one
+/// exception is Bevy's own: its state machinery leaves the exclusive systems it adds to
+/// `StateTransition` for our three states unordered among themselves (they take the whole world,
+/// so they conflict with each other by definition); the game must add none to them.
+#[test]
+fn the_game_schedules_have_no_ambiguous_system_order() {
+    let mut app = game_app();
     app.update();
-    app.update();
+    let (schedules, systems, conflicts) = unordered_conflicts(&mut app);
+    let mut bevy_states = App::new();
+    bevy_states
+        .add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+        .init_state::<GameState>()
+        .add_sub_state::<Phase>()
+        .add_sub_state::<hexfront::game::phase::CombatStep>();
+    bevy_states.update();
+    let (_, _, bevy_own) = unordered_conflicts(&mut bevy_states);
+    let in_transitions = |list: &[String]| list.iter().filter(|c| c.starts_with("StateTransition:")).count();
+    let elsewhere: Vec<&String> = conflicts
+        .iter()
+        .filter(|c| !c.starts_with("StateTransition:"))
+        .collect();
+    assert!(elsewhere.is_empty(), "systems in no declared order: {elsewhere:#?}");
+    assert_eq!(
+        bevy_own.len(),
+        in_transitions(&bevy_own),
+        "Bevy's own are all in StateTransition"
+    );
+    assert_eq!(
+        in_transitions(&conflicts),
+        bevy_own.len(),
+        "the game added unordered state transitions"
+    );
+    println!(
+        "{schedules} schedules, {systems} systems built; no ambiguity but Bevy's own {} in StateTransition",
+        bevy_own.len()
+    );
+    assert!(
+        schedules >= 8 && systems >= 30,
+        "{schedules} schedules, {systems} systems"
+    );
+    // The check sees an ambiguity when there is one: two systems writing the turn, unordered
+    // (the names read `<Enable the debug feature…>`: Bevy keeps them only with its `debug`
+    // feature, which would rebuild Bevy for the tests alone).
+    fn next_turn(mut t: ResMut<TurnState>) {
+        t.turn += 1;
+    }
+    fn same_turn(mut t: ResMut<TurnState>) {
+        t.turn = t.turn.max(1);
+    }
+    let mut broken = game_app();
+    broken.add_systems(Update, (next_turn, same_turn));
+    broken.update();
+    let (_, _, found) = unordered_conflicts(&mut broken);
+    // (with each other, and with the game's systems that read the turn in no order to them)
+    let new_in_update = found.iter().filter(|c| c.starts_with("Update:")).count();
+    assert!(new_in_update >= 1, "the check missed two unordered writers of the turn");
+    assert_eq!(found.len(), conflicts.len() + new_in_update);
 }
 
 #[test]
