@@ -9,9 +9,10 @@ use super::survey::{Stack, Survey};
 use super::{ComputerPlayer, unit_ids};
 use crate::combat::odds::Summary;
 use crate::combat::{self, CombatRules, DefenderChoices, RetreatOrSteps, Tactic};
-use crate::game::combat::{Attacked, DEFAULT_BARRAGE_RANGE, accelerated_effort_by, plan_attack};
+use crate::game::combat::{Attacked, accelerated_effort_by, plan_attack};
 use crate::game::components::{Effectiveness, GameMap, Position, Side, Steps, Unit};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
+use crate::game::situation::may_barrage;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 
@@ -298,9 +299,7 @@ pub(super) fn batteries(world: &World, exclude: &[Entity], target: Cell) -> Vec<
     for (e, unit, s, pos) in query.iter(world) {
         if Some(*s) == side
             && !exclude.contains(&e)
-            && unit.class.is_artillery()
-            && grid.distance(pos.0, target) <= DEFAULT_BARRAGE_RANGE
-            && world.get::<Attacked>(e).is_none()
+            && may_barrage(&grid, unit, pos.0, world.get::<Attacked>(e).is_some(), target)
         {
             found.push(unit.id.clone());
         }

@@ -79,6 +79,13 @@ pub fn combatant(data: &UnitRow, nation: &str, crossing: EdgeFeatures) -> Combat
 /// Authored: artillery range in cells for Rommel barrages (scenarios do not give ranges yet).
 pub const DEFAULT_BARRAGE_RANGE: u32 = 3;
 
+/// Rommel: whether a unit is a battery that may be called to barrage at `target` (artillery, in
+/// range, not attacking itself this phase). Which of them a combat may call (the callers'
+/// elements, tipped, terrain, contested) the combat's assessment decides, naming the rule.
+pub fn may_barrage(grid: &crate::rules::grid::Grid, unit: &Unit, at: Cell, attacked: bool, target: Cell) -> bool {
+    unit.class.is_artillery() && !attacked && grid.distance(at, target) <= DEFAULT_BARRAGE_RANGE
+}
+
 /// What the game looks like to the rules, read-only: the board, zones of control, sides, turn,
 /// map index, weather, unit ids and every unit. The preview, the resolver, the computer player
 /// and tests read the game through this one parameter.
@@ -99,6 +106,21 @@ pub struct GameView<'w, 's> {
 }
 
 impl GameView<'_, '_> {
+    /// Rommel: `side`'s batteries that may be called to barrage at `target`, not counting the
+    /// units in the combat (`exclude`), by unit id.
+    pub fn batteries(&self, side: Side, exclude: &[Entity], target: Cell) -> Vec<Entity> {
+        let grid = &self.map.board.grid;
+        let mut found: Vec<(&str, Entity)> = self
+            .units
+            .iter()
+            .filter(|u| *u.side == side && !exclude.contains(&u.entity))
+            .filter(|u| may_barrage(grid, u.unit, u.position.0, u.attacked, target))
+            .map(|u| (u.unit.id.as_str(), u.entity))
+            .collect();
+        found.sort();
+        found.into_iter().map(|(_, e)| e).collect()
+    }
+
     /// The legal retreats of `unit` from `from` (`length` cells) in this view
     /// (`retreat::retreat_options`).
     pub fn retreat_options(

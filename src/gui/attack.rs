@@ -35,6 +35,11 @@ pub struct AttackPlan {
     /// Killing Ground: the attacker who would make the Accelerated Effort (the strongest that
     /// may) and its name, or why none may (8.10.4); `None` under the other rulesets.
     pub effort_by: Option<Result<(Entity, String), String>>,
+    /// Rommel: the batteries the side choosing now (the attacker planning, the defender
+    /// answering) may call to barrage, with their names; and those called by each side.
+    pub batteries: Vec<(Entity, String)>,
+    pub barrage: Vec<Entity>,
+    pub defense_barrage: Vec<Entity>,
 }
 
 impl AttackPlan {
@@ -51,13 +56,15 @@ impl AttackPlan {
             Some(Ok((by, _))) if self.accelerated_effort => id(*by),
             _ => None,
         };
+        order.barrage = self.barrage.iter().filter_map(|e| id(*e)).collect();
         Some(order)
     }
 
-    /// Rommel's defender's answer.
-    pub fn defense(&self) -> DefenseOrder {
+    /// Rommel's defender's answer: its tactic and the batteries it calls.
+    pub fn defense(&self, id: impl Fn(Entity) -> Option<String>) -> DefenseOrder {
         DefenseOrder {
             tactics: self.defense_tactic.iter().cloned().collect(),
+            barrage: self.defense_barrage.iter().filter_map(|e| id(*e)).collect(),
             ..DefenseOrder::default()
         }
     }
@@ -184,13 +191,13 @@ pub struct RollRequest;
 /// What Roll does now: declare (Rommel's hidden tactic), answer (Rommel's defender) or attack;
 /// nothing while War Against Russia's defender decides on No Retreat! (the answer window asks).
 fn roll_order(
-    plan: &AttackPlan,
+    defense: DefenseOrder,
     pinned: Option<AttackOrder>,
     declared: &Option<DeclaredCombat>,
     secret_tactics: bool,
 ) -> Option<Order> {
     match declared {
-        Some(_) if secret_tactics => Some(Order::Defend(plan.defense())),
+        Some(_) if secret_tactics => Some(Order::Defend(defense)),
         Some(_) => None,
         None => pinned.map(Order::Attack),
     }
@@ -224,11 +231,18 @@ fn update_preview(
             plan.accelerated_effort = false;
         }
     }
+    offer_batteries(&mut plan, &declared.0, &view);
     let pinned = plan.order(id);
+    let defense = plan.defense(id);
     let ready = step.is_some_and(|s| *s.get() == CombatStep::Declare);
     if rolls.read().count() > 0
         && ready
-        && let Some(order) = roll_order(&plan, pinned.clone(), &declared.0, view.map.ruleset.secret_tactics())
+        && let Some(order) = roll_order(
+            defense.clone(),
+            pinned.clone(),
+            &declared.0,
+            view.map.ruleset.secret_tactics(),
+        )
     {
         // An attack the preview already refuses is not sent: the plan stays for the player to
         // mend (tick other units, change an option), and the status bar says why.
@@ -252,7 +266,7 @@ fn update_preview(
     }
     // The defender answering sees the declared attack without the attacker's secret.
     let key = match &declared.0 {
-        Some(c) => Some((c.as_seen_by(c.defender), Some(plan.defense()))),
+        Some(c) => Some((c.as_seen_by(c.defender), Some(defense))),
         None => pinned
             .or_else(|| {
                 hovered
@@ -285,6 +299,31 @@ fn update_preview(
     preview.no_retreat_decided = decided;
     let edition = edition.map(|e| *e).unwrap_or_default();
     preview.result = key.map(|(order, defense)| odds_for(&view, &order, defense.as_ref(), (decided, edition)));
+}
+
+/// Rommel: the batteries the side choosing now may call (the defender's once an attack is
+/// declared, else the attacker's), and the calls kept to those still on offer.
+fn offer_batteries(plan: &mut AttackPlan, declared: &Option<DeclaredCombat>, view: &GameView) {
+    let offer = match (&view.map.ruleset.combat, declared, plan.target) {
+        (combat::CombatRules::Rommel(_), Some(c), _) => {
+            let defenders: Vec<Entity> = view.index.stack(c.order.target).iter().copied().collect();
+            view.batteries(c.defender, &defenders, c.order.target)
+        }
+        (combat::CombatRules::Rommel(_), None, Some(target)) => {
+            view.batteries(view.turn.active, &plan.attackers, target)
+        }
+        _ => Vec::new(),
+    };
+    let named: Vec<(Entity, String)> = offer
+        .into_iter()
+        .filter_map(|e| view.units.get(e).ok().map(|u| (e, u.unit.name.clone())))
+        .collect();
+    if plan.batteries != named {
+        plan.batteries = named;
+        let offered: Vec<Entity> = plan.batteries.iter().map(|(e, _)| *e).collect();
+        plan.barrage.retain(|e| offered.contains(e));
+        plan.defense_barrage.retain(|e| offered.contains(e));
+    }
 }
 
 /// The exact odds of `order` (against `defense`) as the preview shows them: carried out on the
@@ -400,3 +439,7 @@ fn remember_result(
         *plan = AttackPlan::default();
     }
 }
+
+#[cfg(test)]
+#[path = "attack_tests.rs"]
+mod tests;

@@ -196,10 +196,37 @@ fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, (defender, 
         ui.strong(format!("{attacker}: choose a tactic ({defender}, look away)"));
     }
     pick_tactic(ui, &Tactic::ATTACK, &mut plan.attack_tactic);
+    barrage(ui, &plan.batteries, &mut plan.barrage);
+}
+
+/// Rommel: the artillery the side may call to barrage, a box each.
+fn barrage(ui: &mut egui::Ui, offered: &[(bevy::prelude::Entity, String)], called: &mut Vec<bevy::prelude::Entity>) {
+    const RULE: &str = "Rommel: each unit in the combat may call one artillery unit of its own element (or of its \
+                        parent) to add its barrage value. The battery must be untipped, within 3 squares, not in \
+                        urban or woods terrain and not in a contested square; the odds below say why a call is refused.";
+    if offered.is_empty() {
+        ui.label(egui::RichText::new("No artillery within 3 squares to call for a barrage").weak())
+            .on_hover_text(RULE);
+        return;
+    }
+    ui.label("Call artillery to barrage:").on_hover_text(RULE);
+    ui.horizontal_wrapped(|ui| {
+        for (battery, name) in offered {
+            let mut on = called.contains(battery);
+            if ui.checkbox(&mut on, name.as_str()).on_hover_text(RULE).changed() {
+                if on {
+                    called.push(*battery);
+                } else {
+                    called.retain(|b| b != battery);
+                }
+            }
+        }
+    });
 }
 
 /// Rommel: the defender's answer to a declared attack.
 pub(super) fn defender_tactic(ui: &mut egui::Ui, plan: &mut AttackPlan, defender: &str) {
     ui.strong(format!("{defender}: choose a tactic"));
     pick_tactic(ui, &Tactic::DEFENSE, &mut plan.defense_tactic);
+    barrage(ui, &plan.batteries, &mut plan.defense_barrage);
 }
