@@ -4,7 +4,6 @@
 //! the phase bookkeeping, objectives, sudden death) and records it in the `OrderLog` with its dice
 //! and the state hash. `replay` runs a recorded log again and checks every entry.
 
-use super::GameSystems;
 use super::advance::{AdvanceChoice, carry_out_advances};
 use super::combat::{self as game_combat, PendingAdvances, PendingCombat, PendingRetreats, combat_step, run};
 use super::components::{GameLog, GameMap, GameRng, Position, Sides, Unit, UnitIds};
@@ -37,26 +36,8 @@ impl fmt::Display for OrderRefused {
 impl std::error::Error for OrderRefused {}
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<IssuedOrder>()
-        .add_message::<OrderRefused>()
-        .init_resource::<OrderLog>()
-        .add_systems(
-            Update,
-            carry_out_orders
-                .in_set(GameSystems::Orders)
-                .run_if(resource_exists::<TurnState>),
-        );
-}
-
-/// Carries out the orders sent as messages this frame (the client's, the computer player's).
-fn carry_out_orders(world: &mut World) {
-    let orders: Vec<IssuedOrder> = world.resource_mut::<Messages<IssuedOrder>>().drain().collect();
-    for order in orders {
-        if let Err(refused) = execute(world, order) {
-            info!("{refused}");
-            world.write_message(refused);
-        }
-    }
+    // A refusal is also a message, for the client's status bar.
+    app.add_message::<OrderRefused>().init_resource::<OrderLog>();
 }
 
 /// Where a unit stands, by id (for orders in words).

@@ -46,7 +46,8 @@ use bevy::prelude::*;
 pub enum GameSystems {
     /// Bring derived maps (zones of control) up to date before orders read them.
     Zones,
-    /// Carry out the orders sent this frame (`IssuedOrder` messages), each settled and logged.
+    /// Where what orders changed is read from (autosave, the emergency save): after it. Orders
+    /// are carried out by `execute::execute`, called by whoever gives them.
     Orders,
 }
 

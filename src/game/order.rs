@@ -8,9 +8,9 @@ use crate::rules::grid::{Cell, as_label, as_labels};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// An order with the side that issues it (a side id such as `german`). Write one as a message to
-/// have the game carry it out; a refusal comes back as `OrderRefused`.
-#[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// An order with the side that issues it (a side id such as `german`), as `execute::execute`
+/// carries it out (or refuses it with `OrderRefused`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IssuedOrder {
     pub side: String,
