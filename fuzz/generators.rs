@@ -274,7 +274,7 @@ pub fn case_text(case: &Case) -> Option<String> {
     let (a, d, [evade, withdraws, exchange, ignore, attrition]) = case.choices;
     let _ = write!(
         text,
-        "choices: (attacker_retreat: {}, defender_retreat: {}, evade: {evade}, defender_withdraws: {withdraws}, german_exchange: {exchange}, ignore_retreat: {ignore}, attrition_as_retreat: {attrition}),\n)",
+        "choices: (attacker_retreat: {}, defender_retreat: {}, evade: {evade}, defender_withdraws: {withdraws}, german_exchange: {exchange}, hold: {ignore}, attrition_as_retreat: {attrition}),\n)",
         pick(&RETREAT, a),
         pick(&RETREAT, d)
     );

@@ -7,7 +7,7 @@ mod common;
 use bevy::prelude::*;
 use common::board::*;
 use hexfront::combat::AdvanceRight;
-use hexfront::game::combat::{Attacked, PendingAdvances};
+use hexfront::game::combat_phase::{Attacked, PendingAdvances};
 use hexfront::game::components::MovePoints;
 use hexfront::game::order::Order;
 use hexfront::game::retreat::AfterCombatMode;
@@ -247,7 +247,7 @@ fn killing_ground_advance_is_optional_and_automatic_play_advances_the_strongest_
 
 /// The breakthrough fixture, red's brigade at 0403 attacked by blue's division and mechanized
 /// brigade from 0303 (13 : 6, column 5, +2 for the lead units' ER: column 7); a 2 is "1/1R".
-fn breakthrough(manual_choices: bool) -> (App, hexfront::game::combat::CombatResolved) {
+fn breakthrough(manual_choices: bool) -> (App, hexfront::game::combat_phase::CombatResolved) {
     let s = hexfront::scenario::Scenario::load("tests/fixtures/breakthrough.ron").unwrap();
     let mut app = start(&s);
     if manual_choices {

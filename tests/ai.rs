@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use common::SHIPPED;
 use common::board::{cell, fixture_with, id, order_retreat, start, to_phase, unit};
 use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
-use hexfront::game::combat::PendingRetreats;
+use hexfront::game::combat_phase::PendingRetreats;
 use hexfront::game::components::Position;
 use hexfront::game::execute::issue;
 use hexfront::game::log::OrderLog;

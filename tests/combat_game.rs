@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use hexfront::combat::{self, Choices, Dice};
-use hexfront::game::combat::{
+use hexfront::game::combat_phase::{
     Attacked, CombatResolved, PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats,
 };
 use hexfront::game::components::*;
@@ -180,18 +180,18 @@ fn situation_of(scenario: &Scenario) -> combat::Situation {
     let inf = unit(&mut app, "inf").unwrap();
     let tank = unit(&mut app, "tank").unwrap();
     let world = app.world_mut();
-    let mut q = world.query::<hexfront::game::combat::UnitData>();
+    let mut q = world.query::<hexfront::game::combat_phase::UnitData>();
     let rows: Vec<_> = q.iter(world).collect();
     let row = |e: Entity| rows.iter().find(|r| r.entity == e).unwrap();
-    let nation = |r: &hexfront::game::combat::UnitRow| scenario.sides[r.side.0].id.clone();
+    let nation = |r: &hexfront::game::combat_phase::UnitRow| scenario.sides[r.side.0].id.clone();
     let attackers = [inf, tank]
         .iter()
-        .map(|&e| hexfront::game::combat::combatant(row(e), &nation(row(e)), Default::default()))
+        .map(|&e| hexfront::game::combat_phase::combatant(row(e), &nation(row(e)), Default::default()))
         .collect();
     let defenders = rows
         .iter()
         .filter(|r| r.cell() == parse_label("0301").unwrap())
-        .map(|r| hexfront::game::combat::combatant(r, &nation(r), Default::default()))
+        .map(|r| hexfront::game::combat_phase::combatant(r, &nation(r), Default::default()))
         .collect();
     combat::Situation {
         terrain: scenario.board.terrain(parse_label("0301").unwrap()).unwrap(),
@@ -235,11 +235,11 @@ fn the_scenario_sets_the_weather_combat_reads() {
     let muddy = text.replace("    turns: 3,", "    turns: 3,\n    weather: Mud,");
     let scenario = Scenario::from_ron_str("muddy.ron", &muddy).unwrap();
     let app = headless_app(&scenario, 1);
-    let weather = app.world().resource::<hexfront::game::combat::CurrentWeather>().0;
+    let weather = app.world().resource::<hexfront::game::combat_phase::CurrentWeather>().0;
     assert_eq!(weather, combat::Weather::Mud);
     let app = headless_app(&fixture(), 1);
     assert_eq!(
-        app.world().resource::<hexfront::game::combat::CurrentWeather>().0,
+        app.world().resource::<hexfront::game::combat_phase::CurrentWeather>().0,
         combat::Weather::Clear
     );
     let bad = text.replace("    turns: 3,", "    turns: 3,\n    weather: Drizzle,");

@@ -248,7 +248,7 @@ fn random_situation(rng: &mut ChaCha8Rng, rs: &Ruleset, max_per_side: usize) -> 
         evade: rng.random_bool(0.5),
         defender_withdraws: rng.random_bool(0.2),
         german_exchange: rng.random_bool(0.5),
-        ignore_retreat: false,
+        hold: false,
         attrition_as_retreat: rng.random_bool(0.5),
         ..Choices::default()
     };
@@ -298,7 +298,7 @@ fn random_situation(rng: &mut ChaCha8Rng, rs: &Ruleset, max_per_side: usize) -> 
             s.conditions.city = pick(rng, &[None, None, Some(City::City), Some(City::VictoryCity(2))]);
         }
         CombatRules::NextWar(_) => {
-            s.choices.ignore_retreat = false;
+            s.choices.hold = false;
             s.attack.extra.push(ExtraModifier {
                 source: "support".into(),
                 effect: ExtraEffect::DieModifier(rng.random_range(-3..=3)),

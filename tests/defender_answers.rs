@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
 use hexfront::combat::CombatRules;
 use hexfront::combat::odds::Fraction;
-use hexfront::game::combat::{PendingAnswer, PendingCombat};
+use hexfront::game::combat_phase::{PendingAnswer, PendingCombat};
 use hexfront::game::components::Sides;
 use hexfront::game::execute::execute;
 use hexfront::game::headless_app;
@@ -323,7 +323,7 @@ fn the_russians_no_retreat_decision_holds_for_the_rest_of_the_turn() {
         let world = app.world_mut();
         let turn = world.resource::<hexfront::game::phase::TurnState>().turn;
         let decided = world
-            .resource::<hexfront::game::combat::NoRetreatTurns>()
+            .resource::<hexfront::game::combat_phase::NoRetreatTurns>()
             .decided(turn, 1);
         assert!(decided.is_some(), "seed {seed}: the decision is kept for turn {turn}");
         kept += 1;

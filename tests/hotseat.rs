@@ -344,7 +344,7 @@ fn each_phase_end_autosaves_atomically_and_the_autosave_loads() {
 #[test]
 fn a_game_saved_while_a_retreat_waits_for_its_choice_loads_at_that_choice() {
     use common::board::{attack, give, to_phase};
-    use hexfront::game::combat::PendingRetreats;
+    use hexfront::game::combat_phase::PendingRetreats;
     let scenario = Scenario::load("tests/fixtures/breakthrough.ron").unwrap();
     let waiting = |app: &App| {
         let p = app.world().resource::<PendingRetreats>();

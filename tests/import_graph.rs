@@ -85,8 +85,8 @@ const KNOWN_CIRCLES: [(&str, &[&str]); 7] = [
         ],
     ),
     (
-        "combat re-exports situation's types and calls must_attack by name: issue 34 reaches must-attack through data",
-        &["game::combat", "game::must_attack", "game::retreat", "game::situation"],
+        "combat re-exports view's types and calls must_attack by name: issue 34 reaches must-attack through data",
+        &["game::combat_phase", "game::must_attack", "game::retreat", "game::view"],
     ),
     (
         "deployment checks are part of validation and use its located errors",

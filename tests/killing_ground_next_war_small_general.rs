@@ -377,7 +377,10 @@ fn next_war_er_check_to_ignore_a_retreat() {
             track("e", UnitClass::Infantry, &[4, 2]).er(4),
         ],
     );
-    s.choices.ignore_retreat = true;
+    s.choices.hold = true;
+    // Files written before the option had one name say `ignore_retreat`: read as `hold`.
+    let old: hexfront::combat::Choices = ron::from_str("(ignore_retreat: true)").unwrap();
+    assert_eq!(old, s.choices.clone());
     // 40:8 = 5:1 (column 8), urban -2, lead ER 5 vs 6 -1: column 5, where roll 6 is 1/2R.
     let a = assess(&rs.combat, &s).unwrap();
     assert_eq!(a.cell.unwrap().column, "5");
@@ -394,7 +397,7 @@ fn next_war_er_check_to_ignore_a_retreat() {
     let (r1, _, _) = resolve_with(&rs.combat, &s, &[6, 7]);
     assert!(r1.defender.retreat.is_none());
     assert_eq!(r1.defender.steps_lost, 3, "a failed check costs a step to stay");
-    s.choices.ignore_retreat = false;
+    s.choices.hold = false;
     let (r2, _, rolled) = resolve_with(&rs.combat, &s, &[6]);
     assert_eq!(
         (rolled, r2.defender.retreat.map(|d| d.cells)),

@@ -8,7 +8,7 @@ use common::UnitExt;
 use common::board::*;
 use hexfront::game::order::{AttackOrder, Order};
 use hexfront::game::phase::Phase;
-use hexfront::game::situation::GameView;
+use hexfront::game::view::GameView;
 use hexfront::rules::units::UnitClass;
 use hexfront::scenario::Scenario;
 
@@ -113,7 +113,7 @@ fn the_computer_makes_the_owed_attack_before_ending_the_phase() {
     // computer, attacking, waits for both.
     if app
         .world()
-        .resource::<hexfront::game::combat::PendingCombat>()
+        .resource::<hexfront::game::combat_phase::PendingCombat>()
         .0
         .is_some()
     {
@@ -122,7 +122,7 @@ fn the_computer_makes_the_owed_attack_before_ending_the_phase() {
     }
     if app
         .world()
-        .resource::<hexfront::game::combat::PendingAnswer>()
+        .resource::<hexfront::game::combat_phase::PendingAnswer>()
         .0
         .is_some()
     {

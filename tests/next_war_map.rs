@@ -11,7 +11,7 @@ use common::board::*;
 use hexfront::combat::City;
 use hexfront::game::order::{AttackOrder, Order};
 use hexfront::game::phase::Phase;
-use hexfront::game::situation::{GameView, sitting_out};
+use hexfront::game::view::{GameView, sitting_out};
 use hexfront::rules::advance::advance_targets;
 use hexfront::rules::terrain::Mobility;
 

@@ -8,7 +8,7 @@ mod common;
 use bevy::prelude::*;
 use common::board::{cell, give, ids};
 use common::random_player::random_order;
-use hexfront::game::combat::{GameView, PendingCombat};
+use hexfront::game::combat_phase::{GameView, PendingCombat};
 use hexfront::game::execute::{execute, issue};
 use hexfront::game::hash::state_hash;
 use hexfront::game::headless_app;

@@ -325,7 +325,9 @@ fn rommel_defenders_never_retreat_into_the_square_the_attackers_came_from_and_at
     .unwrap();
     let a = id(&mut app, "a");
     assert_eq!(at(&mut app, "a").unwrap(), "0202", "the square is contested");
-    app.world_mut().entity_mut(a).insert(hexfront::game::combat::Attacked);
+    app.world_mut()
+        .entity_mut(a)
+        .insert(hexfront::game::combat_phase::Attacked);
     let o = options(&mut app, "d", 1, &["a"]);
     assert_eq!(why(&o, "0201"), "the attackers came from 0201: no retreat into it");
     assert_eq!(legal(&o), ["0102", "0203", "0302"]);
@@ -383,7 +385,7 @@ fn small_general_retreats_in_a_random_direction_into_friendly_hexes_only_or_the_
 #[test]
 fn next_war_units_in_an_over_stacked_hex_lose_one_er_per_stacking_point_over_the_limit() {
     use bevy::ecs::system::SystemState;
-    use hexfront::game::combat::GameView;
+    use hexfront::game::combat_phase::GameView;
     use hexfront::game::components::{MapIndex, Position};
     use hexfront::game::order::AttackOrder;
     use hexfront::game::phase::TurnState;
@@ -451,7 +453,7 @@ fn a_retreat_counts_units_against_a_units_stacking_limit_not_their_stacking_poin
 fn the_attack_preview_warns_of_a_defender_that_could_not_retreat() {
     use bevy::ecs::system::SystemState;
     use hexfront::game::retreat::blocked_defenders;
-    use hexfront::game::situation::GameView;
+    use hexfront::game::view::GameView;
     let blocked = |row: &str, units: &[String]| {
         let mut app = start(&fixture("killing-ground", HEXES, "'.': \"clear\"", &[row], "", units));
         let attackers = vec![id(&mut app, "a")];

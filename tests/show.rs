@@ -157,7 +157,7 @@ fn highlights_draw_each_turn_end_and_the_upsets() {
 /// same state hash after every order.
 #[test]
 fn taking_the_odds_before_each_roll_changes_no_die_and_no_state() {
-    use hexfront::game::combat::OddsBeforeRoll;
+    use hexfront::game::combat_phase::OddsBeforeRoll;
     use hexfront::game::execute::execute;
     use hexfront::game::log::OrderLog;
     let (game, _) = committed();

@@ -7,7 +7,7 @@
 
 use bevy::prelude::*;
 use hexfront::combat::Effect;
-use hexfront::game::combat::{PlannedCombat, plan_attack};
+use hexfront::game::combat_phase::{PlannedCombat, plan_attack};
 use hexfront::game::execute::execute;
 use hexfront::game::headless_app;
 use hexfront::game::hexsides::AttackedHexsides;

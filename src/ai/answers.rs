@@ -8,7 +8,7 @@ use super::attacks::{batteries, odds_of};
 use super::survey::{Stack, Survey};
 use crate::combat::Tactic;
 use crate::game::advance::advance_options;
-use crate::game::combat::{GameView, PendingAdvances, PendingCombat, PendingRetreats};
+use crate::game::combat_phase::{GameView, PendingAdvances, PendingCombat, PendingRetreats};
 use crate::game::components::{Side, Unit};
 use crate::game::order::{DefenseOrder, Order};
 use crate::game::retreat::waiting_retreat_paths;
@@ -96,7 +96,7 @@ fn no_retreat(world: &mut World, player: &mut ComputerPlayer, order: &crate::gam
 /// steps, the cell and the attacker's losses; a weaker player's noise may pick another close
 /// one).
 pub(super) fn answer_result(world: &mut World, player: &mut ComputerPlayer) -> Order {
-    let Some(w) = world.resource::<crate::game::combat::PendingAnswer>().0.clone() else {
+    let Some(w) = world.resource::<crate::game::combat_phase::PendingAnswer>().0.clone() else {
         return Order::Answer(Default::default());
     };
     let suggested = &w.options[w.suggested];

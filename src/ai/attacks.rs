@@ -9,10 +9,10 @@ use super::survey::{Stack, Survey};
 use super::{ComputerPlayer, unit_ids};
 use crate::combat::odds::Summary;
 use crate::combat::{self, CombatRules, DefenderChoices, RetreatOrSteps, Tactic};
-use crate::game::combat::{Attacked, accelerated_effort_by, plan_attack};
+use crate::game::combat_phase::{Attacked, accelerated_effort_by, plan_attack};
 use crate::game::components::{Effectiveness, GameMap, Position, Side, Steps, Unit};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
-use crate::game::situation::may_barrage;
+use crate::game::view::may_barrage;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 

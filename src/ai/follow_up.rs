@@ -8,7 +8,7 @@
 
 use crate::combat::odds::Summary;
 use crate::combat::{self, CombatResult, CombatRules, Situation};
-use crate::game::combat::plan_attack;
+use crate::game::combat_phase::plan_attack;
 use crate::game::components::GameMap;
 use crate::game::hexsides::AttackedHexsides;
 use crate::game::order::AttackOrder;

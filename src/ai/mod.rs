@@ -18,7 +18,7 @@ pub use answers::fallback;
 pub use profile::{LEVELS, Profile};
 pub use rollout::PostureJob;
 
-use crate::game::combat::{PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats};
+use crate::game::combat_phase::{PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats};
 use crate::game::components::Sides;
 use crate::game::execute::{execute, issuer};
 use crate::game::order::{DefenseOrder, IssuedOrder, Order};

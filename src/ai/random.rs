@@ -8,7 +8,7 @@
 //! answers to a result.
 
 use crate::combat::{RetreatOrSteps, Tactic};
-use crate::game::combat::{PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats, plan_attack};
+use crate::game::combat_phase::{PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats, plan_attack};
 use crate::game::components::*;
 use crate::game::execute::issuer;
 use crate::game::order::{AttackOrder, IssuedOrder, Order};

@@ -310,7 +310,7 @@ pub(crate) fn resolve(
     take_losses(&s.attackers, &mut attacker, p.lead[0], a_loss, Role::Attacker);
     let survivors = |res: &SideResult| res.units.iter().any(|u| !u.eliminated);
     let mut retreating = entry.retreat && survivors(&defender);
-    if retreating && choices.ignore_retreat && p.may_hold {
+    if retreating && choices.hold && p.may_hold {
         let lowest = (0..s.defenders.len())
             .filter(|&i| !defender.units[i].eliminated)
             .min_by_key(|&i| s.defenders[i].er.unwrap_or(0));

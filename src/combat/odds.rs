@@ -352,8 +352,8 @@ fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
         }
         CombatRules::NextWar(r) => {
             if r.may_hold(s) {
-                alt("defenders try to ignore the retreat", &|c| c.ignore_retreat = true);
-                alt("defenders retreat", &|c| c.ignore_retreat = false);
+                alt("defenders try to hold", &|c| c.hold = true);
+                alt("defenders retreat", &|c| c.hold = false);
             }
         }
         CombatRules::SmallGeneral(_) => {}

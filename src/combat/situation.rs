@@ -325,8 +325,10 @@ pub struct Choices {
     pub defender_withdraws: bool,
     /// War Against Russia: German attackers exchange when the weather allows.
     pub german_exchange: bool,
-    /// Next War: defenders in strong terrain try to ignore a retreat (ER check).
-    pub ignore_retreat: bool,
+    /// Next War: defenders in strong terrain try to hold, ignoring a retreat (an ER check).
+    /// (Written `ignore_retreat` in files before it had one name.)
+    #[serde(alias = "ignore_retreat")]
+    pub hold: bool,
     /// Killing Ground 8.10.3: defenders in a city (Germans in bocage) take an attritional loss
     /// as a one-hex retreat.
     pub attrition_as_retreat: bool,
@@ -351,7 +353,7 @@ impl Default for Choices {
             evade: true,
             defender_withdraws: false,
             german_exchange: false,
-            ignore_retreat: false,
+            hold: false,
             attrition_as_retreat: false,
             attacker_losses_first: Vec::new(),
             defender_losses_first: Vec::new(),
@@ -370,7 +372,7 @@ impl Choices {
             evade: defender.evade,
             defender_withdraws: defender.withdraw,
             german_exchange: attacker.german_exchange,
-            ignore_retreat: defender.hold,
+            hold: defender.hold,
             attrition_as_retreat: defender.attrition_as_retreat,
             attacker_losses_first: attacker.losses_first.clone(),
             defender_losses_first: defender.losses_first.clone(),
@@ -393,7 +395,7 @@ impl Choices {
             retreat: self.defender_retreat,
             evade: self.evade,
             withdraw: self.defender_withdraws,
-            hold: self.ignore_retreat,
+            hold: self.hold,
             attrition_as_retreat: self.attrition_as_retreat,
             losses_first: self.defender_losses_first.clone(),
             names_infantry: self.defender_names_infantry,
@@ -445,7 +447,7 @@ pub struct DefenderChoices {
     /// dispersed defenders retreat a hex.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub withdraw: bool,
-    /// Next War: try to ignore the retreat (an ER check).
+    /// Next War: try to hold, ignoring the retreat (an ER check).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hold: bool,
     /// Killing Ground 8.10.3: a hex of retreat instead of an attritional loss.

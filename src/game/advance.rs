@@ -3,7 +3,7 @@
 //! mandatory advance, zero-attack followers, second-cell advance, Clearing markers and renewed
 //! attacks (War Against Russia's breakthrough).
 
-use super::combat::{Attacked, PendingAdvance, PendingAdvances, UnitData};
+use super::combat_phase::{Attacked, PendingAdvance, PendingAdvances, UnitData};
 use super::components::{GameMap, MapIndex, Position, Side};
 use super::phase::TurnState;
 use super::retreat::AfterCombatWorld;

@@ -2,8 +2,8 @@
 //! the ruleset says (Killing Ground 8.93: a step for each cell short; elsewhere elimination or
 //! staying put), so the answer window tells the real consequence and suggests accordingly.
 
-use super::combat::{PlannedCombat, run};
-use super::situation::GameView;
+use super::combat_phase::{PlannedCombat, run};
+use super::view::GameView;
 use crate::combat::SideResult;
 use crate::combat::odds::{AnswerOption, OutcomeOdds, summarize};
 use crate::rules::grid::Cell;

@@ -2,7 +2,7 @@
 //! square where cells are contested), alone or with the others around the same target; and which
 //! of its stacks may still attack, as `plan_attack` — the one rule for attacks — allows.
 
-use super::combat::{Attacked, plan_attack};
+use super::combat_phase::{Attacked, plan_attack};
 use super::components::*;
 use super::order::AttackOrder;
 use super::phase::TurnState;

@@ -5,7 +5,7 @@
 //! and the state hash. `replay` runs a recorded log again and checks every entry.
 
 use super::advance::{AdvanceChoice, carry_out_advances};
-use super::combat::{self as game_combat, PendingAdvances, PendingCombat, PendingRetreats, combat_step, run};
+use super::combat_phase::{self, PendingAdvances, PendingCombat, PendingRetreats, combat_step, run};
 use super::components::{GameLog, GameMap, GameRng, Position, Sides, Unit, UnitIds};
 use super::hash::state_hash;
 use super::log::{DieRecord, LogEntry, OrderLog, When};
@@ -97,10 +97,10 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
     let first_line = world.resource::<GameLog>().0.len();
     let public = public_words(world, &issued.order);
     let named = issued.order.words_with(&|id| unit_label(world, id));
-    if world.contains_resource::<game_combat::OddsBeforeRoll>() {
+    if world.contains_resource::<combat_phase::OddsBeforeRoll>() {
         let odds = super::fight::odds_before(world, &issued.order).and_then(Result::ok);
         if odds.is_some() {
-            world.resource_mut::<game_combat::OddsBeforeRoll>().0 = odds;
+            world.resource_mut::<combat_phase::OddsBeforeRoll>().0 = odds;
         }
     }
     if let Err(reason) = carry_out(world, side, issued.order.clone()) {
@@ -168,7 +168,7 @@ pub fn issuer(world: &World, order: &Order) -> Result<Option<(usize, String)>, S
     let sides = world.resource::<Sides>().0.len();
     let active = world.resource::<TurnState>().active.0;
     let declared = &world.resource::<PendingCombat>().0;
-    let answer = &world.resource::<game_combat::PendingAnswer>().0;
+    let answer = &world.resource::<combat_phase::PendingAnswer>().0;
     let retreats = &world.resource::<PendingRetreats>().0;
     let advances = &world.resource::<PendingAdvances>().0;
     match order {
@@ -436,7 +436,7 @@ pub fn replay_entry(world: &mut World, index: usize, recorded: &LogEntry) -> Res
         problem,
     };
     // A replayed combat (a rebuild, a load, the theatre) is not a new one to show with its odds.
-    let watching = world.remove_resource::<game_combat::OddsBeforeRoll>();
+    let watching = world.remove_resource::<combat_phase::OddsBeforeRoll>();
     let carried_out = execute(world, recorded.issued());
     if let Some(w) = watching {
         world.insert_resource(w);

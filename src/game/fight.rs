@@ -3,7 +3,7 @@
 //! at once or left waiting for the defender's answer to its result (`Answer`), which carries it
 //! out on the same dice. Planning, effects and narration are `combat.rs`'s.
 
-use super::combat::{
+use super::combat_phase::{
     CombatResolved, DeclaredCombat, NoRetreatTurns, PendingAnswer, PendingCombat, PlannedCombat, WaitingAnswer,
     apply_combat_effects, combat_effects, narrate, plan_attack, run,
 };
@@ -117,7 +117,7 @@ fn wait_for_answer(world: &mut World, p: &PlannedCombat, outcome: &Outcome, dice
     let options = super::answer_board::on_the_board(world, p, options);
     let (attacker, defender) = sides_of(world, p);
     let suggested = combat::answers::suggested(&options);
-    let result = super::combat::result_words(&p.situation, &outcome.result);
+    let result = super::combat_phase::result_words(&p.situation, &outcome.result);
     let faces: Vec<String> = dice.iter().map(ToString::to_string).collect();
     let labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
     let name = world

@@ -5,7 +5,7 @@
 //! hash-map order or another crate's text format; names, not enum positions. The order log stores
 //! it after every order, and a replay checks it.
 
-use super::combat::{Attacked, PendingAdvances, PendingCombat, PendingRetreats};
+use super::combat_phase::{Attacked, PendingAdvances, PendingCombat, PendingRetreats};
 use super::components::{CameFrom, Experience, MapIndex, MovePoints, Position, Statuses, Steps, Unit};
 use super::phase::{GameState, TurnState};
 use super::retreat::{RetreatedThisPhase, StuckRetreats};
@@ -294,7 +294,9 @@ fn combat_part(world: &World) -> u32 {
         ]));
     }
     h.word(u64::MAX);
-    if let Some(super::combat::PendingAnswer(Some(w))) = world.get_resource::<super::combat::PendingAnswer>() {
+    if let Some(super::combat_phase::PendingAnswer(Some(w))) =
+        world.get_resource::<super::combat_phase::PendingAnswer>()
+    {
         // Hashed only while a result waits, so a game at rest hashes as before answers existed.
         h.str("waiting answer");
         // The attack and its defence are public once rolled.
@@ -305,7 +307,7 @@ fn combat_part(world: &World) -> u32 {
         h.word(w.options.len() as u64);
     }
     if let (Some(turns), Some(turn)) = (
-        world.get_resource::<super::combat::NoRetreatTurns>(),
+        world.get_resource::<super::combat_phase::NoRetreatTurns>(),
         world.get_resource::<TurnState>(),
     ) {
         // Russians under No Retreat! orders this turn (a decision against them changes no hash).

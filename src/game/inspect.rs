@@ -4,11 +4,11 @@
 //! itself plays by, on a game opened headless.
 
 use super::advance::advance_options;
-use super::combat::PendingAdvance;
+use super::combat_phase::PendingAdvance;
 use super::components::{GameMap, MapIndex, Sides, Unit, UnitIds};
 use super::movement::{MoverData, movers_and_others, search_moves};
 use super::phase::{Phase, TurnState, current_phase};
-use super::situation::GameView;
+use super::view::GameView;
 use super::zoc::Zoc;
 use crate::combat::AdvanceRight;
 use crate::rules::grid::{Cell, label, parse_label};

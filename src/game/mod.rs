@@ -9,7 +9,7 @@ pub mod advance;
 pub mod answer_board;
 pub mod attack_options;
 pub mod autosave;
-pub mod combat;
+pub mod combat_phase;
 pub mod components;
 pub mod dice_proof;
 pub mod edition;
@@ -30,12 +30,12 @@ pub mod reload;
 pub mod retreat;
 pub mod save;
 mod save_v2;
-pub mod situation;
 pub mod spawn;
 pub mod standing;
 pub mod turn_report;
 pub mod undo;
 pub mod victory;
+pub mod view;
 pub mod zoc;
 
 use bevy::prelude::*;
@@ -74,7 +74,7 @@ pub fn plugin(app: &mut App) {
             must_attack::plugin,
             hexsides::plugin,
             movement::plugin,
-            combat::plugin,
+            combat_phase::plugin,
             retreat::plugin,
             advance::plugin,
             victory::plugin,

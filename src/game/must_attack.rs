@@ -4,11 +4,11 @@
 //! move the obligation). The game refuses to end the phase while such an attack can still be
 //! made; the computer players make it first.
 
-use super::combat::plan_attack;
+use super::combat_phase::plan_attack;
 use super::components::GameLog;
 use super::order::AttackOrder;
 use super::phase::Phase;
-use super::situation::{GameView, combatant};
+use super::view::{GameView, combatant};
 use crate::rules::grid::Cell;
 use crate::rules::terrain::EdgeFeatures;
 use crate::rules::units::UnitStatus;

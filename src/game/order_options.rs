@@ -4,7 +4,7 @@
 //! need); the refusal names the rule.
 
 use super::advance::advance_options;
-use super::combat::{GameView, PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats, plan_attack};
+use super::combat_phase::{GameView, PendingAdvances, PendingAnswer, PendingCombat, PendingRetreats, plan_attack};
 use super::components::{Sides, Unit};
 use super::execute::issuer;
 use super::movement::{may_end_in, movers_and_others, search_moves};

@@ -2,7 +2,7 @@
 //! unit's legal paths (`rules::retreat`), one is chosen (a `Retreat` order, or the automatic
 //! choice by the ruleset's chooser) and carried out with its ER checks and step losses.
 
-use super::combat::{PendingRetreat, PendingRetreats, UnitData};
+use super::combat_phase::{PendingRetreat, PendingRetreats, UnitData};
 use super::components::{GameLog, GameMap, GameRng, MapIndex, Position, Sides, Steps};
 use super::zoc::Zoc;
 use crate::combat::Chooser;
@@ -69,7 +69,8 @@ pub struct AfterCombatWorld<'w> {
 /// The legal retreat paths of a waiting retreat, read from the world (what a player, or the
 /// computer, chooses among); `None` when its unit is gone.
 pub fn waiting_retreat_paths(world: &mut World, p: &PendingRetreat) -> Option<Vec<RetreatPath>> {
-    let mut state: bevy::ecs::system::SystemState<super::combat::GameView> = bevy::ecs::system::SystemState::new(world);
+    let mut state: bevy::ecs::system::SystemState<super::combat_phase::GameView> =
+        bevy::ecs::system::SystemState::new(world);
     let view = state.get(world).ok()?;
     let (_, options) = view
         .retreat_options(p.unit, p.from, p.demand.cells, &p.opponents)
@@ -502,7 +503,7 @@ fn clear_retreated(mut commands: Commands, units: Query<Entity, With<RetreatedTh
 /// The defenders in `target` that could not retreat even one cell if the combat's result asked
 /// them to, each with why and what the ruleset does instead — for the attack preview, before the
 /// roll (Killing Ground 8.93: a step for each cell short).
-pub fn blocked_defenders(view: &super::situation::GameView, target: Cell, attackers: &[Entity]) -> Vec<String> {
+pub fn blocked_defenders(view: &super::view::GameView, target: Cell, attackers: &[Entity]) -> Vec<String> {
     let instead = match view.map.ruleset.retreat.when_blocked {
         WhenBlocked::StepPerCellShort => "a retreat result costs it a step for each cell it cannot go (8.93)",
         WhenBlocked::StayWithErCheck => "a retreat result leaves it in place, with an ER check for a step",

@@ -238,7 +238,7 @@ pub fn write_turn_file(world: &World, path: &Path) -> Result<SavedGame, LoadErro
     let sides = world.resource::<Sides>();
     let to = world.resource::<TurnState>().active.0;
     let refuse = |why: String| Err(write_error(path, format!("no turn file written: {why}")));
-    if let Some(c) = &world.resource::<super::combat::PendingCombat>().0 {
+    if let Some(c) = &world.resource::<super::combat_phase::PendingCombat>().0 {
         return refuse(format!(
             "the attack on {} waits for the defender's answer to hidden tactics, which a file cannot keep secret",
             c.order.target

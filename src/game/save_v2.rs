@@ -224,7 +224,7 @@ pub fn migrate_log(game: &LoadedGame, old: Vec<EntryV2>) -> Result<(Vec<LogEntry
         }
         // A declared attack (Rommel) no longer carries the defender's options: its combat part
         // may differ until the defender's answer.
-        let declared = world.resource::<super::combat::PendingCombat>().0.is_some();
+        let declared = world.resource::<super::combat_phase::PendingCombat>().0.is_some();
         let now = hash_as_format_2(world);
         let differences: Vec<&str> = entry
             .hash
@@ -242,7 +242,7 @@ pub fn migrate_log(game: &LoadedGame, old: Vec<EntryV2>) -> Result<(Vec<LogEntry
 /// The state hash as the second format computed it: it had no Russian No Retreat! decision for
 /// a turn (a decision of today's, taken from the orders it did carry).
 fn hash_as_format_2(world: &mut World) -> StateHash {
-    let kept = world.remove_resource::<super::combat::NoRetreatTurns>();
+    let kept = world.remove_resource::<super::combat_phase::NoRetreatTurns>();
     let hash = super::hash::state_hash(world);
     if let Some(kept) = kept {
         world.insert_resource(kept);
@@ -258,7 +258,7 @@ fn turn_wide_no_retreat(world: &mut World, attack: &AttackOrder, no_retreat: boo
     let defender = super::fight::defender_at(world, attack.target);
     let decided = defender.and_then(|d| {
         world
-            .resource::<super::combat::NoRetreatTurns>()
+            .resource::<super::combat_phase::NoRetreatTurns>()
             .decided(turn.turn, d.0)
     });
     match decided {
@@ -285,7 +285,7 @@ fn answer_as_recorded(
     carried: &mut Option<DefenderChoices>,
 ) -> Result<(), String> {
     let defender_id = |world: &World, side: usize| world.resource::<super::components::Sides>().0[side].id.clone();
-    if let Some(declared) = world.resource::<super::combat::PendingCombat>().0.clone() {
+    if let Some(declared) = world.resource::<super::combat_phase::PendingCombat>().0.clone() {
         if world.resource::<super::components::GameMap>().ruleset.secret_tactics() {
             *carried = answer;
             return Ok(());
@@ -294,7 +294,7 @@ fn answer_as_recorded(
         let defense = before_dice.unwrap_or_default();
         execute(world, IssuedOrder::new(id, Order::Defend(defense))).map_err(|r| r.to_string())?;
     }
-    if let Some(waiting) = world.resource::<super::combat::PendingAnswer>().0.clone() {
+    if let Some(waiting) = world.resource::<super::combat_phase::PendingAnswer>().0.clone() {
         let id = defender_id(world, waiting.defender.0);
         let answer = answer.unwrap_or_default();
         execute(world, IssuedOrder::new(id, Order::Answer(answer))).map_err(|r| r.to_string())?;

@@ -122,7 +122,7 @@ pub(super) fn spawn_unit(
                 });
             }
             if p.attacked.contains(&setup.id) {
-                unit.insert(super::combat::Attacked);
+                unit.insert(super::combat_phase::Attacked);
             }
             if let Some(cell) = p
                 .came_from
@@ -156,9 +156,9 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
     world.insert_resource(index);
     world.insert_resource(ids);
     world.insert_resource(super::log::OrderLog::default());
-    world.insert_resource(super::combat::PendingCombat::default());
-    world.insert_resource(super::combat::PendingAnswer::default());
-    world.insert_resource(super::combat::NoRetreatTurns::default());
+    world.insert_resource(super::combat_phase::PendingCombat::default());
+    world.insert_resource(super::combat_phase::PendingAnswer::default());
+    world.insert_resource(super::combat_phase::NoRetreatTurns::default());
     world.insert_resource(super::retreat::StuckRetreats::default());
     world.insert_resource(super::zoc::Zoc(crate::rules::zoc::ZocMap::empty(scenario.board.grid)));
     world.insert_resource(GameMap {
@@ -186,13 +186,13 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
         scenario.objectives.iter().map(|o| o.held_by.map(Side)).collect(),
     ));
     world.remove_resource::<super::victory::Verdict>();
-    world.insert_resource(super::combat::PendingRetreats::default());
-    world.insert_resource(super::combat::PendingAdvances::default());
+    world.insert_resource(super::combat_phase::PendingRetreats::default());
+    world.insert_resource(super::combat_phase::PendingAdvances::default());
     world.insert_resource(super::hexsides::AttackedHexsides::default());
     world.insert_resource(Sides(scenario.sides.clone()));
     world.insert_resource(ScenarioSource(scenario.raw.clone()));
     world.insert_resource(rng);
-    world.insert_resource(super::combat::CurrentWeather(scenario.raw.weather));
+    world.insert_resource(super::combat_phase::CurrentWeather(scenario.raw.weather));
     let turn_state = TurnState {
         turn,
         last_turn: scenario.raw.turns,
@@ -243,7 +243,7 @@ pub fn capture_scenario(world: &mut World) -> RawScenario {
         &Statuses,
         Option<&Experience>,
         &MovePoints,
-        Has<super::combat::Attacked>,
+        Has<super::combat_phase::Attacked>,
         Option<&CameFrom>,
     )>();
     let mut live = std::collections::HashMap::new();

@@ -4,7 +4,7 @@
 //! `Answer` order, so the log shows it as the defender's; the default for a person is to be
 //! asked. The computer answers for its sides through the same orders (`ai`).
 
-use super::combat::{PendingAnswer, PendingCombat, WaitingAnswer};
+use super::combat_phase::{PendingAnswer, PendingCombat, WaitingAnswer};
 use super::components::{GameMap, Sides};
 use super::fight::defense_options;
 use super::order::{DefenseOrder, IssuedOrder, Order};
@@ -161,7 +161,7 @@ pub fn suggested_defense(world: &mut World) -> DefenseOrder {
     let mut best: Option<(f64, DefenseOrder)> = None;
     for defense in defense_options(world) {
         let Ok(Ok(planned)) =
-            world.run_system_cached_with(super::combat::plan_attack, (seen.clone(), Some(defense.clone())))
+            world.run_system_cached_with(super::combat_phase::plan_attack, (seen.clone(), Some(defense.clone())))
         else {
             continue;
         };

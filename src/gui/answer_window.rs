@@ -9,7 +9,7 @@ pub use super::answer_ask::AnswerAsk;
 use super::orders::PlayerOrder;
 use super::settings::Palette;
 use crate::combat::answers::consequence;
-use crate::game::combat::{GameView, PendingAnswer, PendingCombat, build_situation};
+use crate::game::combat_phase::{GameView, PendingAnswer, PendingCombat, build_situation};
 use crate::game::components::{GameMap, Sides};
 use crate::game::fight::defense_options;
 use crate::game::order::{DefenseOrder, Order};
@@ -136,7 +136,7 @@ fn side_name(world: &World, side: usize) -> String {
         .map_or(String::new(), |s| s.name.clone())
 }
 
-fn result_question(world: &mut World, w: &crate::game::combat::WaitingAnswer) -> AnswerAsk {
+fn result_question(world: &mut World, w: &crate::game::combat_phase::WaitingAnswer) -> AnswerAsk {
     let situation = situation_of(world, &w.order, w.defense.clone());
     let options = w
         .options
@@ -168,7 +168,7 @@ fn result_question(world: &mut World, w: &crate::game::combat::WaitingAnswer) ->
     }
 }
 
-fn no_retreat_question(world: &mut World, d: &crate::game::combat::DeclaredCombat) -> AnswerAsk {
+fn no_retreat_question(world: &mut World, d: &crate::game::combat_phase::DeclaredCombat) -> AnswerAsk {
     let defenses = defense_options(world);
     let rules = world.resource::<GameMap>().ruleset.combat.clone();
     let mut options = Vec::new();

@@ -10,7 +10,7 @@ use super::camera::PointerOverUi;
 use super::hud::{Hovered, LastRefusal, Selection};
 use super::orders::PlayerOrder;
 use crate::combat::{self, Odds, RetreatOrSteps, Situation, Tactic};
-use crate::game::combat::{CombatResolved, DeclaredCombat, GameView, PendingCombat, accelerated_effort_by};
+use crate::game::combat_phase::{CombatResolved, DeclaredCombat, GameView, PendingCombat, accelerated_effort_by};
 use crate::game::components::{MapIndex, Side};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
 use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
@@ -217,7 +217,7 @@ fn update_preview(
     mut refusal: ResMut<LastRefusal>,
     step: Option<Res<State<CombatStep>>>,
     (no_retreat, edition): (
-        Res<crate::game::combat::NoRetreatTurns>,
+        Res<crate::game::combat_phase::NoRetreatTurns>,
         Option<Res<crate::game::edition::RulesEdition>>,
     ),
 ) {
@@ -289,7 +289,7 @@ fn update_preview(
     preview.target = key.as_ref().map(|(o, _)| o.target);
     preview.blocked = key.as_ref().map_or_else(Vec::new, |(order, _)| {
         let attackers: Vec<Entity> = view.entities(&order.attackers).unwrap_or_default();
-        let mut warnings = crate::game::situation::sitting_out(order, &view);
+        let mut warnings = crate::game::view::sitting_out(order, &view);
         warnings.extend(crate::game::retreat::blocked_defenders(&view, order.target, &attackers));
         warnings
     });
@@ -388,7 +388,11 @@ fn on_the_board(
 /// War Against Russia: whether the defender of `order` gave No Retreat! orders for this whole
 /// turn (the Russians' decision, which every later attack on it that turn is fought under), once
 /// it has decided.
-fn turn_decision(order: &AttackOrder, view: &GameView, decided: &crate::game::combat::NoRetreatTurns) -> Option<bool> {
+fn turn_decision(
+    order: &AttackOrder,
+    view: &GameView,
+    decided: &crate::game::combat_phase::NoRetreatTurns,
+) -> Option<bool> {
     if !matches!(view.map.ruleset.combat, combat::CombatRules::WarAgainstRussia(_)) {
         return None;
     }
@@ -401,7 +405,7 @@ fn turn_decision(order: &AttackOrder, view: &GameView, decided: &crate::game::co
 }
 
 /// Killing Ground's Accelerated Effort (8.10.4): the attacker who would make it, with its name, or
-/// why none may (`game::combat::accelerated_effort_by`); `None` under other rulesets.
+/// why none may (`game::combat_phase::accelerated_effort_by`); `None` under other rulesets.
 fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(Entity, String), String>> {
     if !matches!(view.map.ruleset.combat, combat::CombatRules::KillingGround(_)) {
         return None;
@@ -426,7 +430,7 @@ fn remember_result(
     mut resolved: MessageReader<CombatResolved>,
     mut last: ResMut<LastCombat>,
     mut plan: ResMut<AttackPlan>,
-    (waiting, declared): (Res<crate::game::combat::PendingAnswer>, Res<PendingCombat>),
+    (waiting, declared): (Res<crate::game::combat_phase::PendingAnswer>, Res<PendingCombat>),
 ) {
     let last_resolved = resolved.read().last();
     // A combat the computer fought before the one whose defender is asked now is not shown over

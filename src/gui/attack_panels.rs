@@ -7,7 +7,7 @@ use super::attack_options::{defender_tactic, options};
 use super::crt;
 use super::settings::Palette;
 use crate::combat::{self, Odds, Role, Situation};
-use crate::game::combat::{CombatResolved, PendingCombat};
+use crate::game::combat_phase::{CombatResolved, PendingCombat};
 use crate::game::components::{GameMap, Position, Sides, Unit};
 use crate::game::phase::{Phase, TurnState};
 use crate::rules::grid::Cell;

@@ -114,8 +114,8 @@ fn attack_by_random_play(
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..3000 {
         let w = app.world_mut();
-        let idle =
-            w.resource::<PendingCombat>().0.is_none() && w.resource::<crate::game::combat::PendingAnswer>().0.is_none();
+        let idle = w.resource::<PendingCombat>().0.is_none()
+            && w.resource::<crate::game::combat_phase::PendingAnswer>().0.is_none();
         let phase = w.get_resource::<State<Phase>>().map(|s| *s.get())?;
         if idle && phase == Phase::Combat {
             let id = ids(w);

@@ -10,7 +10,7 @@ use super::orders::PlayerOrder;
 use super::settings::Palette;
 use crate::combat::Chooser;
 use crate::game::advance::advance_options;
-use crate::game::combat::{PendingAdvances, PendingRetreats, UnitData};
+use crate::game::combat_phase::{PendingAdvances, PendingRetreats, UnitData};
 use crate::game::components::{GameMap, MapIndex, Sides};
 use crate::game::order::Order;
 use crate::game::phase::{CombatStep, GameState};
@@ -255,7 +255,7 @@ fn advance_question(
     map: &GameMap,
     index: &MapIndex,
     units: &Query<UnitData>,
-    p: &crate::game::combat::PendingAdvance,
+    p: &crate::game::combat_phase::PendingAdvance,
 ) -> AdvanceAsk {
     let mut list = Vec::new();
     let mut targets: Vec<(Cell, Result<(), String>)> = Vec::new();

@@ -7,7 +7,7 @@
 
 use super::replay::Replay;
 use crate::ai::{ComputerPlayer, NotPlayed, Profile, side_to_act};
-use crate::game::combat::PendingCombat;
+use crate::game::combat_phase::PendingCombat;
 use crate::game::components::Sides;
 use crate::game::order::Order;
 use crate::game::phase::GameState;
@@ -237,7 +237,7 @@ fn computer_orders(world: &mut World) {
         };
         // A combat fought: its result panel stays up a while before the next order.
         let waiting = world.resource::<PendingCombat>().0.is_some()
-            || world.resource::<crate::game::combat::PendingAnswer>().0.is_some();
+            || world.resource::<crate::game::combat_phase::PendingAnswer>().0.is_some();
         let fought = matches!(order, Order::Defend(_) | Order::Answer(_) | Order::Attack(_)) && !waiting;
         computers.waited = if fought { -2.0 * pace.max(0.5) } else { 0.0 };
         given += 1;

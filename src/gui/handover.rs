@@ -43,8 +43,8 @@ pub fn hides_board(from: Option<Side>, to: Side, seats: &Seats, enabled: bool, p
 /// retreat's path (`retreat_chooser`: the retreating units' owner), else the side to play.
 fn acting_side(
     turn: &TurnState,
-    declared: &crate::game::combat::PendingCombat,
-    waiting: &crate::game::combat::PendingAnswer,
+    declared: &crate::game::combat_phase::PendingCombat,
+    waiting: &crate::game::combat_phase::PendingAnswer,
     (standing, secret_tactics, retreat_chooser): (&crate::game::standing::StandingAnswers, bool, Option<Side>),
     held: bool,
 ) -> Side {
@@ -67,7 +67,7 @@ fn acting_side(
 /// Who picks the path of the first waiting retreat, when a player picks it (the game's rule:
 /// the retreating unit's owner, or its opponent; Small General's random direction: nobody).
 fn retreat_chooser(
-    retreats: &crate::game::combat::PendingRetreats,
+    retreats: &crate::game::combat_phase::PendingRetreats,
     sides: &Query<&Side>,
     count: usize,
 ) -> Option<Side> {
@@ -79,8 +79,8 @@ fn retreat_chooser(
 #[allow(clippy::too_many_arguments)]
 fn notice_hand_over(
     turn: Res<TurnState>,
-    declared: Res<crate::game::combat::PendingCombat>,
-    waiting: Res<crate::game::combat::PendingAnswer>,
+    declared: Res<crate::game::combat_phase::PendingCombat>,
+    waiting: Res<crate::game::combat_phase::PendingAnswer>,
     standing: Res<crate::game::standing::StandingAnswers>,
     map: Option<Res<crate::game::components::GameMap>>,
     seats: Res<Seats>,
@@ -89,7 +89,7 @@ fn notice_hand_over(
     replay: Option<Res<Replay>>,
     mut hand: ResMut<HandOver>,
     (retreats, sides, ask, all_sides): (
-        Res<crate::game::combat::PendingRetreats>,
+        Res<crate::game::combat_phase::PendingRetreats>,
         Query<&Side>,
         Res<super::answer_ask::AnswerAsk>,
         Res<Sides>,
@@ -203,7 +203,7 @@ fn hand_over_screen(
 mod tests {
     use super::*;
     use crate::ai::Profile;
-    use crate::game::combat::{PendingAnswer, PendingCombat, WaitingAnswer};
+    use crate::game::combat_phase::{PendingAnswer, PendingCombat, WaitingAnswer};
     use crate::game::order::AttackOrder;
     use crate::game::standing::{StandingAnswer, StandingAnswers};
 

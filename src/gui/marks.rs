@@ -49,7 +49,7 @@ type DoneQuery<'a> = (
     &'a GlobalTransform,
     &'a Side,
     &'a MovePoints,
-    Has<crate::game::combat::Attacked>,
+    Has<crate::game::combat_phase::Attacked>,
 );
 
 /// Under each counter of the side to play: an arrow when it has moved this phase, crossed swords

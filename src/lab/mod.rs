@@ -8,7 +8,7 @@ pub mod tally;
 
 use crate::ai::random::random_order;
 use crate::ai::{ComputerPlayer, Profile, side_to_act, steps_by_side};
-use crate::game::combat::{PendingCombat, PendingRetreats};
+use crate::game::combat_phase::{PendingCombat, PendingRetreats};
 use crate::game::components::{Position, Side, Sides};
 use crate::game::execute::execute;
 use crate::game::order::{IssuedOrder, Order};
@@ -78,8 +78,11 @@ impl Player {
             Player::Passive(c) => {
                 let answering = !world.resource::<PendingRetreats>().0.is_empty()
                     || world.resource::<PendingCombat>().0.is_some()
-                    || world.resource::<crate::game::combat::PendingAnswer>().0.is_some()
-                    || !world.resource::<crate::game::combat::PendingAdvances>().0.is_empty();
+                    || world.resource::<crate::game::combat_phase::PendingAnswer>().0.is_some()
+                    || !world
+                        .resource::<crate::game::combat_phase::PendingAdvances>()
+                        .0
+                        .is_empty();
                 if answering {
                     c.next_order(world).map(|o| match o {
                         Order::Advance { .. } => Order::EndAdvance,
@@ -224,7 +227,7 @@ fn play_out(world: &mut World, game_seed: u64, index: u64, seats: &[Seat]) -> Ga
             }
         }
         let settled = world.resource::<PendingCombat>().0.is_none()
-            && world.resource::<crate::game::combat::PendingAnswer>().0.is_none()
+            && world.resource::<crate::game::combat_phase::PendingAnswer>().0.is_none()
             && world.resource::<PendingRetreats>().0.is_empty();
         if settled && let Some((cell, attacker, before, at)) = open.take() {
             note_combat(world, &mut record, cell, attacker, &before, at);

@@ -4,7 +4,7 @@
 
 use crate::combat::odds::{Fraction, Summary};
 use crate::combat::{CombatResult, Odds, Role, Situation};
-use crate::game::combat::CombatResolved;
+use crate::game::combat_phase::CombatResolved;
 use crate::game::components::{MovePoints, Position, Side, Sides, Steps, Unit, values_text};
 use crate::game::execute::replay_entry;
 use crate::game::fight::odds_before;
@@ -188,7 +188,7 @@ pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
             break;
         }
         let fought = world.resource_mut::<Messages<CombatResolved>>().drain().last();
-        let answer_waits = fought.is_none() && world.resource::<crate::game::combat::PendingAnswer>().0.is_some();
+        let answer_waits = fought.is_none() && world.resource::<crate::game::combat_phase::PendingAnswer>().0.is_some();
         match (before, fought) {
             (Some(Ok((planned, odds, _))), _) if answer_waits => waiting = Some((i, Ok((planned, odds, board)))),
             (Some(Ok((planned, odds, _))), Some(fought)) => {

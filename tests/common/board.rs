@@ -4,7 +4,7 @@
 
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
-use hexfront::game::combat::{CombatResolved, PendingAnswer, PendingCombat, UnitData};
+use hexfront::game::combat_phase::{CombatResolved, PendingAnswer, PendingCombat, UnitData};
 use hexfront::game::components::*;
 use hexfront::game::execute::{OrderRefused, issue, settle};
 use hexfront::game::headless_app;
@@ -222,7 +222,7 @@ pub fn reach(app: &mut App, who: &str) -> std::collections::BTreeMap<String, (f3
 /// Puts a retreat demand on each unit of `who` (as one combat result would) and lets the game
 /// carry out what needs no choice.
 pub fn order_retreats(app: &mut App, who: &[&str], cells: u32, chooser: hexfront::combat::Chooser, opponents: &[&str]) {
-    use hexfront::game::combat::{PendingRetreat, PendingRetreats};
+    use hexfront::game::combat_phase::{PendingRetreat, PendingRetreats};
     if phase(app) != Phase::Combat {
         to_phase(app, Phase::Combat);
     }
@@ -267,7 +267,7 @@ pub fn order_advance(
     into: &str,
     right: hexfront::combat::AdvanceRight,
 ) {
-    use hexfront::game::combat::{PendingAdvance, PendingAdvances};
+    use hexfront::game::combat_phase::{PendingAdvance, PendingAdvances};
     if phase(app) != Phase::Combat {
         to_phase(app, Phase::Combat);
     }

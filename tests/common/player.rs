@@ -7,7 +7,9 @@
 use super::board::{give, phase};
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
-use hexfront::game::combat::{CombatResolved, GameView, PendingAdvances, PendingCombat, PendingRetreats, UnitData};
+use hexfront::game::combat_phase::{
+    CombatResolved, GameView, PendingAdvances, PendingCombat, PendingRetreats, UnitData,
+};
 use hexfront::game::components::*;
 use hexfront::game::movement::{Moved, may_end_in, movers_and_others, search_moves};
 use hexfront::game::order::{AttackOrder, DefenseOrder, Order};
@@ -190,7 +192,7 @@ fn defender_answers(app: &mut App, report: &mut PhaseReport) {
     }
     let waiting = app
         .world()
-        .resource::<hexfront::game::combat::PendingAnswer>()
+        .resource::<hexfront::game::combat_phase::PendingAnswer>()
         .0
         .clone();
     if let Some(w) = waiting {

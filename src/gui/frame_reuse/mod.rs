@@ -7,7 +7,7 @@
 //! are not presented at all once the window shows one (but for one a second, and the first after
 //! a pause).
 
-mod present;
+mod unpresented;
 
 use super::camera::BoardCamera;
 use super::view_cache::{OwnImages, StartFromPicture, ViewCache, render_target_image};
@@ -180,7 +180,7 @@ pub(super) fn plugin(app: &mut App) {
     if switch == "off" {
         return;
     }
-    present::plugin(app, switch != "present");
+    unpresented::plugin(app, switch != "present");
     app.add_systems(
         PostUpdate,
         note_egui_textures
@@ -291,7 +291,7 @@ fn reuse_frames(
     gizmo_configs: Option<Res<GizmoConfigStore>>,
     copies: Res<CopiesMade>,
     egui_textures: Res<EguiTexturesChanging>,
-    skip_presenting: Res<present::SkipPresenting>,
+    skip_presenting: Res<unpresented::SkipPresenting>,
     adapter: Option<Res<RenderAdapterInfo>>,
     time: Res<Time<Real>>,
     mut window_camera: Query<
@@ -351,7 +351,7 @@ fn reuse_frames(
             None
         }
     };
-    // (A frame with a screenshot asked for is presented all the same: `present.rs` sees it in the
+    // (A frame with a screenshot asked for is presented all the same: `unpresented.rs` sees it in the
     // render world, whatever system asked for it.)
     let may_skip = skip_presenting.0 && adapter.is_some_and(|a| super::settings::software_renderer(&a));
     let wanted = KeepFrame {

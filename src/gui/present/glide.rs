@@ -9,7 +9,7 @@ use super::super::layout::Layout;
 use super::super::replay::Replay;
 use super::super::settings::Settings;
 use crate::game::advance::Advanced;
-use crate::game::combat::CombatResolved;
+use crate::game::combat_phase::CombatResolved;
 use crate::game::components::MapIndex;
 use crate::game::movement::Moved;
 use crate::game::retreat::Retreated;

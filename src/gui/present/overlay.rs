@@ -8,7 +8,7 @@
 
 use super::super::replay::Replay;
 use super::super::settings::{Palette, Settings};
-use crate::game::combat::{CombatResolved, OddsBeforeRoll};
+use crate::game::combat_phase::{CombatResolved, OddsBeforeRoll};
 use crate::game::components::{GameMap, Sides};
 use crate::game::log::OrderLog;
 use crate::game::phase::TurnState;

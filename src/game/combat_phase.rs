@@ -1,5 +1,5 @@
 //! Combat in the game: an attack order in the combat phase is checked and turned into a
-//! `Situation` (`situation.rs`) and planned; `fight.rs` rolls it through `combat::fight` with the
+//! `Situation` (`view.rs`) and planned; `fight.rs` rolls it through `combat::fight` with the
 //! game's seeded dice (after the defender's answer before the dice, where the rules give one), and
 //! its result is turned into `CombatEffects` by one pure function (`combat_effects`, which the
 //! computer player can call on a copy to look ahead) that a thin step applies. A result that
@@ -22,7 +22,7 @@ use crate::rules::units::UnitStatus;
 use crate::scenario::Ruleset;
 use bevy::prelude::*;
 
-pub use super::situation::{DEFAULT_BARRAGE_RANGE, GameView, UnitData, UnitRow, build_situation, combatant};
+pub use super::view::{DEFAULT_BARRAGE_RANGE, GameView, UnitData, UnitRow, build_situation, combatant};
 
 /// Killing Ground 8.10.4: of the attackers, the strongest now that may make an Accelerated Effort
 /// (the last of equals), or why the first that may not cannot. The one choice the attack panel

@@ -3,8 +3,8 @@
 //! War's over-stacking and retreated units). Pure over the world's data, so the game, the
 //! preview, the computer player and tests call the same function.
 
-use super::combat::Attacked;
-use super::combat::CurrentWeather;
+use super::combat_phase::Attacked;
+use super::combat_phase::CurrentWeather;
 use super::components::{
     Armor, CameFrom, Effectiveness, Experience, Formation, GameMap, MapIndex, Position, Side, Sides, StackingPoints,
     Statuses, Steps, Unit, UnitIds,
