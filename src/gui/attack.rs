@@ -306,7 +306,7 @@ fn update_preview(
 fn offer_batteries(plan: &mut AttackPlan, declared: &Option<DeclaredCombat>, view: &GameView) {
     let offer = match (&view.map.ruleset.combat, declared, plan.target) {
         (combat::CombatRules::Rommel(_), Some(c), _) => {
-            let defenders: Vec<Entity> = view.index.stack(c.order.target).iter().copied().collect();
+            let defenders: Vec<Entity> = view.index.stack(c.order.target).to_vec();
             view.batteries(c.defender, &defenders, c.order.target)
         }
         (combat::CombatRules::Rommel(_), None, Some(target)) => {

@@ -123,12 +123,11 @@ fn attack_by_random_play(
             let view = state.get(w).unwrap();
             let legal = crate::game::attack_options::adjacent_attacks(w)
                 .into_iter()
-                .filter(|(attackers, target)| {
+                .find(|(attackers, target)| {
                     let plain = AttackOrder::plain(attackers.iter().filter_map(|e| id(*e)).collect(), *target);
                     attackers.len() == units && view.situation(&plain, None).is_ok()
-                })
-                .next();
-            if let Some((attackers, target)) = legal.filter(|(attackers, _)| attackers.len() >= units) {
+                });
+            if let Some((attackers, target)) = legal {
                 return Some((app, attackers, target));
             }
         }
