@@ -3,6 +3,8 @@
 //! repeated units list) are answered; saves survive a process killed at random while writing;
 //! a panic writes an emergency save that loads.
 
+mod common;
+
 use hexfront::ai::random::random_order;
 use hexfront::game::autosave::Autosave;
 use hexfront::game::emergency::{EmergencySave, install_panic_hook};
@@ -14,19 +16,16 @@ use hexfront::scenario::{CombatCase, Scenario};
 use hexfront::source::limits;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
 const HEXFRONT: &str = env!("CARGO_BIN_EXE_hexfront");
 const MORTAIN: &str = include_str!("../scenarios/mortain-1944.ron");
 
-/// An empty folder of this test's own.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexfront-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// An empty folder of this test's own, removed when the test ends well.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("hexfront-hostile-{name}-{}", std::process::id()))
 }
 
 fn error_of<T>(result: Result<T, hexfront::source::LoadError>) -> String {
@@ -341,7 +340,7 @@ fn emergency_save_is_written_when_the_game_panics() {
             "--nocapture",
             "--test-threads=1",
         ])
-        .env("HEXFRONT_DATA_DIR", &dir)
+        .env("HEXFRONT_DATA_DIR", &*dir)
         .output()
         .unwrap();
     let (stdout, stderr) = (

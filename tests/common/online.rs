@@ -8,7 +8,7 @@ use hexfront::net::protocol::{ClientMessage, ObserverDelay, Opponent, ServerMess
 use hexfront::net::server;
 use std::io::{BufRead, Read, Write};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -20,11 +20,9 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexfront-online-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// The test's folder (its SQLite database, downloaded games), removed when the test ends well.
+pub fn temp_dir(name: &str) -> super::Scratch {
+    super::Scratch::new(&format!("hexfront-online-{}-{name}", std::process::id()))
 }
 
 /// A server on a free port. Its database: a SQLite file in `dir`, or, with
