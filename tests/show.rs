@@ -152,7 +152,7 @@ fn highlights_draw_each_turn_end_and_the_upsets() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Presentation mode's odds, taken by `execute` just before each combat's dice, change nothing:
+/// Presentation mode's odds, taken by a hook just before each combat's dice, change nothing:
 /// the committed game given again order by order with them on rolls the same dice and reaches the
 /// same state hash after every order.
 #[test]
@@ -164,6 +164,10 @@ fn taking_the_odds_before_each_roll_changes_no_die_and_no_state() {
     let mut app = hexfront::game::save::replay_app(&game, Some(0)).unwrap();
     let world = app.world_mut();
     world.insert_resource(OddsBeforeRoll::default());
+    world
+        .resource_mut::<hexfront::game::execute::BeforeOrder>()
+        .0
+        .push(hexfront::game::fight::take_odds_before_roll);
     let mut taken = 0;
     for (i, recorded) in game.log.iter().enumerate() {
         let at = execute(world, recorded.issued()).unwrap_or_else(|r| panic!("entry {}: {r}", i + 1));

@@ -438,8 +438,9 @@ pub(super) fn apply_combat_effects(
     advances.0.extend(fx.advance);
 }
 
-/// Where a watcher (presentation mode's odds overlay) asks for it, `execute` puts here the odds of
-/// every combat just before its dice are rolled, whoever gave the order.
+/// Where a watcher (presentation mode's odds overlay) keeps it, the odds of every combat taken
+/// just before its dice are rolled, whoever gave the order (`fight::take_odds_before_roll`, a
+/// `BeforeOrder` hook).
 #[derive(Resource, Default)]
 pub struct OddsBeforeRoll(pub Option<(PlannedCombat, combat::Odds)>);
 

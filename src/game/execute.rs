@@ -37,8 +37,17 @@ impl std::error::Error for OrderRefused {}
 
 pub(super) fn plugin(app: &mut App) {
     // A refusal is also a message, for the client's status bar.
-    app.add_message::<OrderRefused>().init_resource::<OrderLog>();
+    app.add_message::<OrderRefused>()
+        .init_resource::<OrderLog>()
+        .init_resource::<BeforeOrder>();
 }
+
+/// What views registered to be called with each new order just before it is carried out (once
+/// it was found entitled), while the world is as it was: presentation mode takes a combat's odds
+/// this way (`fight::take_odds_before_roll`). They change nothing of the game; replayed orders
+/// call none.
+#[derive(Resource, Default)]
+pub struct BeforeOrder(pub Vec<fn(&mut World, &Order)>);
 
 /// Where a unit stands, by id (for orders in words).
 fn position_of(world: &World, id: &str) -> Option<Cell> {
@@ -97,10 +106,9 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
     let first_line = world.resource::<GameLog>().0.len();
     let public = public_words(world, &issued.order);
     let named = issued.order.words_with(&|id| unit_label(world, id));
-    if world.contains_resource::<combat_phase::OddsBeforeRoll>() {
-        let odds = super::fight::odds_before(world, &issued.order).and_then(Result::ok);
-        if odds.is_some() {
-            world.resource_mut::<combat_phase::OddsBeforeRoll>().0 = odds;
+    if let Some(hooks) = world.get_resource::<BeforeOrder>().map(|h| h.0.clone()) {
+        for hook in hooks {
+            hook(world, &issued.order);
         }
     }
     if let Err(reason) = carry_out(world, side, issued.order.clone()) {
@@ -435,8 +443,8 @@ pub fn replay_entry(world: &mut World, index: usize, recorded: &LogEntry) -> Res
         order: order.clone(),
         problem,
     };
-    // A replayed combat (a rebuild, a load, the theatre) is not a new one to show with its odds.
-    let watching = world.remove_resource::<combat_phase::OddsBeforeRoll>();
+    // A replayed order (a rebuild, a load, the theatre) is not a new one for the views to see.
+    let watching = world.remove_resource::<BeforeOrder>();
     let carried_out = execute(world, recorded.issued());
     if let Some(w) = watching {
         world.insert_resource(w);

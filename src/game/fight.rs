@@ -329,6 +329,18 @@ pub(super) fn remember_no_retreat(world: &mut World, declared: &DeclaredCombat, 
 /// attack (outside Rommel, where an attack only declares) or Rommel's defender's answer. `None`
 /// for every other order. The replay theatre and `hexfront highlights` show a logged combat's
 /// odds with it, through the same planning and `combat::odds` the attack panel uses.
+/// A `BeforeOrder` hook: where `OddsBeforeRoll` is kept, the odds of the combat the order is
+/// about to fight go there.
+pub fn take_odds_before_roll(world: &mut World, order: &super::order::Order) {
+    use super::combat_phase::OddsBeforeRoll;
+    if !world.contains_resource::<OddsBeforeRoll>() {
+        return;
+    }
+    if let Some(odds) = odds_before(world, order).and_then(Result::ok) {
+        world.resource_mut::<OddsBeforeRoll>().0 = Some(odds);
+    }
+}
+
 pub fn odds_before(
     world: &mut World,
     order: &super::order::Order,

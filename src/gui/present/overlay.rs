@@ -2,14 +2,16 @@
 //! outcomes with their exact probabilities, the chance to take the cell and the expected losses;
 //! the roll animated (dice tumbling, the table's column lit, then its row); then the result with
 //! how unlikely it was and every modifier in plain words, held for the streamer's pacing. The
-//! odds come from the same planning and `combat::odds` as the attack panel, taken by `execute`
-//! just before the dice (`OddsBeforeRoll`), so the player's and the computer's combats show alike;
+//! odds come from the same planning and `combat::odds` as the attack panel, taken by a hook that
+//! runs before each order just before the dice (`OddsBeforeRoll`), so the player's and the
+//! computer's combats show alike;
 //! the replay theatre's come from the log's moments.
 
 use super::super::replay::Replay;
 use super::super::settings::{Palette, Settings};
 use crate::game::combat_phase::{CombatResolved, OddsBeforeRoll};
 use crate::game::components::{GameMap, Sides};
+use crate::game::execute::BeforeOrder;
 use crate::game::log::OrderLog;
 use crate::game::phase::TurnState;
 use crate::show::moments::{CombatMoment, Moments, before_roll, chance_words, less_likely, rolled, side_names};
@@ -88,6 +90,12 @@ pub fn roll_on_screen(overlay: Res<Overlay>, time: Res<Time>, settings: Res<Sett
 pub struct TheatreMoments(pub Option<Moments>);
 
 pub(super) fn plugin(app: &mut App) {
+    // The odds are taken only while presenting: the hook looks for `OddsBeforeRoll`.
+    app.init_resource::<BeforeOrder>();
+    app.world_mut()
+        .resource_mut::<BeforeOrder>()
+        .0
+        .push(crate::game::fight::take_odds_before_roll);
     app.init_resource::<Overlay>()
         .init_resource::<TheatreMoments>()
         .add_systems(Update, watch_odds.run_if(resource_changed::<super::Presenting>))
