@@ -68,7 +68,7 @@ fn real_log(row: &GameRow, seats: &[SeatRow]) -> Vec<String> {
     let scenario = row.scenario().unwrap();
     let mut app = hexfront::game::headless_app(&scenario, seed);
     let world = app.world_mut();
-    hexfront::game::undo::set_edition(world, row.edition);
+    hexfront::game::start::set_edition(world, row.edition);
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
     let mut entries = Vec::new();
     while entries.len() < 2_000 {

@@ -64,15 +64,8 @@ const KNOWN_CIRCLES: [(&str, &[&str]); 7] = [
         ],
     ),
     (
-        "execute and the history (save, undo, reinforcements, spawn) call each other: issue 34 puts history above execute",
-        &[
-            "game::execute",
-            "game::reinforce",
-            "game::save",
-            "game::save_v2",
-            "game::spawn",
-            "game::undo",
-        ],
+        "the current save format and the migration of format 2: loading hands a format-2 file to the migration, which builds the current format's game",
+        &["game::save", "game::save_v2"],
     ),
     (
         "the combat systems share combat::rules' dispatch, which names each system: the CombatSystem contract of issue 34",

@@ -423,7 +423,7 @@ fn game_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
         .add_plugins(hexfront::game::plugin);
-    hexfront::game::spawn::start_game(app.world_mut(), &fixture(), 1);
+    hexfront::game::start::start_game(app.world_mut(), &fixture(), 1);
     app
 }
 

@@ -50,7 +50,7 @@ fn end_phases_until(world: &mut World, side: usize, limit: usize) -> usize {
 fn game(edition: u32) -> App {
     let scenario = Scenario::load("scenarios/smolensk-1941.ron").unwrap();
     let mut app = headless_app(&scenario, 7);
-    hexfront::game::undo::set_edition(app.world_mut(), edition);
+    hexfront::game::start::set_edition(app.world_mut(), edition);
     disperse(app.world_mut(), UNIT);
     app
 }
@@ -94,7 +94,7 @@ fn a_game_of_the_first_edition_keeps_its_units_dispersed_and_saves_say_the_editi
     let scenario = Scenario::load("scenarios/smolensk-1941.ron").unwrap();
     let mut plain = headless_app(&scenario, 7);
     let world = plain.world_mut();
-    hexfront::game::undo::set_edition(world, 1);
+    hexfront::game::start::set_edition(world, 1);
     end_phases_until(world, 1, 10);
     let text = to_text(&saved_game(world)).unwrap();
     assert!(text.contains("rules_edition: 1"), "the save names its edition");

@@ -55,7 +55,7 @@ fn two_attackers_ready(edition: u32, seed: u64) -> App {
     let scenario = Scenario::load("scenarios/st-vith-1944.ron").unwrap();
     let mut app = headless_app(&scenario, seed);
     let world = app.world_mut();
-    hexfront::game::undo::set_edition(world, edition);
+    hexfront::game::start::set_edition(world, edition);
     for (unit, to) in [("de-244sg", "1009"), ("de-18vg-295", "0908")] {
         order(
             world,

@@ -10,7 +10,7 @@ use crate::game::execute::replay_entry;
 use crate::game::log::{LogEntry, OrderLog};
 use crate::game::phase::TurnState;
 use crate::game::retreat::AfterCombatMode;
-use crate::game::undo::GameOrigin;
+use crate::game::start::GameOrigin;
 use crate::game::victory::{Verdict, points_now};
 use bevy::prelude::*;
 use rand::Rng;
@@ -106,7 +106,7 @@ fn rollout(
     let mut app = crate::game::headless_app(&origin.scenario, origin.seed);
     let world = app.world_mut();
     // The copy plays by the game's own edition of the rules, or its log would not replay.
-    crate::game::undo::set_edition(world, origin.edition);
+    crate::game::start::set_edition(world, origin.edition);
     world.insert_resource(mode);
     for (i, entry) in log.iter().enumerate() {
         replay_entry(world, i, entry).ok()?;

@@ -331,3 +331,12 @@ impl GameLog {
         self.0.push(line);
     }
 }
+
+/// The reinforcements still to arrive, in file order (set aside by `spawn`, brought on by
+/// `reinforce`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Reinforcements(pub Vec<crate::scenario::validate::UnitSetup>);
+
+/// The player turn (game turn, side) whose arrivals and withdrawals are done.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrivalsDone(pub u32, pub Side);

@@ -10,7 +10,7 @@ use super::log::OrderLog;
 use super::phase::GameState;
 use super::retreat::AfterCombatMode;
 use super::save::{SavedGame, saved_game, saved_seed, summary, to_text};
-use super::undo::GameOrigin;
+use super::start::GameOrigin;
 use bevy::prelude::*;
 use std::path::PathBuf;
 use std::sync::Mutex;

@@ -32,6 +32,7 @@ pub mod save;
 mod save_v2;
 pub mod spawn;
 pub mod standing;
+pub mod start;
 pub mod turn_report;
 pub mod undo;
 pub mod victory;
@@ -92,6 +93,6 @@ pub fn headless_app(scenario: &crate::scenario::Scenario, seed: u64) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
         .add_plugins(plugin);
-    spawn::start_game(app.world_mut(), scenario, seed);
+    start::start_game(app.world_mut(), scenario, seed);
     app
 }

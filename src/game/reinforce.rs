@@ -11,14 +11,6 @@ use crate::rules::grid::Cell;
 use crate::scenario::validate::UnitSetup;
 use bevy::prelude::*;
 
-/// The reinforcements still to arrive, in file order.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Reinforcements(pub Vec<UnitSetup>);
-
-/// The player turn (game turn, side) whose arrivals and withdrawals are done.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ArrivalsDone(u32, Side);
-
 /// At the start of a side's player turn: its withdrawals leave, its reinforcements due enter.
 pub fn arrive_and_withdraw(world: &mut World) {
     let Some(turn) = world.get_resource::<TurnState>().cloned() else {

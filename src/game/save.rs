@@ -10,7 +10,7 @@ use super::hash::StableHasher;
 use super::log::{LogEntry, OrderLog};
 use super::phase::{GameState, TurnState, current_phase};
 use super::retreat::AfterCombatMode;
-use super::undo::GameOrigin;
+use super::start::GameOrigin;
 use crate::scenario::file::RawScenario;
 use crate::scenario::{LoadError, Scenario, Source};
 use bevy::prelude::*;
@@ -107,6 +107,17 @@ pub struct LoadedGame {
 pub struct SeatRecord(pub Vec<Option<String>>);
 
 impl LoadedGame {
+    /// The game begun at `origin` with `log` (and the after-combat mode it was played in), to
+    /// replay elsewhere: the theatre's moments, the showcase's quick runs.
+    pub fn begun_at(origin: &GameOrigin, log: Vec<LogEntry>, automatic_after_combat: bool) -> Self {
+        Self {
+            log,
+            automatic_after_combat,
+            edition: origin.edition,
+            ..Self::new(origin.scenario.clone(), origin.seed)
+        }
+    }
+
     /// A new game of `scenario` with `seed` (no orders yet).
     pub fn new(scenario: Scenario, seed: u64) -> Self {
         Self {
@@ -427,8 +438,8 @@ pub fn start_loaded(world: &mut World, game: &LoadedGame, to: Option<usize>) -> 
     world.insert_resource(AfterCombatMode {
         automatic: game.automatic_after_combat,
     });
-    super::spawn::respawn(world, &game.scenario, game.seed);
-    super::undo::set_edition(world, game.edition);
+    super::start::respawn(world, &game.scenario, game.seed);
+    super::start::set_edition(world, game.edition);
     let n = to.unwrap_or(game.log.len()).min(game.log.len());
     for (i, entry) in game.log[..n].iter().enumerate() {
         replay_entry(world, i, entry)?;

@@ -180,8 +180,8 @@ pub fn migrate_log(game: &LoadedGame, old: Vec<EntryV2>) -> Result<(Vec<LogEntry
     world.insert_resource(AfterCombatMode {
         automatic: game.automatic_after_combat,
     });
-    super::spawn::respawn(world, &game.scenario, game.seed);
-    super::undo::set_edition(world, game.edition);
+    super::start::respawn(world, &game.scenario, game.seed);
+    super::start::set_edition(world, game.edition);
     // Rommel: the answer the attack carried waits for the defender's `Defend` entry.
     let mut carried: Option<DefenderChoices> = None;
     let mut starts = Vec::new();

@@ -21,30 +21,9 @@ fn despawn_game(mut commands: Commands, units: Query<Entity, With<Unit>>) {
     commands.remove_resource::<super::victory::Verdict>();
 }
 
-/// Starts a game of `scenario` with `seed` in `world`: spawns it and brings it to its first phase.
-pub fn start_game(world: &mut World, scenario: &Scenario, seed: u64) {
-    spawn_scenario(world, scenario, seed);
-    world.insert_resource(super::edition::RulesEdition::default());
-    super::execute::settle(world);
-}
-
-/// Clears the units of the game in `world` and starts `scenario` again (undo, replays).
-pub fn respawn(world: &mut World, scenario: &Scenario, seed: u64) {
-    let units: Vec<Entity> = world.query_filtered::<Entity, With<Unit>>().iter(world).collect();
-    for e in units {
-        world.despawn(e);
-    }
-    // The game started again is the same game: it keeps its edition of the rules.
-    let edition = world.get_resource::<super::edition::RulesEdition>().copied();
-    start_game(world, scenario, seed);
-    if let Some(edition) = edition {
-        super::undo::set_edition(world, edition.0);
-    }
-}
-
 /// Spawns `scenario` into `world`: the board, sides, units and map index, the seeded RNG, and
 /// the turn state (from the scenario's saved progress, or turn 1 of its first side), with an
-/// empty order log; the game starts at the next state transition (`start_game` runs it). Units
+/// empty order log; the game starts at the next state transition (`start::start_game` runs it). Units
 /// are stacked in file order, the first listed at the bottom.
 pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
     let mut index = MapIndex::new(&scenario.board.grid);
@@ -65,8 +44,8 @@ pub fn spawn_scenario(world: &mut World, scenario: &Scenario, seed: u64) {
         .iter()
         .filter(|s| !withdrawn(s))
         .partition(|s| s.arrives.is_some_and(|t| !begun(t, s.side)));
-    world.insert_resource(super::reinforce::Reinforcements(waiting.into_iter().cloned().collect()));
-    world.remove_resource::<super::reinforce::ArrivalsDone>();
+    world.insert_resource(Reinforcements(waiting.into_iter().cloned().collect()));
+    world.remove_resource::<ArrivalsDone>();
     for setup in on_map {
         let entity = spawn_unit(world, setup, scenario.raw.progress.as_ref());
         index.place(entity, setup.cell);
@@ -147,11 +126,6 @@ fn spawn_rest(world: &mut World, scenario: &Scenario, seed: u64, index: MapIndex
         ),
         None => (1, scenario.first_side, 0, GameRng::new(seed)),
     };
-    world.insert_resource(super::undo::GameOrigin {
-        scenario: scenario.clone(),
-        seed,
-        edition: super::edition::CURRENT_EDITION,
-    });
     let seed = rng.seed;
     world.insert_resource(index);
     world.insert_resource(ids);
@@ -274,7 +248,7 @@ pub fn capture_scenario(world: &mut World) -> RawScenario {
     raw.units
         .sort_by_key(|u| rank.get(u.id.as_str()).copied().unwrap_or(usize::MAX));
     let waiting: std::collections::HashSet<String> = world
-        .get_resource::<super::reinforce::Reinforcements>()
+        .get_resource::<Reinforcements>()
         .map(|r| r.0.iter().map(|s| s.id.clone()).collect())
         .unwrap_or_default();
     raw.units.retain_mut(|u| match live.get(&u.id) {

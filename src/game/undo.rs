@@ -6,31 +6,8 @@
 use super::execute::{ReplayError, public_words, replay_entry};
 use super::log::{LogEntry, OrderLog};
 use super::order::Order;
-use crate::scenario::Scenario;
+use super::start::GameOrigin;
 use bevy::prelude::*;
-
-/// Where the game began: the scenario (a saved position, for a game migrated from an old save)
-/// and the seed. With the log it is the whole game.
-#[derive(Resource, Clone, Debug)]
-pub struct GameOrigin {
-    pub scenario: Scenario,
-    pub seed: u64,
-    /// The edition of the rules the game is played under (`game::edition`).
-    pub edition: u32,
-}
-
-impl GameOrigin {
-    /// The game begun here with `log` (and the after-combat mode it was played in), to replay
-    /// elsewhere: the theatre's moments, the showcase's quick runs.
-    pub fn game_with(&self, log: Vec<LogEntry>, automatic_after_combat: bool) -> super::save::LoadedGame {
-        super::save::LoadedGame {
-            log,
-            automatic_after_combat,
-            edition: self.edition,
-            ..super::save::LoadedGame::new(self.scenario.clone(), self.seed)
-        }
-    }
-}
 
 /// The game was rebuilt from its log (undo, a replay stepping back): entities changed, so anything
 /// holding an `Entity` must let go (the client's selection and attack panels do).
@@ -44,7 +21,7 @@ pub(super) fn plugin(app: &mut App) {
 /// Starts the game of `GameOrigin` again and replays `entries`, checking each against its record.
 pub fn rebuild(world: &mut World, entries: &[LogEntry]) -> Result<(), ReplayError> {
     let origin = world.resource::<GameOrigin>().clone();
-    super::spawn::respawn(world, &origin.scenario, origin.seed);
+    super::start::respawn(world, &origin.scenario, origin.seed);
     let result = entries
         .iter()
         .enumerate()
@@ -107,12 +84,4 @@ pub fn redo(world: &mut World) -> Result<String, String> {
     let words = public_words(world, &next.order);
     super::execute::execute(world, next).map_err(|r| r.to_string())?;
     Ok(words)
-}
-
-/// Puts the game in `world` under `edition` (and its origin, which replays it elsewhere).
-pub fn set_edition(world: &mut World, edition: u32) {
-    world.insert_resource(super::edition::RulesEdition(edition));
-    if let Some(mut origin) = world.get_resource_mut::<GameOrigin>() {
-        origin.edition = edition;
-    }
 }

@@ -11,7 +11,7 @@ use crate::game::combat_phase::PendingCombat;
 use crate::game::components::Sides;
 use crate::game::order::Order;
 use crate::game::phase::GameState;
-use crate::game::undo::{GameOrigin, GameRebuilt};
+use crate::game::{start::GameOrigin, undo::GameRebuilt};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 

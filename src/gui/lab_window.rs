@@ -6,7 +6,7 @@
 use super::saves::GameCommand;
 use crate::ai::LEVELS;
 use crate::game::phase::GameState;
-use crate::game::undo::GameOrigin;
+use crate::game::start::GameOrigin;
 use crate::lab::tally::{Tally, wilson};
 use crate::lab::{Batch, Seat, run, tally_of};
 use crate::scenario::Scenario;

@@ -157,7 +157,7 @@ fn choose_files(
     editor: Option<Res<Editor>>,
     state: Option<Res<State<GameState>>>,
     opened: Res<OpenedFrom>,
-    origin: Option<Res<crate::game::undo::GameOrigin>>,
+    origin: Option<Res<crate::game::start::GameOrigin>>,
 ) {
     let Some(mut reload) = reload else { return };
     let playing = state.is_some_and(|s| *s.get() != GameState::NoGame);
@@ -271,7 +271,7 @@ fn reload_game(world: &mut World, files: &[PathBuf]) {
             return;
         }
     };
-    let seed = world.resource::<crate::game::undo::GameOrigin>().seed;
+    let seed = world.resource::<crate::game::start::GameOrigin>().seed;
     let log = world.resource::<crate::game::log::OrderLog>().entries.clone();
     let automatic = world
         .get_resource::<crate::game::retreat::AfterCombatMode>()

@@ -385,7 +385,7 @@ impl Follower {
 fn fresh_app(scenario: &Scenario, edition: u32) -> App {
     // The seed is the server's secret: the dice come with each entry.
     let mut app = crate::game::headless_app(scenario, 0);
-    crate::game::undo::set_edition(app.world_mut(), edition);
+    crate::game::start::set_edition(app.world_mut(), edition);
     app
 }
 

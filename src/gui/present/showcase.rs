@@ -11,7 +11,7 @@ use crate::game::components::Sides;
 use crate::game::log::OrderLog;
 use crate::game::phase::{GameState, TurnState};
 use crate::game::retreat::AfterCombatMode;
-use crate::game::undo::GameOrigin;
+use crate::game::start::GameOrigin;
 use crate::lab::{Seat, win_rates_from};
 use crate::scenario::Scenario;
 use bevy::prelude::*;
@@ -178,7 +178,11 @@ fn ask_who_wins(
     if *state.get() != GameState::Playing || busy {
         return;
     }
-    let game = origin.game_with(log.entries.clone(), after_combat.is_some_and(|a| a.automatic));
+    let game = crate::game::save::LoadedGame::begun_at(
+        &origin,
+        log.entries.clone(),
+        after_combat.is_some_and(|a| a.automatic),
+    );
     let seats: Vec<Seat> = (0..origin.scenario.sides.len())
         .map(|_| Seat::Computer(Profile::standard()))
         .collect();

@@ -5,7 +5,7 @@
 
 use super::overlay::TheatreMoments;
 use crate::game::retreat::AfterCombatMode;
-use crate::game::undo::GameOrigin;
+use crate::game::start::GameOrigin;
 use crate::gui::replay::{Replay, Seek, scrubber};
 use crate::show::highlights::upsets_to_show;
 use crate::show::moments::{Moments, chance_words};
@@ -30,7 +30,11 @@ pub(crate) fn find_moments(
     if replay.is_added() {
         theatre.0 = None;
         let Some(origin) = origin else { return };
-        let game = origin.game_with(replay.log.clone(), after_combat.is_some_and(|a| a.automatic));
+        let game = crate::game::save::LoadedGame::begun_at(
+            &origin,
+            replay.log.clone(),
+            after_combat.is_some_and(|a| a.automatic),
+        );
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             if let Ok(m) = super::showcase::quietly(|| crate::show::moments::find(&game)) {

@@ -162,7 +162,7 @@ impl Worker {
         let scenario = row.scenario()?;
         let seed = game_seed(&row, &seats)?;
         let mut app = crate::game::headless_app(&scenario, seed);
-        crate::game::undo::set_edition(app.world_mut(), row.edition);
+        crate::game::start::set_edition(app.world_mut(), row.edition);
         let mut times = Vec::new();
         let stored = self.block(self.store.entries_from(id, 0))?;
         replay_stored(app.world_mut(), &mut times, &stored, 0).map_err(|e| format!("game `{id}` {e}"))?;
