@@ -32,6 +32,7 @@ pub mod marks;
 pub mod orders;
 pub mod present;
 pub mod redraw;
+mod render_cache;
 pub mod replay;
 pub mod rules_reference;
 pub mod saves;
@@ -100,13 +101,7 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
-        .add_plugins((
-            redraw::plugin,
-            detail::plugin,
-            view_cache::plugin,
-            egui_shader::plugin,
-            frame_reuse::plugin,
-        ))
+        .add_plugins(render_cache::plugin)
         .add_plugins((
             bars::plugin,
             attack_panels::plugin,
