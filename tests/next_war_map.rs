@@ -9,9 +9,10 @@ use bevy::ecs::system::SystemState;
 use common::UnitExt;
 use common::board::*;
 use hexfront::combat::City;
+use hexfront::game::attack_situation::sitting_out;
 use hexfront::game::order::{AttackOrder, Order};
 use hexfront::game::phase::Phase;
-use hexfront::game::view::{GameView, sitting_out};
+use hexfront::game::view::GameView;
 use hexfront::rules::advance::advance_targets;
 use hexfront::rules::terrain::Mobility;
 

@@ -1,5 +1,5 @@
 //! Combat in the game: an attack order in the combat phase is checked and turned into a
-//! `Situation` (`view.rs`) and planned; `fight.rs` rolls it through `combat::fight` with the
+//! `Situation` (`attack_situation.rs`) and planned; `fight.rs` rolls it through `combat::fight` with the
 //! game's seeded dice (after the defender's answer before the dice, where the rules give one), and
 //! its result is turned into `CombatEffects` by one pure function (`combat_effects`, which the
 //! computer player can call on a copy to look ahead) that a thin step applies. A result that
@@ -15,14 +15,16 @@ use super::order::{AttackOrder, DefenseOrder};
 use super::phase::{CombatStep, Phase};
 use crate::combat::answers::AnswerOption;
 use crate::combat::{
-    self, AdvanceRight, Assessment, CombatResult, Outcome, RetreatDemand, Role, Situation, UnitResult, Weather, report,
+    self, AdvanceRight, Assessment, CombatResult, Outcome, RetreatDemand, Role, Situation, UnitResult, report,
 };
 use crate::rules::grid::Cell;
 use crate::rules::units::UnitStatus;
 use crate::scenario::Ruleset;
 use bevy::prelude::*;
 
-pub use super::view::{DEFAULT_BARRAGE_RANGE, GameView, UnitData, UnitRow, build_situation, combatant};
+pub use super::attack_situation::build_situation;
+pub use super::components::{Attacked, CurrentWeather};
+pub use super::view::{DEFAULT_BARRAGE_RANGE, GameView, UnitData, UnitRow, combatant};
 
 /// Killing Ground 8.10.4: of the attackers, the strongest now that may make an Accelerated Effort
 /// (the last of equals), or why the first that may not cannot. The one choice the attack panel
@@ -72,10 +74,6 @@ pub struct CombatResolved {
     /// What the rules said while resolving it, line by line.
     pub narrative: Vec<String>,
 }
-
-/// Marks a unit that has attacked in this combat phase.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Attacked;
 
 /// A unit the last combat obliges to retreat from `from`.
 #[derive(Clone, Debug, PartialEq)]
@@ -171,10 +169,6 @@ impl NoRetreatTurns {
             .map(|(_, _, on)| *on)
     }
 }
-
-/// The weather of the current turn (scenarios may set it; clear by default).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CurrentWeather(pub Weather);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<CombatResolved>()
@@ -420,7 +414,7 @@ pub(super) fn apply_combat_effects(
     for &e in &fx.attacked {
         commands.entity(e).try_insert(Attacked);
     }
-    super::must_attack::mark_combat(&mut commands, &fx.attacked_from, &fx.defended);
+    mark_combat(&mut commands, &fx.attacked_from, &fx.defended);
     if let Some((target, from)) = &fx.attacked_across {
         hexsides.record(*target, from);
     }
@@ -506,5 +500,28 @@ where
 fn clear_attacked(mut commands: Commands, attacked: Query<Entity, With<Attacked>>) {
     for e in &attacked {
         commands.entity(e).try_remove::<Attacked>();
+    }
+}
+
+/// Marks a unit that was attacked in this combat phase.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defended;
+
+/// The cells a unit attacked from in this combat phase (more than one after a breakthrough).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackedFrom(pub Vec<Cell>);
+
+/// Marks a resolved combat: the surviving attackers with the cell each attacked from, and the
+/// defenders.
+fn mark_combat(commands: &mut Commands, attackers: &[(Entity, Cell)], defenders: &[Entity]) {
+    for &(e, cell) in attackers {
+        commands
+            .entity(e)
+            .entry::<AttackedFrom>()
+            .and_modify(move |mut a| a.0.push(cell))
+            .or_try_insert(AttackedFrom(vec![cell]));
+    }
+    for &e in defenders {
+        commands.entity(e).try_insert(Defended);
     }
 }

@@ -340,3 +340,11 @@ pub struct Reinforcements(pub Vec<crate::scenario::validate::UnitSetup>);
 /// The player turn (game turn, side) whose arrivals and withdrawals are done.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArrivalsDone(pub u32, pub Side);
+
+/// Marks a unit that has attacked in this combat phase.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attacked;
+
+/// The weather of the current turn (scenarios may set it; clear by default).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CurrentWeather(pub crate::combat::Weather);

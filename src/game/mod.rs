@@ -8,6 +8,7 @@
 pub mod advance;
 pub mod answer_board;
 pub mod attack_options;
+pub mod attack_situation;
 pub mod autosave;
 pub mod combat_phase;
 pub mod components;

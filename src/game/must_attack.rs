@@ -4,7 +4,7 @@
 //! move the obligation). The game refuses to end the phase while such an attack can still be
 //! made; the computer players make it first.
 
-use super::combat_phase::plan_attack;
+use super::combat_phase::{AttackedFrom, Defended, plan_attack};
 use super::components::GameLog;
 use super::order::AttackOrder;
 use super::phase::Phase;
@@ -14,14 +14,6 @@ use crate::rules::terrain::EdgeFeatures;
 use crate::rules::units::UnitStatus;
 use bevy::prelude::*;
 
-/// Marks a unit that was attacked in this combat phase.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Defended;
-
-/// The cells a unit attacked from in this combat phase (more than one after a breakthrough).
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct AttackedFrom(pub Vec<Cell>);
-
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnExit(Phase::Combat), clear_marks);
 }
@@ -29,21 +21,6 @@ pub(super) fn plugin(app: &mut App) {
 fn clear_marks(mut commands: Commands, marked: Query<Entity, Or<(With<Defended>, With<AttackedFrom>)>>) {
     for e in &marked {
         commands.entity(e).try_remove::<(Defended, AttackedFrom)>();
-    }
-}
-
-/// Marks a resolved combat: the surviving attackers with the cell each attacked from, and the
-/// defenders.
-pub(super) fn mark_combat(commands: &mut Commands, attackers: &[(Entity, Cell)], defenders: &[Entity]) {
-    for &(e, cell) in attackers {
-        commands
-            .entity(e)
-            .entry::<AttackedFrom>()
-            .and_modify(move |mut a| a.0.push(cell))
-            .or_try_insert(AttackedFrom(vec![cell]));
-    }
-    for &e in defenders {
-        commands.entity(e).try_insert(Defended);
     }
 }
 

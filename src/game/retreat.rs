@@ -7,12 +7,7 @@ use super::components::{GameLog, GameMap, GameRng, MapIndex, Position, Sides, St
 use super::zoc::Zoc;
 use crate::combat::Chooser;
 use crate::rules::grid::Cell;
-use crate::rules::retreat::{
-    Friends, Picker, RetreatOptions, RetreatPath, RetreatWorld, Retreater, WhenBlocked, choose_retreat, legal_retreats,
-};
-use crate::rules::terrain::CellFeature;
-use crate::rules::units::UnitClass;
-use crate::rules::zoc::ZocMap;
+use crate::rules::retreat::{Picker, RetreatOptions, RetreatPath, Retreater, WhenBlocked, choose_retreat};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -26,9 +21,7 @@ pub struct Retreated {
     pub eliminated: bool,
 }
 
-/// Marks a unit that retreated in this combat phase.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RetreatedThisPhase;
+pub use super::view::{RetreatedThisPhase, retreat_options};
 
 /// Whether retreats and advances with a real choice are made automatically (quick play, tests)
 /// or wait for `Retreat` / `Advance` / `EndAdvance` orders.
@@ -76,75 +69,6 @@ pub fn waiting_retreat_paths(world: &mut World, p: &PendingRetreat) -> Option<Ve
         .retreat_options(p.unit, p.from, p.demand.cells, &p.opponents)
         .ok()?;
     Some(options.legal)
-}
-
-/// The legal retreats of `unit` from `from` (`length` cells), with its opponents in the combat
-/// (their cells and where they came from matter to War Against Russia and Rommel).
-pub fn retreat_options(
-    map: &GameMap,
-    zoc: &ZocMap,
-    sides: &Sides,
-    index: &MapIndex,
-    units: &Query<UnitData>,
-    unit: Entity,
-    from: Cell,
-    length: u32,
-    opponents: &[Entity],
-) -> Result<(Retreater, RetreatOptions), String> {
-    let me = units
-        .get(unit)
-        .map_err(|_| "the retreating unit no longer exists".to_string())?;
-    let side = *me.side;
-    let retreater = Retreater {
-        side: side.0 as u8,
-        mobility: me.unit.mobility,
-        light_infantry: me.unit.class == UnitClass::LightInfantry,
-        stacking_points: map.ruleset.stacking.counted(me.stacking.0),
-        home_edge: sides.0.get(side.0).and_then(|s| s.home_edge),
-        came_from: me.came_from.map(|c| c.0),
-    };
-    let friends = |cell: Cell| {
-        let mut f = Friends::default();
-        for &e in index.stack(cell) {
-            if e != unit
-                && let Ok(d) = units.get(e)
-                && *d.side == side
-            {
-                f.units += u32::from(!d.retreated);
-                f.stacking += map.ruleset.stacking.counted(d.stacking.0);
-            }
-        }
-        f
-    };
-    let mut attackers = Vec::new();
-    let mut came_from = Vec::new();
-    for &o in opponents {
-        if let Ok(d) = units.get(o) {
-            attackers.push(d.cell());
-            // Only units that attacked count (Rommel: a defender never retreats where they came from).
-            if d.attacked {
-                came_from.extend(d.came_from.map(|c| c.0));
-            }
-        }
-    }
-    let enemy_installation = |cell: Cell| {
-        map.board.has_feature(cell, CellFeature::is_installation)
-            && map.start_controller(cell).is_some_and(|s| s != side)
-    };
-    let rules = &map.ruleset;
-    let world = RetreatWorld {
-        board: &map.board,
-        movement: &rules.movement,
-        stacking: &rules.stacking,
-        zoc_rules: &rules.zoc,
-        zoc,
-        rules: &rules.retreat,
-        friends: &friends,
-        attackers: &attackers,
-        attackers_came_from: &came_from,
-        enemy_installation: &enemy_installation,
-    };
-    Ok((retreater, legal_retreats(&world, &retreater, from, length)))
 }
 
 type Apply<'w, 's> = Query<'w, 's, (&'static mut Position, &'static mut Steps)>;

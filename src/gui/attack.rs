@@ -289,7 +289,7 @@ fn update_preview(
     preview.target = key.as_ref().map(|(o, _)| o.target);
     preview.blocked = key.as_ref().map_or_else(Vec::new, |(order, _)| {
         let attackers: Vec<Entity> = view.entities(&order.attackers).unwrap_or_default();
-        let mut warnings = crate::game::view::sitting_out(order, &view);
+        let mut warnings = crate::game::attack_situation::sitting_out(order, &view);
         warnings.extend(crate::game::retreat::blocked_defenders(&view, order.target, &attackers));
         warnings
     });
