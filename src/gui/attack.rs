@@ -119,7 +119,9 @@ pub(super) fn plugin(app: &mut App) {
         });
 }
 
-fn enemies_in(cell: Cell, index: &MapIndex, sides: &Query<&Side>, active: Side) -> bool {
+/// Whether `cell` holds a unit of a side other than `active` (a click there with a selection is
+/// an attack in a combat phase).
+pub(super) fn enemies_in(cell: Cell, index: &MapIndex, sides: &Query<&Side>, active: Side) -> bool {
     index
         .stack(cell)
         .iter()

@@ -126,10 +126,7 @@ fn handle_clicks(
         return;
     }
     let Some(cell) = hovered.0 else { return };
-    let enemies = index
-        .stack(cell)
-        .iter()
-        .any(|e| sides.get(*e).is_ok_and(|s| *s != turn.active));
+    let enemies = super::attack::enemies_in(cell, &index, &sides, turn.active);
     if *phase.get() == Phase::Combat && !selection.units.is_empty() && enemies {
         return; // an attack: the attack plugin declares it
     }
