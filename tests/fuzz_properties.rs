@@ -167,7 +167,7 @@ fn structured_combat_cases_are_refused_past_the_limits_or_fought_exactly() {
 
 #[test]
 fn the_source_map_answers_any_text() {
-    use hexfront::source::source_map::{Pos, field_at, locate};
+    use hexfront::source::source_map::{Pos, field_at, locate, pos_of_offset};
     let noise = "([()\\[\\]{},:\"'#rb/*\\\\\n a-z0-9]|r#\"|/\\*|\\*/){0,300}";
     let name = "[a-z]{1,6}";
     // Before the field a little noise (a lot would nearly always open a string or a comment).
@@ -197,13 +197,20 @@ fn the_source_map_answers_any_text() {
             prop_assert!(inside(&text, &at), "{p:?}");
         }
         let _ = field_at(&text, Pos { line, col });
-        Ok(vec![if located.is_some() {
-            "a field located"
-        } else {
-            "no such field"
+        // Where the path's last name was written (`locate` falls back to a parent otherwise).
+        let outer_at = 1 + before.len();
+        let field_at_offset = match &inner {
+            None => outer_at,
+            Some(_) => outer_at + outer.len() + ": (".len(),
+        };
+        let expected = pos_of_offset(&text, field_at_offset);
+        Ok(vec![match located {
+            Some(p) if p == expected => "the field located where written",
+            Some(_) => "a parent located",
+            None => "no such field",
         }])
     });
-    at_least(&counts, "a field located", 25);
+    at_least(&counts, "the field located where written", 25);
     at_least(&counts, "no such field", 25);
 }
 

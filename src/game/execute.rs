@@ -110,6 +110,11 @@ pub fn execute(world: &mut World, issued: IssuedOrder) -> Result<usize, OrderRef
         for hook in hooks {
             hook(world, &issued.order);
         }
+        debug_assert_eq!(
+            world.resource::<GameRng>().position(),
+            rng_before,
+            "a BeforeOrder hook rolled a die"
+        );
     }
     if let Err(reason) = carry_out(world, side, issued.order.clone()) {
         return Err(OrderRefused {

@@ -325,10 +325,6 @@ pub(super) fn remember_no_retreat(world: &mut World, declared: &DeclaredCombat, 
         .push((turn, declared.defender.0, defense.no_retreat));
 }
 
-/// The combat an order would fight now, planned and with its exact odds, without rolling: an
-/// attack (outside Rommel, where an attack only declares) or Rommel's defender's answer. `None`
-/// for every other order. The replay theatre and `hexfront highlights` show a logged combat's
-/// odds with it, through the same planning and `combat::odds` the attack panel uses.
 /// A `BeforeOrder` hook: where `OddsBeforeRoll` is kept, the odds of the combat the order is
 /// about to fight go there.
 pub fn take_odds_before_roll(world: &mut World, order: &super::order::Order) {
@@ -341,6 +337,10 @@ pub fn take_odds_before_roll(world: &mut World, order: &super::order::Order) {
     }
 }
 
+/// The combat an order would fight now, planned and with its exact odds, without rolling: an
+/// attack (outside Rommel, where an attack only declares) or Rommel's defender's answer. `None`
+/// for every other order. The replay theatre and `hexfront highlights` show a logged combat's
+/// odds with it, through the same planning and `combat::odds` the attack panel uses.
 pub fn odds_before(
     world: &mut World,
     order: &super::order::Order,

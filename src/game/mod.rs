@@ -48,8 +48,9 @@ use bevy::prelude::*;
 pub enum GameSystems {
     /// Bring derived maps (zones of control) up to date before orders read them.
     Zones,
-    /// Where what orders changed is read from (autosave, the emergency save): after it. Orders
-    /// are carried out by `execute::execute`, called by whoever gives them.
+    /// A point in `Update` that autosave and the emergency save run after. No system is in it:
+    /// orders are carried out by `execute::execute` wherever they are given (the client's in
+    /// `PostUpdate`), so what an order changed is saved the frame after.
     Orders,
 }
 

@@ -106,7 +106,7 @@ pub struct GameView<'w, 's> {
 
 impl GameView<'_, '_> {
     /// Rommel: `side`'s batteries that may be called to barrage at `target`, not counting the
-    /// units in the combat (`exclude`), by unit id.
+    /// units in the combat (`exclude`), sorted by unit id.
     pub fn batteries(&self, side: Side, exclude: &[Entity], target: Cell) -> Vec<Entity> {
         let grid = &self.map.board.grid;
         let mut found: Vec<(&str, Entity)> = self

@@ -246,12 +246,16 @@ fn update_preview(
             view.map.ruleset.secret_tactics(),
         )
     {
-        // An attack the preview already refuses is not sent: the plan stays for the player to
-        // mend (tick other units, change an option), and the status bar says why.
-        if let (Order::Attack(attack), Some(Err(why))) = (&order, preview.result.as_ref())
-            && preview.key.as_ref().is_some_and(|(o, _)| o == attack)
-        {
-            refusal.0 = Some(format!("attack {}: {why}", attack.target));
+        // An attack or a Rommel answer the preview already refuses (a battery the rules refuse,
+        // say) is not sent: the plan stays for the player to mend (tick other units, change an
+        // option), and the status bar says why.
+        let refused = match (&order, preview.result.as_ref(), preview.key.as_ref()) {
+            (Order::Attack(attack), Some(Err(why)), Some((o, _))) if o == attack => Some((attack.target, why)),
+            (Order::Defend(answer), Some(Err(why)), Some((o, Some(d)))) if d == answer => Some((o.target, why)),
+            _ => None,
+        };
+        if let Some((target, why)) = refused {
+            refusal.0 = Some(format!("attack {target}: {why}"));
             return;
         }
         refusal.0 = None;
