@@ -93,7 +93,8 @@ const ROLLOUT_ORDERS: u32 = 20_000;
 
 /// Plays a copy of the game to its end: `posture` for the rest of this player turn, then the
 /// base profile (without look-ahead) for both sides. Returns how it ended for `me`: 1 a win,
-/// ½ a draw, 0 a loss, moved a little by the objective-point and step-loss margins.
+/// ½ a draw, 0 a loss, moved a little by the objective-point margin, the tempo (a win sooner, a
+/// loss later: `tempo`) and the step-loss margin, the order a duplicate match ranks games in.
 fn rollout(
     origin: &GameOrigin,
     mode: AfterCombatMode,
@@ -163,5 +164,34 @@ fn rollout(
     let theirs = |v: &dyn Fn(usize) -> f64| (0..sides).filter(|s| *s != me).map(v).sum::<f64>();
     let point_margin = f64::from(points[me]) - theirs(&|s| f64::from(points[s]));
     let step_margin = theirs(&lost) - lost(me);
-    Some(result + 0.05 * (point_margin / 10.0).tanh() + 0.05 * (step_margin / 10.0).tanh())
+    let turns = world.resource::<TurnState>();
+    let tempo = tempo(result, turns.turn, turns.last_turn);
+    Some(result + 0.05 * (point_margin / 10.0).tanh() + 0.05 * tempo + 0.05 * (step_margin / 10.0).tanh())
+}
+
+/// How well a result was timed, 0..1: a win on the first turn 1, on the last 0; a loss the other
+/// way round; a draw 0 (it took the whole game).
+fn tempo(result: f64, turn: u32, last_turn: u32) -> f64 {
+    let share = f64::from(turn.min(last_turn)) / f64::from(last_turn.max(1));
+    if result > 0.75 {
+        1.0 - share
+    } else if result < 0.25 {
+        share
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tempo;
+
+    #[test]
+    fn a_win_sooner_and_a_loss_later_time_better() {
+        assert_eq!(tempo(1.0, 3, 8), 1.0 - 3.0 / 8.0);
+        assert!(tempo(1.0, 2, 8) > tempo(1.0, 6, 8));
+        assert!(tempo(0.0, 7, 8) > tempo(0.0, 2, 8));
+        assert_eq!(tempo(0.5, 8, 8), 0.0);
+        assert_eq!(tempo(1.0, 9, 8), 0.0, "past the last turn counts as the last");
+    }
 }
