@@ -99,6 +99,17 @@ fn tally<S: Strategy>(
     counts
 }
 
+/// A structure-aware generator's value from `bytes` and the file text it writes, or which of the
+/// two could not be made.
+fn generated<'a, T: Arbitrary<'a>>(
+    bytes: &'a [u8],
+    text: impl Fn(&T) -> Option<String>,
+) -> Result<(T, String), &'static str> {
+    let value = T::arbitrary(&mut Unstructured::new(bytes)).map_err(|_| "bytes too few for a value")?;
+    let written = text(&value).ok_or("no text written")?;
+    Ok((value, written))
+}
+
 fn at_least(counts: &BTreeMap<&str, usize>, label: &str, n: usize) {
     let got = counts.get(label).copied().unwrap_or(0);
     assert!(got >= n, "`{label}` in {got} cases, expected at least {n}: {counts:?}");
@@ -146,11 +157,9 @@ fn edited_shipped_files_never_make_a_loader_panic() {
 #[test]
 fn structured_combat_cases_are_refused_past_the_limits_or_fought_exactly() {
     let counts = tally(300, prop::collection::vec(any::<u8>(), 64..1024), |bytes| {
-        let Ok(case) = generators::Case::arbitrary(&mut Unstructured::new(&bytes)) else {
-            return Ok(vec!["bytes too few for a case"]);
-        };
-        let Some(text) = generators::case_text(&case) else {
-            return Ok(vec!["no case text"]);
+        let (_, text) = match generated(&bytes, generators::case_text) {
+            Ok(made) => made,
+            Err(why) => return Ok(vec![why]),
         };
         Ok(vec![match CombatCase::from_ron_str("structured.ron", &text) {
             Ok(c) if play::fight(&c, 5) => "fought",
@@ -218,11 +227,9 @@ fn the_source_map_answers_any_text() {
 fn structured_scenarios_load_spawn_and_play_random_legal_orders() {
     let orders = std::cell::Cell::new(0);
     let counts = tally(48, prop::collection::vec(any::<u8>(), 128..1024), |bytes| {
-        let Ok(game) = generators::Game::arbitrary(&mut Unstructured::new(&bytes)) else {
-            return Ok(vec!["bytes too few for a game"]);
-        };
-        let Some(text) = generators::game_text(&game) else {
-            return Ok(vec!["no scenario text"]);
+        let (game, text) = match generated(&bytes, generators::game_text) {
+            Ok(made) => made,
+            Err(why) => return Ok(vec![why]),
         };
         Ok(vec![match Scenario::from_ron_str("structured.ron", &text) {
             Ok(scenario) => {
