@@ -419,14 +419,6 @@ fn unordered_conflicts(app: &mut App) -> (usize, usize, Vec<String>) {
     (built, systems, conflicts)
 }
 
-fn game_app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
-        .add_plugins(hexfront::game::plugin);
-    hexfront::game::start::start_game(app.world_mut(), &fixture(), 1);
-    app
-}
-
 /// Every pair of systems that touch the same data runs in a declared order, in every schedule
 /// of the game (not only `Update`), so a game replays the same way on every machine. The one
 /// exception is Bevy's own: its state machinery leaves the exclusive systems it adds to
@@ -434,7 +426,7 @@ fn game_app() -> App {
 /// so they conflict with each other by definition); the game must add none to them.
 #[test]
 fn the_game_schedules_have_no_ambiguous_system_order() {
-    let mut app = game_app();
+    let mut app = headless_app(&fixture(), 1);
     app.update();
     let (schedules, systems, conflicts) = unordered_conflicts(&mut app);
     let mut bevy_states = App::new();
@@ -478,7 +470,7 @@ fn the_game_schedules_have_no_ambiguous_system_order() {
     fn same_turn(mut t: ResMut<TurnState>) {
         t.turn = t.turn.max(1);
     }
-    let mut broken = game_app();
+    let mut broken = headless_app(&fixture(), 1);
     broken.add_systems(Update, (next_turn, same_turn));
     broken.update();
     let (_, _, found) = unordered_conflicts(&mut broken);
