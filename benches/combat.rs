@@ -49,6 +49,8 @@ fn bench(c: &mut Criterion) {
         "war-against-russia-smolensk",
         "next-war-chorwon",
         "small-general-st-vith",
+        "classic-odds-sedan",
+        "skirmish-differential-example",
     ] {
         let mut case = case(name);
         if name.starts_with("rommel") {

@@ -8,13 +8,13 @@
 use arbitrary::Arbitrary;
 use std::fmt::Write;
 
-const RULESETS: [&str; 5] = [
-    "killing-ground",
-    "rommel",
-    "war-against-russia",
-    "next-war",
-    "small-general",
-];
+/// The built-in rulesets by name, every combat system among them.
+fn rulesets() -> Vec<&'static str> {
+    hexfront::scenario::ruleset::BUILTIN
+        .iter()
+        .map(|(name, _)| *name)
+        .collect()
+}
 const CLASSES: [&str; 13] = [
     "Infantry",
     "LightInfantry",
@@ -251,7 +251,7 @@ fn support(out: &mut String, side: &str, s: &Support, first_id: &str) {
 
 /// The combat case `case` describes, as RON (`None` if its ruleset is missing).
 pub fn case_text(case: &Case) -> Option<String> {
-    let ruleset = pick(&RULESETS, case.ruleset);
+    let ruleset = pick(&rulesets(), case.ruleset);
     let Some(Ok(rules)) = hexfront::scenario::Ruleset::builtin(ruleset) else {
         return None;
     };
@@ -321,7 +321,7 @@ fn label(col: u8, row: u8) -> String {
 
 /// The scenario `g` describes, as RON.
 pub fn game_text(g: &Game) -> Option<String> {
-    let ruleset = pick(&RULESETS, g.ruleset);
+    let ruleset = pick(&rulesets(), g.ruleset);
     let Some(Ok(rules)) = hexfront::scenario::Ruleset::builtin(ruleset) else {
         return None;
     };

@@ -18,12 +18,14 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use std::process::Command;
 
-const CASES: [&str; 5] = [
+const CASES: [&str; 7] = [
     "tests/cases/killing-ground-bocage.ron",
     "tests/cases/rommel-mountain-example.ron",
     "tests/cases/war-against-russia-smolensk.ron",
     "tests/cases/next-war-chorwon.ron",
     "tests/cases/small-general-st-vith.ron",
+    "tests/cases/classic-odds-sedan.ron",
+    "tests/cases/skirmish-differential-example.ron",
 ];
 
 /// Checks one situation; returns false when the rules refuse it.
@@ -123,6 +125,23 @@ fn table_demand_is_met(rules: &CombatRules, s: &Situation, a: &hexfront::combat:
                 a_lost == da || (a_lost == da + 1 && a_lost <= avail(&s.attackers)),
                 "{entry:?} {a_lost}"
             );
+        }
+        CombatRules::DataTable(r) => {
+            // The dice the enumerator found read the row their total names; each side loses at
+            // least the steps the code demands (or all it has).
+            let c = cell.unwrap();
+            let total = o.example_dice.iter().map(|&f| i32::from(f)).sum::<i32>() + c.die_modifier;
+            let code = &r.rows[r.row(total)][c.column_index];
+            assert_eq!(o.result.code.to_string(), code.to_string(), "dice {:?}", o.example_dice);
+            for d in &r.results[code] {
+                if let hexfront::combat::data_table::Does::Steps(role, n) = *d {
+                    let (units, side) = match role {
+                        hexfront::combat::Role::Attacker => (&s.attackers, &o.result.attacker),
+                        hexfront::combat::Role::Defender => (&s.defenders, &o.result.defender),
+                    };
+                    assert!(side.steps_lost >= n.min(avail(units)), "{code}: {d:?}");
+                }
+            }
         }
         _ => {}
     }
@@ -308,6 +327,12 @@ fn random_situation(rng: &mut ChaCha8Rng, rs: &Ruleset, max_per_side: usize) -> 
             s.attackers.truncate(1);
             s.attack.hexsides = rng.random_range(1..=6);
         }
+        CombatRules::DataTable(_) => {
+            s.attack.extra.push(ExtraModifier {
+                source: "support".into(),
+                effect: ExtraEffect::DieModifier(rng.random_range(-2..=2)),
+            });
+        }
     }
     s
 }
@@ -321,6 +346,7 @@ fn random_situations_in_every_system() {
         "war-against-russia",
         "next-war",
         "small-general",
+        "classic-odds",
     ] {
         let rs = ruleset(name);
         let mut checked = 0;

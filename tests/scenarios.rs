@@ -51,7 +51,11 @@ fn every_shipped_scenario_validates_and_is_a_real_fight() {
         );
         assert!(!s.raw.setting.is_empty());
     }
-    assert_eq!(rulesets.len(), 5, "every ruleset has a starter scenario: {rulesets:?}");
+    assert_eq!(
+        rulesets.len(),
+        hexfront::scenario::ruleset::BUILTIN.len(),
+        "every ruleset has a starter scenario: {rulesets:?}"
+    );
 }
 
 #[test]
@@ -73,7 +77,7 @@ fn the_embedded_default_scenario_loads() {
 #[test]
 fn validate_command_accepts_rulesets_and_scenarios() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for (name, _) in hexfront::scenario::ruleset::BUILTIN {
+    for &(name, _) in hexfront::scenario::ruleset::BUILTIN {
         let msg = validate_file(&root.join(format!("assets/rulesets/{name}.ron"))).unwrap();
         assert!(msg.starts_with("ruleset"), "{msg}");
     }
@@ -97,7 +101,7 @@ fn scenarios_round_trip_through_ron() {
 
 #[test]
 fn rulesets_label_their_choices() {
-    for (name, _) in hexfront::scenario::ruleset::BUILTIN {
+    for &(name, _) in hexfront::scenario::ruleset::BUILTIN {
         let r = Ruleset::builtin(name).unwrap().unwrap();
         assert_eq!(r.raw.id, name);
         assert!(!r.raw.notes.is_empty(), "{name} says what it authored");

@@ -8,7 +8,7 @@
 use super::survey::{Stack, Survey};
 use super::{ComputerPlayer, unit_ids};
 use crate::combat::odds::Summary;
-use crate::combat::{self, CombatRules, DefenderChoices, RetreatOrSteps, Tactic};
+use crate::combat::{self, AttackerOption, DefenderChoices, RetreatOrSteps};
 use crate::game::combat_phase::{Attacked, accelerated_effort_by, plan_attack};
 use crate::game::components::{Effectiveness, GameMap, Position, Side, Steps, Unit};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
@@ -205,58 +205,51 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
     let base = AttackOrder::plain(unit_ids(world, units), target);
     let rules = &world.resource::<GameMap>().ruleset.combat;
     let mut out = vec![base.clone()];
-    match rules {
-        CombatRules::KillingGround(_) => {
-            let mut steps = base.clone();
-            steps.choices.retreat = RetreatOrSteps::Steps;
-            out.push(steps);
-            // The strongest attacker that may make an Accelerated Effort (8.10.4), if any.
-            let by = accelerated_effort_by(units.iter().filter_map(|e| {
-                Some((
-                    *e,
-                    world.get::<Unit>(*e)?,
-                    world.get::<Steps>(*e)?,
-                    world.get::<Effectiveness>(*e),
-                ))
-            }))
-            .ok()
-            .and_then(|e| world.get::<Unit>(e).map(|u| u.id.clone()));
-            if by.is_some() {
-                for o in out.clone() {
+    for option in rules.system().attacker_options() {
+        let with = |out: &mut Vec<AttackOrder>, f: &dyn Fn(&mut AttackOrder)| {
+            for mut o in out.clone() {
+                f(&mut o);
+                out.push(o);
+            }
+        };
+        match option {
+            AttackerOption::RetreatAsSteps => with(&mut out, &|o| o.choices.retreat = RetreatOrSteps::Steps),
+            AttackerOption::AcceleratedEffort => {
+                // The strongest attacker that may make an Accelerated Effort (8.10.4), if any.
+                let by = accelerated_effort_by(units.iter().filter_map(|e| {
+                    Some((
+                        *e,
+                        world.get::<Unit>(*e)?,
+                        world.get::<Steps>(*e)?,
+                        world.get::<Effectiveness>(*e),
+                    ))
+                }))
+                .ok()
+                .and_then(|e| world.get::<Unit>(e).map(|u| u.id.clone()));
+                if by.is_some() {
+                    with(&mut out, &|o| o.accelerated_effort = by.clone());
+                }
+            }
+            // Only the nations named may choose the exchange (War Against Russia's Germans).
+            AttackerOption::Exchange { nations } if attackers_are(world, units, &nations) => {
+                with(&mut out, &|o| o.choices.german_exchange = true)
+            }
+            AttackerOption::Exchange { .. } => {}
+            AttackerOption::Tactics(tactics) => {
+                for t in tactics {
                     out.push(AttackOrder {
-                        accelerated_effort: by.clone(),
-                        ..o
+                        tactics: vec![t],
+                        ..base.clone()
                     });
                 }
             }
-        }
-        // Only a German attack may choose the exchange (its attackers' side is German).
-        CombatRules::WarAgainstRussia(r) if attackers_are(world, units, &r.raw.germans) => out.push(AttackOrder {
-            choices: combat::AttackerChoices {
-                german_exchange: true,
-                ..base.choices.clone()
-            },
-            ..base.clone()
-        }),
-        CombatRules::WarAgainstRussia(_) => {}
-        CombatRules::Rommel(_) => {
-            let batteries = batteries(world, units, target);
-            for t in Tactic::ATTACK {
-                out.push(AttackOrder {
-                    tactics: vec![t],
-                    ..base.clone()
-                });
-            }
-            if !batteries.is_empty() {
-                for o in out.clone() {
-                    out.push(AttackOrder {
-                        barrage: batteries.clone(),
-                        ..o
-                    });
+            AttackerOption::Barrage => {
+                let batteries = batteries(world, units, target);
+                if !batteries.is_empty() {
+                    with(&mut out, &|o| o.barrage = batteries.clone());
                 }
             }
         }
-        CombatRules::NextWar(_) | CombatRules::SmallGeneral(_) => {}
     }
     out
 }
@@ -265,27 +258,18 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
 /// same answer to every result.
 fn defender_variants(world: &World) -> Vec<(Option<DefenseOrder>, DefenderChoices)> {
     let rules = &world.resource::<GameMap>().ruleset.combat;
-    let plain = DefenderChoices::default();
-    let answer = |f: &dyn Fn(&mut DefenderChoices)| {
-        let mut c = DefenderChoices::default();
-        f(&mut c);
-        (None, c)
-    };
-    match rules {
-        CombatRules::KillingGround(_) => vec![(None, plain.clone()), answer(&|c| c.retreat = RetreatOrSteps::Steps)],
-        CombatRules::WarAgainstRussia(_) => vec![
-            (None, plain.clone()),
-            (
-                Some(DefenseOrder {
-                    no_retreat: true,
-                    ..DefenseOrder::default()
-                }),
-                plain,
-            ),
-        ],
-        CombatRules::NextWar(_) => vec![(None, plain), answer(&|c| c.hold = true)],
-        _ => vec![(None, plain)],
-    }
+    rules
+        .system()
+        .weighed_defenses()
+        .into_iter()
+        .map(|d| {
+            let before = d.no_retreat.then(|| DefenseOrder {
+                no_retreat: true,
+                ..DefenseOrder::default()
+            });
+            (before, d.answer)
+        })
+        .collect()
 }
 
 /// Rommel: the side's artillery in range of `target` that is not in the attack itself.

@@ -7,7 +7,7 @@
 //! keeping the strongest for the blow that counts).
 
 use crate::combat::odds::Summary;
-use crate::combat::{self, CombatResult, CombatRules, Situation};
+use crate::combat::{self, CombatResult, Situation};
 use crate::game::combat_phase::plan_attack;
 use crate::game::components::GameMap;
 use crate::game::hexsides::AttackedHexsides;
@@ -17,7 +17,12 @@ use bevy::prelude::*;
 
 /// Whether follow-ups are weighed in this game's rules.
 pub(super) fn applies(world: &World) -> bool {
-    matches!(world.resource::<GameMap>().ruleset.combat, CombatRules::SmallGeneral(_))
+    world
+        .resource::<GameMap>()
+        .ruleset
+        .combat
+        .system()
+        .one_attacker_at_a_time()
 }
 
 /// An attack one of the side's fresh units could make next on the target: its id, its cell and

@@ -118,24 +118,23 @@ fn attack(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
 }
 
 fn random_options(world: &World, rng: &mut ChaCha8Rng, order: &mut AttackOrder, units: &[Entity]) {
-    use crate::combat::CombatRules as R;
+    use crate::combat::AttackerOption as O;
     let ros = [RetreatOrSteps::Retreat, RetreatOrSteps::Steps];
-    match &world.resource::<GameMap>().ruleset.combat {
-        R::KillingGround(_) => {
-            order.choices.retreat = pick(rng, &ros).unwrap_or_default();
-            if rng.random_bool(0.3) {
-                order.accelerated_effort = units.first().map(|e| unit_id(world, *e));
+    for option in world.resource::<GameMap>().ruleset.combat.system().attacker_options() {
+        match option {
+            O::RetreatAsSteps => order.choices.retreat = pick(rng, &ros).unwrap_or_default(),
+            O::AcceleratedEffort => {
+                if rng.random_bool(0.3) {
+                    order.accelerated_effort = units.first().map(|e| unit_id(world, *e));
+                }
             }
+            O::Exchange { .. } => order.choices.german_exchange = rng.random_bool(0.3),
+            O::Tactics(list) => {
+                let mut tactics: Vec<Option<Tactic>> = vec![None];
+                tactics.extend(list.into_iter().map(Some));
+                order.tactics = pick(rng, &tactics).flatten().into_iter().collect();
+            }
+            O::Barrage => {}
         }
-        R::WarAgainstRussia(_) => {
-            order.choices.german_exchange = rng.random_bool(0.3);
-        }
-        R::NextWar(_) => {}
-        R::Rommel(_) => {
-            let mut tactics: Vec<Option<Tactic>> = vec![None];
-            tactics.extend(Tactic::ATTACK.iter().cloned().map(Some));
-            order.tactics = pick(rng, &tactics).flatten().into_iter().collect();
-        }
-        R::SmallGeneral(_) => {}
     }
 }

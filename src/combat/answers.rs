@@ -8,7 +8,6 @@
 pub use super::odds::AnswerOption;
 use super::odds::{Odds, OutcomeOdds, Summary, enumerate_from, summarize};
 use super::{Assessment, Choices, CombatResult, CombatRules, DefenderChoices, Refusal, RetreatOrSteps, Situation};
-use crate::rules::units::UnitTrait;
 
 /// What a result costs the defender, to weigh its answers: its steps lost, the cell lost, its
 /// stack destroyed, less the attacker's steps (expected, where dice are still to roll).
@@ -115,75 +114,12 @@ fn candidates(rules: &CombatRules, s: &Situation, cells: u32) -> Vec<DefenderCho
             }
         }
     };
-    match rules {
-        CombatRules::KillingGround(r) => {
-            vary(&mut out, &|c| {
-                let mut v = vec![DefenderChoices {
-                    retreat: RetreatOrSteps::Steps,
-                    ..c.clone()
-                }];
-                v.extend((1..cells).map(|n| DefenderChoices {
-                    retreat: RetreatOrSteps::Mix(n),
-                    ..c.clone()
-                }));
-                v
-            });
-            if r.attrition_may_retreat(s) {
-                vary(&mut out, &|c| {
-                    vec![DefenderChoices {
-                        attrition_as_retreat: true,
-                        ..c.clone()
-                    }]
-                });
-            }
-            if r.defender_may_name_type(s) {
-                vary(&mut out, &|c| {
-                    vec![DefenderChoices {
-                        names_infantry: true,
-                        ..c.clone()
-                    }]
-                });
-            }
-        }
-        CombatRules::Rommel(_) => {
-            if s.defenders.iter().any(|u| u.has_trait(UnitTrait::Mobile)) {
-                vary(&mut out, &|c| {
-                    vec![DefenderChoices {
-                        evade: false,
-                        ..c.clone()
-                    }]
-                });
-            }
-            vary(&mut out, &|c| {
-                vec![DefenderChoices {
-                    withdraw: true,
-                    ..c.clone()
-                }]
-            });
-        }
-        CombatRules::WarAgainstRussia(_) => {
-            vary(&mut out, &|c| {
-                vec![DefenderChoices {
-                    withdraw: true,
-                    ..c.clone()
-                }]
-            });
-        }
-        CombatRules::NextWar(r) => {
-            if r.may_hold(s) {
-                vary(&mut out, &|c| {
-                    vec![DefenderChoices {
-                        hold: true,
-                        ..c.clone()
-                    }]
-                });
-            }
-        }
-        CombatRules::SmallGeneral(_) => {}
+    for variation in rules.system().answer_variations(s, cells) {
+        vary(&mut out, &*variation);
     }
     // Who takes losses first, where the owner picks (not War Against Russia's whole units, not
     // Small General's).
-    let owner_picks = !matches!(rules, CombatRules::WarAgainstRussia(_) | CombatRules::SmallGeneral(_));
+    let owner_picks = rules.system().owner_picks_losses();
     if owner_picks && s.defenders.len() > 1 {
         let ids: Vec<String> = s.defenders.iter().map(|u| u.id.clone()).collect();
         vary(&mut out, &|c| {
@@ -227,10 +163,7 @@ pub fn label(rules: &CombatRules, c: &DefenderChoices, s: &Situation, cells: u32
         parts.push("do not evade".into());
     }
     if c.withdraw {
-        parts.push(match rules {
-            CombatRules::WarAgainstRussia(_) => "retreat a hex".into(),
-            _ => "the survivors withdraw".to_string(),
-        });
+        parts.push(rules.system().withdraw_answer().to_string());
     }
     if c.hold {
         parts.push("try to hold (ER check)".into());
@@ -247,11 +180,10 @@ pub fn label(rules: &CombatRules, c: &DefenderChoices, s: &Situation, cells: u32
         parts.push(format!("{name} takes losses first"));
     }
     if parts.is_empty() {
-        return match rules {
-            CombatRules::Rommel(_) => "hold; evade where able".into(),
-            CombatRules::WarAgainstRussia(_) => "stay".into(),
-            _ if cells > 0 => format!("retreat {}", counted(u64::from(cells), "hex", "hexes")),
-            _ => "as the result says".into(),
+        return match rules.system().plain_answer() {
+            Some(words) => words.into(),
+            None if cells > 0 => format!("retreat {}", counted(u64::from(cells), "hex", "hexes")),
+            None => "as the result says".into(),
         };
     }
     parts.join("; ")

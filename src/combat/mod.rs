@@ -3,6 +3,8 @@
 //! exact preview (`odds`) and the command-line combat lab all call these same functions.
 
 pub mod answers;
+pub mod context;
+pub mod data_table;
 pub mod dice;
 pub mod killing_ground;
 mod losses;
@@ -15,6 +17,7 @@ pub mod rommel;
 pub mod rules;
 pub mod situation;
 pub mod small_general;
+pub mod system;
 mod table;
 pub mod view;
 pub mod war_against_russia;
@@ -22,8 +25,10 @@ pub mod war_against_russia;
 pub use dice::{Dice, DiceSource, Die, NeedDie, Roll};
 pub use odds::{Odds, odds};
 pub use result::*;
+use rules::ModelState;
 pub use rules::{CombatRules, RawCombat};
 pub use situation::*;
+pub use system::{AttackerOption, CombatSystem, Procedure, WeighedDefense};
 
 use serde::Serialize;
 use std::fmt;
@@ -128,20 +133,8 @@ pub struct Assessment {
     state: ModelState,
 }
 
-/// Model-specific numbers worked out once per combat and reused by every branch.
-#[derive(Clone, Debug, PartialEq, Default)]
-enum ModelState {
-    #[default]
-    None,
-    KillingGround(killing_ground::Prepared),
-    Rommel(Box<rommel::Prepared>),
-    WarAgainstRussia(war_against_russia::Prepared),
-    NextWar(next_war::Prepared),
-    SmallGeneral(small_general::Prepared),
-}
-
 /// The narrative of a resolution; empty while enumerating.
-pub(crate) struct Log {
+pub struct Log {
     on: bool,
     lines: Vec<String>,
 }
@@ -186,13 +179,7 @@ pub fn assess(rules: &CombatRules, s: &Situation) -> Result<Assessment, Refusal>
     if let Some(u) = s.attackers.iter().chain(&s.defenders).find(|u| u.steps.is_eliminated()) {
         return Err(Refusal(format!("{} has no steps left and cannot fight", u.name)));
     }
-    match rules {
-        CombatRules::KillingGround(r) => killing_ground::assess(r, s),
-        CombatRules::Rommel(r) => rommel::assess(r, s),
-        CombatRules::WarAgainstRussia(r) => war_against_russia::assess(r, s),
-        CombatRules::NextWar(r) => next_war::assess(r, s),
-        CombatRules::SmallGeneral(r) => small_general::assess(r, s),
-    }
+    rules.system().assess(s)
 }
 
 /// Resolves an assessed combat with `dice`; the one function behind the game, the preview and the
@@ -205,20 +192,7 @@ pub fn resolve(
     dice: &mut impl DiceSource,
 ) -> Result<(CombatResult, Vec<String>), NeedDie> {
     let mut log = Log::new(dice.narrate());
-    let result = match (&a.state, rules) {
-        (ModelState::KillingGround(p), CombatRules::KillingGround(r)) => {
-            killing_ground::resolve(r, s, p, choices, dice, &mut log)?
-        }
-        (ModelState::Rommel(p), CombatRules::Rommel(r)) => rommel::resolve(r, s, p, choices, dice, &mut log)?,
-        (ModelState::WarAgainstRussia(p), CombatRules::WarAgainstRussia(r)) => {
-            war_against_russia::resolve(r, s, p, choices, dice, &mut log)?
-        }
-        (ModelState::NextWar(p), CombatRules::NextWar(r)) => next_war::resolve(r, s, p, choices, dice, &mut log)?,
-        (ModelState::SmallGeneral(p), CombatRules::SmallGeneral(r)) => {
-            small_general::resolve(r, s, p, choices, dice, &mut log)?
-        }
-        _ => unreachable!("an assessment is only resolved under the rules that made it"),
-    };
+    let result = rules.resolve_prepared(s, &a.state, choices, dice, &mut log)?;
     Ok((result, log.lines))
 }
 

@@ -2,8 +2,8 @@
 //! units, an ER column modifier, `A/D` step losses with `R`, the 11-13 column rule, ER checks to
 //! ignore a retreat, and advance after combat with the mechanized second-hex advance.
 
+use super::context::Context;
 use super::losses::{cheapest, lose_step, remaining, steps_left};
-use super::rules::Context;
 use super::table::{RawTable, Table, odds_column, ratio_text, shifted};
 use super::{
     AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
@@ -364,4 +364,94 @@ pub(crate) fn resolve(
         defender,
         cell_taken,
     })
+}
+
+impl crate::combat::CombatSystem for Rules {
+    fn name(&self) -> &'static str {
+        "Next War"
+    }
+    fn assess(&self, s: &Situation) -> Result<Assessment, Refusal> {
+        assess(self, s)
+    }
+    fn table_view(&self) -> crate::combat::view::TableView {
+        crate::combat::view::odds_view("Next War CRT", &self.crt)
+    }
+    fn options_help(&self) -> Vec<crate::combat::system::OptionHelp> {
+        use crate::combat::system::help;
+        vec![
+            help(
+                "Try to hold (ignore a retreat)",
+                "the defender, after a retreat result",
+                "Defenders in a city, a fortified hex or the ruleset's hold terrain may ignore a retreat: the unit with the lowest ER checks it; a pass holds, a failure holds at the cost of one more step.",
+            ),
+            help(
+                "Who takes losses first",
+                "each owner (the defender with its answer)",
+                "After the lead unit's step and a step from every unit at full strength, the owner picks who loses next.",
+            ),
+        ]
+    }
+    fn answer_variations<'a>(&'a self, s: &'a Situation, _cells: u32) -> Vec<crate::combat::system::Variation<'a>> {
+        if !self.may_hold(s) {
+            return Vec::new();
+        }
+        vec![Box::new(|c: &super::DefenderChoices| {
+            vec![super::DefenderChoices {
+                hold: true,
+                ..c.clone()
+            }]
+        })]
+    }
+    fn alternatives(&self, s: &Situation) -> Vec<(&'static str, fn(&mut Choices))> {
+        if !self.may_hold(s) {
+            return Vec::new();
+        }
+        vec![
+            ("defenders try to hold", |c| c.hold = true),
+            ("defenders retreat", |c| c.hold = false),
+        ]
+    }
+    fn defender_answers_hint(&self, s: Option<&Situation>) -> Vec<&'static str> {
+        if s.is_some_and(|s| self.may_hold(s)) {
+            vec!["whether to try to hold (ER check) on a retreat result"]
+        } else {
+            Vec::new()
+        }
+    }
+    fn losses_first_help(&self) -> Option<(&'static str, &'static str)> {
+        Some((
+            "automatic (the cheapest step)",
+            "After the lead unit's step and a step from every unit still at full strength (the rules' own order), this unit takes the losses first; the rest go to the step that costs the least strength.",
+        ))
+    }
+    fn weighed_defenses(&self) -> Vec<super::WeighedDefense> {
+        vec![
+            super::WeighedDefense::default(),
+            super::WeighedDefense {
+                no_retreat: false,
+                answer: super::DefenderChoices {
+                    hold: true,
+                    ..super::DefenderChoices::default()
+                },
+            },
+        ]
+    }
+}
+
+impl crate::combat::Procedure for Rules {
+    type Raw = Raw;
+    type Prepared = Prepared;
+    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
+        validate(cx, raw)
+    }
+    fn resolve(
+        &self,
+        s: &Situation,
+        p: &Prepared,
+        choices: &Choices,
+        dice: &mut impl DiceSource,
+        log: &mut Log,
+    ) -> Result<CombatResult, NeedDie> {
+        resolve(self, s, p, choices, dice, log)
+    }
 }

@@ -4,8 +4,7 @@
 //! branches.
 
 use super::{
-    Assessment, Choices, CombatResult, CombatRules, DefenderChoices, Dice, NeedDie, Refusal, RetreatOrSteps, Situation,
-    assess, resolve,
+    Assessment, Choices, CombatResult, CombatRules, DefenderChoices, Dice, NeedDie, Refusal, Situation, assess, resolve,
 };
 use serde::Serialize;
 use std::fmt;
@@ -300,65 +299,20 @@ pub fn summarize(outcomes: &[OutcomeOdds]) -> Summary {
     s
 }
 
-/// The alternatives an owner has in this combat, as (label, choices).
+/// The alternatives an owner has in this combat, as (label, choices): only those the situation
+/// can use and that change the choices it carries (each costs a full enumeration).
 fn alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Choices)> {
     let base = &s.choices;
-    let mut alts = Vec::new();
-    let mut alt = |label: &str, f: &dyn Fn(&mut Choices)| {
-        let mut c = base.clone();
-        f(&mut c);
-        if c != *base {
-            alts.push((label.to_string(), c));
-        }
-    };
-    // Only choices the situation can use: each one costs a full enumeration.
-    match rules {
-        CombatRules::KillingGround(r) => {
-            if r.attrition_may_retreat(s) {
-                alt("defender retreats a hex instead of an attritional loss", &|c| {
-                    c.attrition_as_retreat = true
-                });
-                alt("defender takes its attritional losses", &|c| {
-                    c.attrition_as_retreat = false
-                });
-            }
-            alt("defender retreats", &|c| c.defender_retreat = RetreatOrSteps::Retreat);
-            alt("defender takes steps instead of retreating", &|c| {
-                c.defender_retreat = RetreatOrSteps::Steps
-            });
-            alt("attacker retreats", &|c| c.attacker_retreat = RetreatOrSteps::Retreat);
-            alt("attacker takes steps instead of retreating", &|c| {
-                c.attacker_retreat = RetreatOrSteps::Steps
-            });
-        }
-        CombatRules::Rommel(_) => {
-            if s.defenders
-                .iter()
-                .any(|u| u.has_trait(crate::rules::units::UnitTrait::Mobile))
-            {
-                alt("mobile defenders evade their last hit", &|c| c.evade = true);
-                alt("mobile defenders do not evade", &|c| c.evade = false);
-            }
-            alt("surviving defenders retreat", &|c| c.defender_withdraws = true);
-            alt("surviving defenders hold", &|c| c.defender_withdraws = false);
-        }
-        CombatRules::WarAgainstRussia(r) => {
-            if r.german_exchange_possible(s) {
-                alt("Germans exchange", &|c| c.german_exchange = true);
-                alt("Germans do not exchange", &|c| c.german_exchange = false);
-            }
-            alt("on a D the defenders retreat a hex", &|c| c.defender_withdraws = true);
-            alt("on a D the defenders stay", &|c| c.defender_withdraws = false);
-        }
-        CombatRules::NextWar(r) => {
-            if r.may_hold(s) {
-                alt("defenders try to hold", &|c| c.hold = true);
-                alt("defenders retreat", &|c| c.hold = false);
-            }
-        }
-        CombatRules::SmallGeneral(_) => {}
-    }
-    alts
+    rules
+        .system()
+        .alternatives(s)
+        .into_iter()
+        .filter_map(|(label, change)| {
+            let mut c = base.clone();
+            change(&mut c);
+            (c != *base).then(|| (label.to_string(), c))
+        })
+        .collect()
 }
 
 /// The exact preview of a combat: outcomes (`answers::odds_with_answers` adds the defender's
@@ -405,21 +359,5 @@ pub fn odds(rules: &CombatRules, s: &Situation) -> Result<Odds, Refusal> {
 /// The answers the defender gives before the dice, where it has not given them yet: War Against
 /// Russia's No Retreat! orders, Rommel's own defensive tactics.
 fn defense_alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Situation)> {
-    let mut out = Vec::new();
-    match rules {
-        CombatRules::WarAgainstRussia(_) if !s.defense.no_retreat => {
-            let mut other = s.clone();
-            other.defense.no_retreat = true;
-            out.push(("defender gives No Retreat! orders".to_string(), other));
-        }
-        CombatRules::Rommel(_) if s.defense.tactics.is_empty() => {
-            for t in [super::Tactic::DefenseInDepth, super::Tactic::Withdraw] {
-                let mut other = s.clone();
-                other.defense.tactics = vec![t.clone()];
-                out.push((format!("defender plays {}", t.name()), other));
-            }
-        }
-        _ => {}
-    }
-    out
+    rules.system().defense_alternatives(s)
 }

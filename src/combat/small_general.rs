@@ -2,7 +2,7 @@
 //! attacker rolls 3d6 plus modifiers on a 3..18 table of combat states, losses and retreats, and
 //! both gain experience for what they cause. Artillery never causes nor suffers losses.
 
-use super::rules::Context;
+use super::context::Context;
 use super::{
     AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
     Modifier, Refusal, ResultCode, RetreatDemand, Role, SideResult, Situation, TableCell, UnitResult,
@@ -406,4 +406,76 @@ pub(crate) fn resolve(
         defender,
         cell_taken,
     })
+}
+
+impl crate::combat::CombatSystem for Rules {
+    fn name(&self) -> &'static str {
+        "Small General"
+    }
+    fn assess(&self, s: &Situation) -> Result<Assessment, Refusal> {
+        assess(self, s)
+    }
+    fn table_view(&self) -> crate::combat::view::TableView {
+        crate::combat::view::TableView {
+            title: "Small General combat table".into(),
+            row_header: "3d6 + mods".into(),
+            columns: vec!["result".into()],
+            rows: self
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, (text, _))| ((i + 3).to_string(), vec![text.to_string()]))
+                .collect(),
+            note: "Roll 3d6 and add the modifiers; below 3 reads 3, above 18 reads 18.".into(),
+        }
+    }
+    fn landed(
+        &self,
+        cell: Option<&TableCell>,
+        rolls: &[crate::combat::Roll],
+        code: &ResultCode,
+    ) -> Vec<(usize, usize)> {
+        crate::combat::view::landed_on_rows(&self.table_view(), cell, rolls, code, true)
+    }
+    fn options_help(&self) -> Vec<crate::combat::system::OptionHelp> {
+        use crate::combat::system::help;
+        vec![help(
+            "No options",
+            "nobody",
+            "3d6 with the modifiers; a retreat goes one hex in a random direction among the friendly hexes.",
+        )]
+    }
+    fn attack_window_notes(&self) -> Vec<&'static str> {
+        vec![
+            "Small General: no options; 3d6 with the modifiers below.",
+            "A retreat goes one hex in a random direction among the friendly hexes: no enemy unit there, and outside enemy zones of control unless a friendly unit stands there. An empty hex counts as friendly: the rules do not define a friendly hex and the game keeps no hex control.",
+        ]
+    }
+    fn losses_first_help(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+    fn owner_picks_losses(&self) -> bool {
+        false
+    }
+    fn one_attacker_at_a_time(&self) -> bool {
+        true
+    }
+}
+
+impl crate::combat::Procedure for Rules {
+    type Raw = Raw;
+    type Prepared = Prepared;
+    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
+        validate(cx, raw)
+    }
+    fn resolve(
+        &self,
+        s: &Situation,
+        p: &Prepared,
+        choices: &Choices,
+        dice: &mut impl DiceSource,
+        log: &mut Log,
+    ) -> Result<CombatResult, NeedDie> {
+        resolve(self, s, p, choices, dice, log)
+    }
 }

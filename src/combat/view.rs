@@ -2,7 +2,6 @@
 //! a resolved combat landed on it: pure, so the panel, the combat lab and tests agree.
 
 use super::dice::{Die, Roll};
-use super::rules::CombatRules;
 use super::{ResultCode, TableCell};
 
 /// A printed table: column labels across, row labels down, the result text in each cell.
@@ -17,94 +16,61 @@ pub struct TableView {
     pub note: String,
 }
 
-impl CombatRules {
-    /// The whole combat table of this system.
-    pub fn table_view(&self) -> TableView {
-        match self {
-            CombatRules::KillingGround(r) => odds_view("Killing Ground CRT", &r.crt),
-            CombatRules::WarAgainstRussia(r) => odds_view("War Against Russia CRT", &r.crt),
-            CombatRules::NextWar(r) => odds_view("Next War CRT", &r.crt),
-            CombatRules::SmallGeneral(r) => TableView {
-                title: "Small General combat table".into(),
-                row_header: "3d6 + mods".into(),
-                columns: vec!["result".into()],
-                rows: r
-                    .rows
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (text, _))| ((i + 3).to_string(), vec![text.to_string()]))
-                    .collect(),
-                note: "Roll 3d6 and add the modifiers; below 3 reads 3, above 18 reads 18.".into(),
-            },
-            CombatRules::Rommel(r) => TableView {
-                title: "Rommel combat grid".into(),
-                row_header: "hits".into(),
-                columns: (1..=6).map(|f| format!("die {f}")).collect(),
-                rows: (0..6)
-                    .map(|k| ((6 - k).to_string(), (0..6).map(|d| r.grid[d][k].to_string()).collect()))
-                    .collect(),
-                note: "Each side rolls a die: its strength scores every hit whose box it reaches in that die's column."
-                    .into(),
-            },
+/// Where a combat read a table whose rows are die totals (the first row's label is its total):
+/// the row of the last `combat` roll (or, with `sum`, of every `combat…` roll added) plus the
+/// modifier, and the column the preview chose, unless a roll moved it (an accelerated effort):
+/// then the column in that row printing this result.
+pub fn landed_on_rows(
+    view: &TableView,
+    cell: Option<&TableCell>,
+    rolls: &[Roll],
+    code: &ResultCode,
+    sum: bool,
+) -> Vec<(usize, usize)> {
+    let modifier = cell.map_or(0, |c| c.die_modifier);
+    let column = cell.map_or(0, |c| c.column_index);
+    let total: i32 = if sum {
+        let mut combat = rolls.iter().filter(|r| r.purpose.starts_with("combat")).peekable();
+        if combat.peek().is_none() {
+            return Vec::new();
         }
-    }
-
-    /// The cells a resolved combat landed on: `(row, column)` in `table_view()`.
-    pub fn landed(&self, cell: Option<&TableCell>, rolls: &[Roll], code: &ResultCode) -> Vec<(usize, usize)> {
-        let view = self.table_view();
-        let modifier = cell.map_or(0, |c| c.die_modifier);
-        let column = cell.map_or(0, |c| c.column_index);
-        match self {
-            CombatRules::Rommel(_) => {
-                let hits = match code {
-                    ResultCode::Hits { attacker, defender } => [*attacker, *defender],
-                    _ => return Vec::new(),
-                };
-                rolls
-                    .iter()
-                    .filter(|r| r.die == Die::D6)
-                    .zip(hits)
-                    .filter(|(_, h)| (1..=6).contains(h))
-                    .map(|(r, h)| ((6 - h) as usize, (r.face - 1) as usize))
-                    .collect()
-            }
-            CombatRules::SmallGeneral(_) => {
-                let sum: i32 = rolls
-                    .iter()
-                    .filter(|r| r.purpose.starts_with("combat"))
-                    .map(|r| i32::from(r.face))
-                    .sum();
-                if sum == 0 {
-                    return Vec::new();
-                }
-                vec![(((sum + modifier).clamp(3, 18) - 3) as usize, 0)]
-            }
-            _ => {
-                let Some(roll) = rolls.iter().rev().find(|r| r.purpose == "combat") else {
-                    return Vec::new();
-                };
-                let (lowest, count) = match self {
-                    CombatRules::NextWar(r) => (r.crt.lowest_face, r.crt.cells.len()),
-                    CombatRules::KillingGround(r) => (r.crt.lowest_face, r.crt.cells.len()),
-                    CombatRules::WarAgainstRussia(r) => (r.crt.lowest_face, r.crt.cells.len()),
-                    _ => (1, 6),
-                };
-                let row = (i32::from(roll.face) + modifier - i32::from(lowest)).clamp(0, count as i32 - 1) as usize;
-                // The column the result was read in: the preview's, unless a roll moved it (an
-                // accelerated effort): then the column in that row printing this result.
-                let printed = code.to_string();
-                let col = if view.rows[row].1.get(column).is_some_and(|t| *t == printed) {
-                    column
-                } else {
-                    view.rows[row].1.iter().position(|t| *t == printed).unwrap_or(column)
-                };
-                vec![(row, col)]
-            }
+        combat.map(|r| i32::from(r.face)).sum()
+    } else {
+        match rolls.iter().rev().find(|r| r.purpose == "combat") {
+            Some(r) => i32::from(r.face),
+            None => return Vec::new(),
         }
-    }
+    };
+    let (Some(first), count) = (view.rows.first(), view.rows.len()) else {
+        return Vec::new();
+    };
+    let lowest: i32 = first.0.parse().unwrap_or(1);
+    let row = (total + modifier - lowest).clamp(0, count as i32 - 1) as usize;
+    let printed = code.to_string();
+    let col = if view.rows[row].1.get(column).is_some_and(|t| *t == printed) {
+        column
+    } else {
+        view.rows[row].1.iter().position(|t| *t == printed).unwrap_or(column)
+    };
+    vec![(row, col)]
 }
 
-fn odds_view<R>(title: &str, crt: &super::table::Table<R>) -> TableView {
+/// Rommel's grid: each side's die column and the hits it scored.
+pub fn landed_on_grid(rolls: &[Roll], code: &ResultCode) -> Vec<(usize, usize)> {
+    let hits = match code {
+        ResultCode::Hits { attacker, defender } => [*attacker, *defender],
+        _ => return Vec::new(),
+    };
+    rolls
+        .iter()
+        .filter(|r| r.die == Die::D6)
+        .zip(hits)
+        .filter(|(_, h)| (1..=6).contains(h))
+        .map(|(r, h)| ((6 - h) as usize, (r.face - 1) as usize))
+        .collect()
+}
+
+pub fn odds_view<R>(title: &str, crt: &super::table::Table<R>) -> TableView {
     TableView {
         title: title.into(),
         row_header: "die".into(),

@@ -152,10 +152,7 @@ fn phase_kinds(world: &mut World) -> Vec<OrderKind> {
         }),
         Phase::Combat => kinds.push(OrderKind::Attack {
             attacks: attack_choices(world),
-            tactics: match &world.resource::<super::components::GameMap>().ruleset.combat {
-                CombatRules::Rommel(_) => Tactic::ATTACK.to_vec(),
-                _ => Vec::new(),
-            },
+            tactics: attack_tactics(&world.resource::<super::components::GameMap>().ruleset.combat),
         }),
         _ => {}
     }
@@ -314,4 +311,17 @@ pub fn random_pick(options: &OrderOptions, rng: &mut u64) -> Option<Order> {
         }
     }
     (!orders.is_empty()).then(|| orders[roll(orders.len())].clone())
+}
+
+/// The tactics an attacker may buy under these rules (Rommel's).
+fn attack_tactics(rules: &CombatRules) -> Vec<Tactic> {
+    rules
+        .system()
+        .attacker_options()
+        .into_iter()
+        .find_map(|o| match o {
+            crate::combat::AttackerOption::Tactics(t) => Some(t),
+            _ => None,
+        })
+        .unwrap_or_default()
 }

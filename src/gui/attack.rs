@@ -310,14 +310,19 @@ fn update_preview(
 /// Rommel: the batteries the side choosing now may call (the defender's once an attack is
 /// declared, else the attacker's), and the calls kept to those still on offer.
 fn offer_batteries(plan: &mut AttackPlan, declared: &Option<DeclaredCombat>, view: &GameView) {
-    let offer = match (&view.map.ruleset.combat, declared, plan.target) {
-        (combat::CombatRules::Rommel(_), Some(c), _) => {
+    let barrage = view
+        .map
+        .ruleset
+        .combat
+        .system()
+        .attacker_options()
+        .contains(&combat::AttackerOption::Barrage);
+    let offer = match (barrage, declared, plan.target) {
+        (true, Some(c), _) => {
             let defenders: Vec<Entity> = view.index.stack(c.order.target).to_vec();
             view.batteries(c.defender, &defenders, c.order.target)
         }
-        (combat::CombatRules::Rommel(_), None, Some(target)) => {
-            view.batteries(view.turn.active, &plan.attackers, target)
-        }
+        (true, None, Some(target)) => view.batteries(view.turn.active, &plan.attackers, target),
         _ => Vec::new(),
     };
     let named: Vec<(Entity, String)> = offer
@@ -399,7 +404,15 @@ fn turn_decision(
     view: &GameView,
     decided: &crate::game::combat_phase::NoRetreatTurns,
 ) -> Option<bool> {
-    if !matches!(view.map.ruleset.combat, combat::CombatRules::WarAgainstRussia(_)) {
+    if !view
+        .map
+        .ruleset
+        .combat
+        .system()
+        .weighed_defenses()
+        .iter()
+        .any(|d| d.no_retreat)
+    {
         return None;
     }
     let side = view
@@ -413,7 +426,8 @@ fn turn_decision(
 /// Killing Ground's Accelerated Effort (8.10.4): the attacker who would make it, with its name, or
 /// why none may (`game::combat_phase::accelerated_effort_by`); `None` under other rulesets.
 fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(Entity, String), String>> {
-    if !matches!(view.map.ruleset.combat, combat::CombatRules::KillingGround(_)) {
+    let options = view.map.ruleset.combat.system().attacker_options();
+    if !options.contains(&combat::AttackerOption::AcceleratedEffort) {
         return None;
     }
     let by = accelerated_effort_by(

@@ -3,7 +3,7 @@
 //! the defender will answer itself is named.
 
 use super::attack::AttackPlan;
-use crate::combat::{self, RetreatOrSteps, Situation, Tactic};
+use crate::combat::{self, AttackerOption, RetreatOrSteps, Situation, Tactic};
 use crate::game::components::GameMap;
 use bevy_egui::egui;
 
@@ -36,7 +36,6 @@ pub(super) fn options(
     (attacker, defender): (&str, &str),
     (computer, no_retreat_decided): (bool, Option<bool>),
 ) {
-    use combat::CombatRules as R;
     let defender_asked = |ui: &mut egui::Ui, what: &str| {
         let who = if computer {
             format!("{defender} (computer)")
@@ -46,57 +45,49 @@ pub(super) fn options(
         ui.label(egui::RichText::new(format!("{who} answers {what} itself")).weak())
             .on_hover_text("The defender's choices are the defender's: the preview's branches show each answer");
     };
-    match &map.ruleset.combat {
-        R::KillingGround(_) => {
-            retreat_or_steps(
+    let system = map.ruleset.combat.system();
+    for option in system.attacker_options() {
+        match option {
+            AttackerOption::RetreatAsSteps => retreat_or_steps(
                 ui,
                 &mut plan.attacker_retreat,
                 &format!("{attacker} (attacker), on a retreat result"),
-            );
-            accelerated_effort(ui, plan);
-            defender_asked(ui, "retreat or steps, after the roll");
-        }
-        R::WarAgainstRussia(_) => {
-            ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
-            match no_retreat_decided {
-                Some(true) => {
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{defender} gave No Retreat! orders for this whole turn: this attack is fought under them"
-                        ))
-                        .weak(),
-                    );
-                }
-                Some(false) => {
-                    ui.label(egui::RichText::new(format!("{defender} gave no No Retreat! orders this turn")).weak());
-                }
-                None => defender_asked(ui, "No Retreat! orders before the roll"),
+            ),
+            AttackerOption::AcceleratedEffort => accelerated_effort(ui, plan),
+            AttackerOption::Exchange { .. } => {
+                ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
             }
-            defender_asked(ui, "a voluntary retreat on a D");
+            AttackerOption::Tactics(_) => tactics(ui, plan, attacker, (defender, computer)),
+            // The batteries are offered with the tactics.
+            AttackerOption::Barrage => {}
         }
-        R::NextWar(rules) => {
-            if situation.is_some_and(|s| rules.may_hold(s)) {
-                defender_asked(ui, "whether to try to hold (ER check) on a retreat result");
+    }
+    for hint in system.defender_answers_hint(situation) {
+        match no_retreat_decided {
+            Some(true) if hint.starts_with("No Retreat!") => {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{defender} gave No Retreat! orders for this whole turn: this attack is fought under them"
+                    ))
+                    .weak(),
+                );
             }
+            Some(false) if hint.starts_with("No Retreat!") => {
+                ui.label(egui::RichText::new(format!("{defender} gave no No Retreat! orders this turn")).weak());
+            }
+            _ => defender_asked(ui, hint),
         }
-        R::Rommel(_) => tactics(ui, plan, attacker, (defender, computer)),
-        R::SmallGeneral(_) => {
-            ui.label(egui::RichText::new("Small General: no options; 3d6 with the modifiers below.").weak());
-            ui.label(egui::RichText::new("A retreat goes one hex in a random direction among the friendly hexes: no enemy unit there, and outside enemy zones of control unless a friendly unit stands there. An empty hex counts as friendly: the rules do not define a friendly hex and the game keeps no hex control.").weak().small());
-        }
+    }
+    for (k, note) in system.attack_window_notes().into_iter().enumerate() {
+        let text = egui::RichText::new(note).weak();
+        ui.label(if k == 0 { text } else { text.small() });
     }
     // Who takes losses where the owner chooses: step losses (Killing Ground, Next War, Rommel)
     // and the attacker's exchange (War Against Russia, whose X takes every defender).
     if let Some(s) = situation
-        && !matches!(map.ruleset.combat, R::SmallGeneral(_))
+        && let Some(help) = system.losses_first_help()
     {
-        losses_first(
-            ui,
-            &mut plan.attacker_losses_first,
-            &s.attackers,
-            attacker,
-            &map.ruleset.combat,
-        );
+        losses_first(ui, &mut plan.attacker_losses_first, &s.attackers, attacker, help);
     }
 }
 
@@ -108,33 +99,14 @@ pub(super) fn losses_first(
     value: &mut Option<String>,
     units: &[combat::Combatant],
     owner: &str,
-    rules: &combat::CombatRules,
+    (automatic, help): (&str, &str),
 ) {
-    use combat::CombatRules as R;
     if units.len() < 2 {
         return;
     }
     if value.as_ref().is_some_and(|id| !units.iter().any(|u| &u.id == id)) {
         *value = None;
     }
-    let (automatic, help) = match rules {
-        R::WarAgainstRussia(_) => (
-            "automatic (the smallest cover)",
-            "On an exchange this unit pays first; the rest is paid by the smallest total that covers it.",
-        ),
-        R::NextWar(_) => (
-            "automatic (the cheapest step)",
-            "After the lead unit's step and a step from every unit still at full strength (the rules' own order), this unit takes the losses first; the rest go to the step that costs the least strength.",
-        ),
-        R::KillingGround(_) => (
-            "automatic (the cheapest step)",
-            "After the first step the rules assign (the attacker's strongest unit now), this unit takes the losses first; the rest go to the step that costs the least strength.",
-        ),
-        _ => (
-            "automatic (the cheapest step)",
-            "This unit takes the hits first as they are spread; the rest go to the step that costs the least strength.",
-        ),
-    };
     let label = |u: &combat::Combatant| {
         let (a, d) = u
             .steps

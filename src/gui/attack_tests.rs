@@ -150,6 +150,7 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
         ("sidi-bou-zid-1943.ron", 2),
         ("chorwon-hypothetical.ron", 2),
         ("st-vith-1944.ron", 1),
+        ("sedan-1940.ron", 2),
     ] {
         let (mut app, attackers, target) = an_attack_in(file, units);
         let w = app.world_mut();
@@ -168,19 +169,18 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
             plan.effort_by = effort_by(&plan.attackers, &view);
             offer_batteries(&mut plan, &pending.0, &view);
         }
-        match &rules {
-            combat::CombatRules::KillingGround(_) => {
-                plan.attacker_retreat = combat::RetreatOrSteps::Steps;
-                plan.accelerated_effort = matches!(plan.effort_by, Some(Ok(_)));
+        for option in rules.system().attacker_options() {
+            match option {
+                combat::AttackerOption::RetreatAsSteps => plan.attacker_retreat = combat::RetreatOrSteps::Steps,
+                combat::AttackerOption::AcceleratedEffort => {
+                    plan.accelerated_effort = matches!(plan.effort_by, Some(Ok(_)))
+                }
+                combat::AttackerOption::Exchange { .. } => plan.german_exchange = german,
+                combat::AttackerOption::Tactics(t) => plan.attack_tactic = Some(t[1].clone()),
+                combat::AttackerOption::Barrage => plan.barrage = plan.batteries.iter().map(|(e, _)| *e).collect(),
             }
-            combat::CombatRules::WarAgainstRussia(_) => plan.german_exchange = german,
-            combat::CombatRules::Rommel(_) => {
-                plan.attack_tactic = Some(Tactic::ATTACK[1].clone());
-                plan.barrage = plan.batteries.iter().map(|(e, _)| *e).collect();
-            }
-            _ => {}
         }
-        if !matches!(rules, combat::CombatRules::SmallGeneral(_)) {
+        if rules.system().losses_first_help().is_some() {
             plan.attacker_losses_first = attackers.last().and_then(|e| id(*e));
         }
         let order = plan.order(&id).unwrap();
@@ -207,5 +207,9 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
         issue(w, Order::Attack(order)).unwrap_or_else(|e| panic!("{file}: {e}"));
         checked.push(file);
     }
-    assert_eq!(checked.len(), 5, "one scenario per ruleset");
+    assert_eq!(
+        checked.len(),
+        crate::scenario::ruleset::BUILTIN.len(),
+        "one scenario per ruleset"
+    );
 }

@@ -127,8 +127,8 @@ pub struct RawSupport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename = "CombatCase")]
 pub struct RawCase {
-    /// A built-in ruleset: `killing-ground`, `rommel`, `war-against-russia`, `next-war`,
-    /// `small-general`.
+    /// A built-in ruleset (`killing-ground`, `rommel`, `war-against-russia`, `next-war`,
+    /// `small-general`, `classic-odds`) or a user ruleset file (`my-table.ron`).
     pub ruleset: String,
     #[serde(default)]
     pub description: String,
@@ -173,6 +173,10 @@ fn validate(src: &Source, raw: RawCase) -> Result<CombatCase, LoadError> {
     check_limits(src, &raw)?;
     let ruleset = match Ruleset::builtin(&raw.ruleset) {
         Some(r) => Arc::new(r?),
+        // A user ruleset file, found as a scenario's is (beside the case, in `rulesets/`…).
+        None if super::user_ruleset::names_a_file(&raw.ruleset) => {
+            Arc::new(super::user_ruleset::load(&raw.ruleset, &src.file).map_err(|m| src.error("ruleset", m))??)
+        }
         None => {
             let names: Vec<String> = super::ruleset::BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
             return Err(src.error(

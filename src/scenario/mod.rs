@@ -28,7 +28,7 @@ pub const DEFAULT_SCENARIO: (&str, &str) = (
 );
 
 /// Every shipped scenario, embedded (path, text), the default first.
-pub const SHIPPED: [(&str, &str); 6] = [
+pub const SHIPPED: &[(&str, &str)] = &[
     DEFAULT_SCENARIO,
     (
         "scenarios/sidi-bou-zid-1943.ron",
@@ -49,6 +49,10 @@ pub const SHIPPED: [(&str, &str); 6] = [
     (
         "scenarios/barbarossa-centre-1941.ron",
         include_str!("../../scenarios/barbarossa-centre-1941.ron"),
+    ),
+    (
+        "scenarios/sedan-1940.ron",
+        include_str!("../../scenarios/sedan-1940.ron"),
     ),
 ];
 

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// The built-in rulesets, embedded so the binary runs from any folder.
-pub const BUILTIN: [(&str, &str); 5] = [
+pub const BUILTIN: &[(&str, &str)] = &[
     (
         "killing-ground",
         include_str!("../../assets/rulesets/killing-ground.ron"),
@@ -27,6 +27,7 @@ pub const BUILTIN: [(&str, &str); 5] = [
     ),
     ("next-war", include_str!("../../assets/rulesets/next-war.ron")),
     ("small-general", include_str!("../../assets/rulesets/small-general.ron")),
+    ("classic-odds", include_str!("../../assets/rulesets/classic-odds.ron")),
 ];
 
 /// Hexes or squares.
@@ -247,7 +248,7 @@ impl Ruleset {
     /// Whether attack tactics are chosen in secret and revealed when the defender answers
     /// (Rommel): the combat waits for the defender's `Defend` order.
     pub fn secret_tactics(&self) -> bool {
-        matches!(self.combat, crate::combat::CombatRules::Rommel(_))
+        self.combat.system().secret_tactics()
     }
 
     /// Parses and validates a ruleset's text.

@@ -43,13 +43,14 @@ impl Drop for Scratch {
 }
 
 /// The shipped scenarios.
-pub const SHIPPED: [&str; 6] = [
+pub const SHIPPED: [&str; 7] = [
     "scenarios/mortain-1944.ron",
     "scenarios/sidi-bou-zid-1943.ron",
     "scenarios/smolensk-1941.ron",
     "scenarios/chorwon-hypothetical.ron",
     "scenarios/st-vith-1944.ron",
     "scenarios/barbarossa-centre-1941.ron",
+    "scenarios/sedan-1940.ron",
 ];
 
 use hexfront::combat::{

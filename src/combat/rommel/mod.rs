@@ -4,13 +4,14 @@
 //! evasion and the retreat of whichever side fails to hold.
 
 mod assess;
+mod contract;
 mod hits;
 
 pub use assess::assess;
 pub(crate) use hits::resolve;
 
+use super::context::Context;
 use super::losses::value_now;
-use super::rules::Context;
 use super::{Battery, Combatant, Refusal, Role, Situation, Tactic, UnitResult};
 use crate::rules::terrain::TerrainId;
 use crate::source::LoadError;

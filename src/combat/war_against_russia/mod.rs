@@ -11,6 +11,7 @@ use super::{
 use crate::rules::terrain::EdgeFeature;
 use crate::rules::units::{UnitSize, UnitStatus};
 
+mod contract;
 mod exchange;
 mod tables;
 use exchange::{exchange_losses, exchangeable};

@@ -1,7 +1,7 @@
 //! War Against Russia's tables as a ruleset states them: the CRT's results, the terrain bonuses,
 //! retreat lengths, exchange rates and weather lists, checked into `Rules`.
 
-use super::super::rules::Context;
+use super::super::context::Context;
 use super::super::table::{RawTable, Table};
 use super::super::{City, Weather};
 use crate::rules::terrain::TerrainId;

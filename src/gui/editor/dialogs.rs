@@ -141,7 +141,7 @@ fn new_map(
         egui::ComboBox::from_id_salt("new-ruleset")
             .selected_text(ruleset.clone())
             .show_ui(ui, |ui| {
-                for (name, _) in crate::scenario::ruleset::BUILTIN {
+                for &(name, _) in crate::scenario::ruleset::BUILTIN {
                     ui.selectable_value(ruleset, name.to_string(), name);
                 }
             });

@@ -253,7 +253,7 @@ fn properties(ui: &mut egui::Ui, editor: &mut Editor) {
         egui::ComboBox::from_id_salt("ruleset")
             .selected_text(p.ruleset.clone())
             .show_ui(ui, |ui| {
-                for (name, _) in crate::scenario::ruleset::BUILTIN {
+                for &(name, _) in crate::scenario::ruleset::BUILTIN {
                     ui.selectable_value(&mut p.ruleset, name.to_string(), name);
                 }
             });

@@ -2,10 +2,12 @@
 //! retreat hexes that may be taken as steps instead, and disorganization (8.92-8.93); who takes
 //! losses (8.94-8.96); attritional loss and accelerated effort (8.10).
 
-use super::losses::{cheapest, lose_step, remaining, take_cheapest};
-use super::rules::Context;
-use super::table::{RawTable, Table, odds_column, ratio_text, shifted};
-use super::{
+mod contract;
+
+use crate::combat::context::Context;
+use crate::combat::losses::{cheapest, lose_step, remaining, take_cheapest};
+use crate::combat::table::{RawTable, Table, odds_column, ratio_text, shifted};
+use crate::combat::{
     AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, Log, ModelState, Modifier, Refusal,
     ResultCode, RetreatDemand, RetreatOrSteps, Role, SideResult, Situation,
     dice::{DiceSource, Die, NeedDie},
@@ -213,7 +215,7 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
             });
         }
     }
-    shift += super::extra_column_shifts(s, &mut mods);
+    shift += crate::combat::extra_column_shifts(s, &mut mods);
     let ratio = ratio_text(attack as f64, defense as f64);
     let lowest = &r.crt.labels[0];
     let base = odds_column(&r.crt.odds, attack, defense).ok_or_else(|| {
@@ -312,7 +314,7 @@ fn attacker_losses(
             .filter(|&i| filter(&units[i]) && remaining(&units[i], &res.units[i]) > 0)
             .max_by_key(|&i| {
                 (
-                    super::losses::value_now(&units[i], &res.units[i], Role::Attacker),
+                    crate::combat::losses::value_now(&units[i], &res.units[i], Role::Attacker),
                     units[i].er.unwrap_or(0),
                     std::cmp::Reverse(i),
                 )
@@ -341,7 +343,7 @@ fn attacker_losses(
     lose_step(units, &mut res.units, first);
     taken += 1;
     if taken < n && units[first].is_armor() && !accelerated {
-        let now = |i: usize| super::losses::value_now(&units[i], &res.units[i], Role::Attacker);
+        let now = |i: usize| crate::combat::losses::value_now(&units[i], &res.units[i], Role::Attacker);
         if let Some(second) = (0..units.len())
             .filter(|&i| remaining(&units[i], &res.units[i]) > 0)
             .max_by_key(|&i| (now(i), std::cmp::Reverse(i)))

@@ -1,0 +1,185 @@
+//! A data table's side of the combat-system contract: its table as printed, its result codes in
+//! words, and the owners' choice of steps or retreat wherever a result code gives one.
+
+use super::fight::{Prepared, assess, resolve};
+use super::{Does, Raw, Rules, validate};
+use crate::combat::context::Context;
+use crate::combat::dice::{DiceSource, NeedDie, Roll};
+use crate::combat::system::OptionHelp;
+use crate::combat::system::Variation;
+use crate::combat::view::{TableView, landed_on_rows};
+use crate::combat::{
+    Assessment, AttackerOption, Choices, CombatResult, DefenderChoices, Log, Refusal, ResultCode, RetreatOrSteps, Role,
+    Situation, TableCell, WeighedDefense,
+};
+use crate::rules::units::counted;
+use crate::source::LoadError;
+
+/// What one `Does` does, in words.
+pub fn does_text(d: &Does) -> String {
+    match *d {
+        Does::Steps(side, n) => format!("the {side} loses {}", counted(u64::from(n), "step", "steps")),
+        Does::Factors(side, n) => format!(
+            "the {side} loses at least {}",
+            counted(u64::from(n), "factor", "factors")
+        ),
+        Does::Retreat(side, n) => format!("the {side} retreats {}", counted(u64::from(n), "hex", "hexes")),
+        Does::Disorganized(side) => format!("the {side} is disorganized"),
+        Does::Eliminated(side) => format!("the {side} is eliminated"),
+        Does::Exchange => {
+            "exchange: the defender is eliminated and the attacker loses at least as many attack factors".into()
+        }
+        Does::Choice { side, steps, hexes } => format!(
+            "the {side}'s owner chooses: lose {} or retreat {}",
+            counted(u64::from(steps), "step", "steps"),
+            counted(u64::from(hexes), "hex", "hexes")
+        ),
+    }
+}
+
+/// A code's effects in words (`no effect` for none).
+fn code_text(does: &[Does]) -> String {
+    if does.is_empty() {
+        return "no effect".into();
+    }
+    does.iter().map(does_text).collect::<Vec<_>>().join("; ")
+}
+
+fn steps_instead(c: &mut Choices, side: Role) {
+    match side {
+        Role::Attacker => c.attacker_retreat = RetreatOrSteps::Steps,
+        Role::Defender => c.defender_retreat = RetreatOrSteps::Steps,
+    }
+}
+
+impl crate::combat::CombatSystem for Rules {
+    fn name(&self) -> &'static str {
+        "Data table"
+    }
+    fn assess(&self, s: &Situation) -> Result<Assessment, Refusal> {
+        assess(self, s)
+    }
+    fn table_view(&self) -> TableView {
+        TableView {
+            title: self.raw.title.clone(),
+            row_header: format!("{} + mods", self.dice_text()),
+            columns: self.labels.clone(),
+            rows: self
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    (
+                        (self.lowest + i as i32).to_string(),
+                        row.iter().map(ToString::to_string).collect(),
+                    )
+                })
+                .collect(),
+            note: format!(
+                "Roll {} and add the modifiers; a total beyond the table reads its first or last row. {}",
+                self.dice_text(),
+                self.results
+                    .iter()
+                    .map(|(code, does)| format!("{code}: {}.", code_text(does)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        }
+    }
+    fn landed(&self, cell: Option<&TableCell>, rolls: &[Roll], code: &ResultCode) -> Vec<(usize, usize)> {
+        landed_on_rows(&self.table_view(), cell, rolls, code, true)
+    }
+    fn options_help(&self) -> Vec<OptionHelp> {
+        let mut out = Vec::new();
+        for (side, who) in [
+            (Role::Defender, "the defender, with its answer to the result"),
+            (Role::Attacker, "the attacker, with its attack"),
+        ] {
+            if self.has_choice(side) {
+                out.push(OptionHelp {
+                    name: "Steps or retreat",
+                    who,
+                    text: "A result that leaves the choice is taken as the steps or as the retreat its code names; the owner picks which units lose the steps.",
+                });
+            }
+        }
+        out.push(OptionHelp {
+            name: "Who takes losses first",
+            who: "each owner (the defender with its answer)",
+            text: "Step and factor losses fall on the units the owner names first, then on the cheapest steps.",
+        });
+        out
+    }
+    fn answer_variations<'a>(&'a self, _s: &'a Situation, _cells: u32) -> Vec<Variation<'a>> {
+        if !self.has_choice(Role::Defender) {
+            return Vec::new();
+        }
+        vec![Box::new(|c: &DefenderChoices| {
+            vec![DefenderChoices {
+                retreat: RetreatOrSteps::Steps,
+                ..c.clone()
+            }]
+        })]
+    }
+    fn alternatives(&self, _s: &Situation) -> Vec<(&'static str, fn(&mut Choices))> {
+        let mut alts: Vec<(&'static str, fn(&mut Choices))> = Vec::new();
+        if self.has_choice(Role::Defender) {
+            alts.push(("defender retreats", |c| c.defender_retreat = RetreatOrSteps::Retreat));
+            alts.push(("defender takes steps instead of retreating", |c| {
+                steps_instead(c, Role::Defender)
+            }));
+        }
+        if self.has_choice(Role::Attacker) {
+            alts.push(("attacker retreats", |c| c.attacker_retreat = RetreatOrSteps::Retreat));
+            alts.push(("attacker takes steps instead of retreating", |c| {
+                steps_instead(c, Role::Attacker)
+            }));
+        }
+        alts
+    }
+    fn defender_answers_hint(&self, _s: Option<&Situation>) -> Vec<&'static str> {
+        if self.has_choice(Role::Defender) {
+            vec!["steps or retreat, after the roll"]
+        } else {
+            Vec::new()
+        }
+    }
+    fn attacker_options(&self) -> Vec<AttackerOption> {
+        if self.has_choice(Role::Attacker) {
+            vec![AttackerOption::RetreatAsSteps]
+        } else {
+            Vec::new()
+        }
+    }
+    fn weighed_defenses(&self) -> Vec<WeighedDefense> {
+        let mut out = vec![WeighedDefense::default()];
+        if self.has_choice(Role::Defender) {
+            out.push(WeighedDefense {
+                no_retreat: false,
+                answer: DefenderChoices {
+                    retreat: RetreatOrSteps::Steps,
+                    ..DefenderChoices::default()
+                },
+            });
+        }
+        out
+    }
+}
+
+impl crate::combat::Procedure for Rules {
+    type Raw = Raw;
+    type Prepared = Prepared;
+    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
+        validate(cx, raw)
+    }
+    fn resolve(
+        &self,
+        s: &Situation,
+        p: &Prepared,
+        choices: &Choices,
+        dice: &mut impl DiceSource,
+        log: &mut Log,
+    ) -> Result<CombatResult, NeedDie> {
+        resolve(self, s, p, choices, dice, log)
+    }
+}
