@@ -130,21 +130,6 @@ impl GameMap {
         let bars = *self.start_bars.get(self.board.grid.index(cell)?)?;
         (bars != 0).then(|| Side((!bars).trailing_zeros() as usize))
     }
-
-    /// Whether the first-turn ZOC exception holds now: turn 1, until the first side's first
-    /// movement phase is over.
-    pub fn first_turn_zoc_exception(&self, turn: &super::phase::TurnState) -> bool {
-        let first_move = self
-            .ruleset
-            .raw
-            .player_turn
-            .iter()
-            .position(|p| *p == crate::scenario::ruleset::PhaseKind::Movement);
-        !self.start_bars.is_empty()
-            && turn.turn == 1
-            && turn.active == turn.first_side
-            && first_move.is_some_and(|m| turn.phase_index <= m)
-    }
 }
 
 /// The sides, by `Side` index.
@@ -348,3 +333,9 @@ pub struct Attacked;
 /// The weather of the current turn (scenarios may set it; clear by default).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CurrentWeather(pub crate::combat::Weather);
+
+/// The rules a ruleset adds to ending a phase, registered by their plugins (War Against Russia's
+/// must-attack rule: `must_attack::check_before_end`): each may refuse the end, naming the rule,
+/// or note in the log what it let pass. Part of the rules, so replays run them too.
+#[derive(Resource, Default)]
+pub struct PhaseEndRules(pub Vec<fn(&mut World) -> Result<(), String>>);

@@ -39,7 +39,8 @@ pub(super) fn plugin(app: &mut App) {
     // A refusal is also a message, for the client's status bar.
     app.add_message::<OrderRefused>()
         .init_resource::<OrderLog>()
-        .init_resource::<BeforeOrder>();
+        .init_resource::<BeforeOrder>()
+        .init_resource::<super::components::PhaseEndRules>();
 }
 
 /// What views registered to be called with each new order just before it is carried out (once
@@ -298,7 +299,13 @@ fn carry_out(world: &mut World, side: usize, order: Order) -> Result<(), String>
         }
         Order::EndAdvance => run(world, carry_out_advances, AdvanceChoice::End)?,
         Order::EndPhase => {
-            super::must_attack::check_before_end(world)?;
+            let rules = world
+                .get_resource::<super::components::PhaseEndRules>()
+                .map(|r| r.0.clone())
+                .unwrap_or_default();
+            for rule in rules {
+                rule(world)?;
+            }
             run(world, end_phase, ())?
         }
         Order::Concede => {

@@ -16,6 +16,12 @@ use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnExit(Phase::Combat), clear_marks);
+    // Reached through the rules' list, not by name: execute runs whatever ending a phase asks.
+    app.init_resource::<super::components::PhaseEndRules>();
+    app.world_mut()
+        .resource_mut::<super::components::PhaseEndRules>()
+        .0
+        .push(check_before_end);
 }
 
 fn clear_marks(mut commands: Commands, marked: Query<Entity, Or<(With<Defended>, With<AttackedFrom>)>>) {

@@ -69,8 +69,24 @@ pub(super) fn refresh_zoc(
             .iter()
             .map(|(side, pos, points, steps, statuses)| (pos.0, zoc_unit(rules, *side, points, steps, statuses))),
     );
-    if map.first_turn_zoc_exception(&turn) {
+    if first_turn_zoc_exception(&map, &turn) {
         fresh.bar_projections(&map.board, rules, &map.start_bars);
     }
     zoc.0 = fresh;
+}
+
+/// Whether the first-turn ZOC exception holds now: turn 1, until the first side's first
+/// movement phase is over (Next War: zones of control do not reach cells that started on the
+/// enemy's side).
+pub fn first_turn_zoc_exception(map: &GameMap, turn: &TurnState) -> bool {
+    let first_move = map
+        .ruleset
+        .raw
+        .player_turn
+        .iter()
+        .position(|p| *p == crate::scenario::ruleset::PhaseKind::Movement);
+    !map.start_bars.is_empty()
+        && turn.turn == 1
+        && turn.active == turn.first_side
+        && first_move.is_some_and(|m| turn.phase_index <= m)
 }

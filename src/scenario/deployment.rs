@@ -3,7 +3,7 @@
 //! (Rommel's contested squares). Each refusal names the unit, the cell and the limit.
 
 use super::ruleset::Ruleset;
-use super::validate::UnitSetup;
+use super::setup::UnitSetup;
 use crate::rules::grid::Cell;
 use crate::rules::terrain::Board;
 use crate::source::{LoadError, Source};

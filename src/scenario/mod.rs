@@ -9,6 +9,7 @@ mod limits;
 mod map;
 pub mod picture;
 pub mod ruleset;
+pub mod setup;
 pub mod tracks;
 pub mod user_ruleset;
 pub mod validate;

@@ -5,10 +5,10 @@ use super::deployment::Deployment;
 use super::file::{MapEdge, RawScenario, VictoryLevel};
 use super::map::{cell_on_map, validate_map};
 use super::ruleset::{Ruleset, list, parse_color};
+pub use super::setup::UnitSetup;
 use super::tracks::step_track;
 use crate::rules::grid::Cell;
-use crate::rules::terrain::{Board, Mobility, Mp};
-use crate::rules::units::{StepTrack, UnitClass, UnitSize, UnitStatus, UnitTrait};
+use crate::rules::terrain::{Board, Mp};
 use crate::source::limits::MAX_UNITS;
 use crate::source::{LoadError, Source};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -22,32 +22,6 @@ pub struct SideInfo {
     pub name: String,
     pub color: [u8; 3],
     pub home_edge: Option<MapEdge>,
-}
-
-/// A unit ready to spawn.
-#[derive(Clone, Debug, PartialEq)]
-pub struct UnitSetup {
-    pub id: String,
-    pub name: String,
-    pub side: usize,
-    pub class: UnitClass,
-    pub size: UnitSize,
-    pub cell: Cell,
-    pub steps: StepTrack,
-    pub armor: Option<u32>,
-    pub movement: Mp,
-    pub mobility: Mobility,
-    pub er: Option<u32>,
-    pub element: Option<String>,
-    pub parent: Option<String>,
-    pub status: Vec<UnitStatus>,
-    pub traits: Vec<UnitTrait>,
-    pub experience: Option<u32>,
-    pub stacking_points: u32,
-    /// The game turn it enters on (a reinforcement), at the start of its side's player turn.
-    pub arrives: Option<u32>,
-    /// The game turn it leaves on (a withdrawal), at the start of its side's player turn.
-    pub withdraws: Option<u32>,
 }
 
 /// An objective cell.

@@ -1,15 +1,13 @@
 //! The editor's board: where cells sit on it, panned with the right or middle button, zoomed
 //! with the wheel, and edited with the left button by the current tool (drawing is `paint`).
 
+use super::geometry::{center, corners};
 use super::{Editor, Tool};
 use crate::edit::Edit;
 use crate::edit::tools::{self, char_at, grid_of};
 use crate::gui::layout::Layout;
 use crate::rules::grid::{Cell, label};
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Shape, Stroke as Line};
-
-/// Cells per side of a terrain mesh chunk.
-pub(super) const CHUNK: i32 = 16;
 
 /// Which part of the map the board shows: the world point at its centre and the zoom (screen
 /// pixels per world unit).
@@ -59,20 +57,6 @@ pub struct Stroke {
     path: Vec<Cell>,
     /// Where a select-drag started.
     from: Option<Cell>,
-}
-
-/// A cell's centre in the editor's world (x right, y down).
-pub(super) fn center(layout: &Layout, cell: Cell) -> Pos2 {
-    let v = layout.center(cell);
-    egui::pos2(v.x, -v.y)
-}
-
-pub(super) fn corners(layout: &Layout, cell: Cell) -> Vec<Pos2> {
-    layout
-        .corners(cell)
-        .into_iter()
-        .map(|v| egui::pos2(v.x, -v.y))
-        .collect()
 }
 
 fn pick(layout: &Layout, world: Pos2) -> Option<Cell> {

@@ -5,6 +5,7 @@
 
 pub mod board;
 mod dialogs;
+mod geometry;
 mod inspector;
 pub mod paint;
 mod panels;

@@ -3,7 +3,7 @@
 //! only what is on screen.
 
 use super::Editor;
-use super::board::{CHUNK, center, corners};
+use super::geometry::{CHUNK, center, corners};
 use crate::edit::tools::{char_at, grid_of};
 use crate::gui::layout::Layout;
 use crate::rules::grid::{Cell, parse_label};
