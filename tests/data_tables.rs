@@ -85,6 +85,15 @@ fn classic_dr_is_two_hexes_or_a_step_and_the_defender_chooses() {
         .map(|x| x.result.code.to_string())
         .collect();
     assert_eq!(asked, ["DR"]);
+    let dr = o.outcomes.iter().find(|x| x.answers.len() == 2).unwrap();
+    let labels: Vec<&str> = dr.answers.iter().map(|a| a.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "retreat 2 hexes",
+            "stay and lose the result's steps instead of retreating 2 hexes"
+        ]
+    );
 }
 
 #[test]
@@ -302,11 +311,42 @@ fn broken_tables_name_the_file_line_and_field() {
             "combat.results.Dd",
             "does nothing",
         ),
+        (
+            "\"Dd\": [Disorganized(Defender), Retreat(Defender, 2)]",
+            "\"Dd\": [Retreat(Defender, 4000000000)]",
+            "combat.results.Dd",
+            "at most 10 hexes",
+        ),
+        (
+            "\"D1\": [Steps(Defender, 1)]",
+            "\"D1\": [Steps(Defender, 0)]",
+            "combat.results.D1",
+            "does nothing",
+        ),
+        (
+            "Terrain([\"woods\"])], die: -2",
+            "Terrain([\"woods\"])], die: 2000000000",
+            "combat.modifiers[0].die",
+            "out of range",
+        ),
+        (
+            "defense_times: 2",
+            "defense_times: 0",
+            "combat.modifiers[2].defense_times",
+            "runs 1 to 10",
+        ),
+        ("advance: 2,", "advance: 99,", "combat.advance", "at most 10 hexes"),
+        (
+            "(roll: 13, results:",
+            "(roll: 100000, results:",
+            "combat.rows[12].roll",
+            "out of range",
+        ),
     ];
     for (from, to, field, says) in cases {
         let e = broken(from, to);
         assert!(e.starts_with("broken.ron:"), "{e}");
         assert!(e.contains(field) && e.contains(says), "{field}: {e}");
     }
-    assert_eq!(cases.len(), 8);
+    assert_eq!(cases.len(), 14);
 }

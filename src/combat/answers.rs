@@ -140,6 +140,9 @@ pub fn label(rules: &CombatRules, c: &DefenderChoices, s: &Situation, cells: u32
     let mut parts = Vec::new();
     match c.retreat {
         RetreatOrSteps::Retreat => {}
+        RetreatOrSteps::Steps if rules.system().steps_answer(cells).is_some() => {
+            parts.extend(rules.system().steps_answer(cells))
+        }
         RetreatOrSteps::Steps if cells > 0 => parts.push(format!(
             "take {} more instead of retreating {}",
             counted(u64::from(cells), "step", "steps"),

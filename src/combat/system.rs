@@ -79,6 +79,11 @@ pub trait CombatSystem {
     fn plain_answer(&self) -> Option<&'static str> {
         None
     }
+    /// The answer "steps instead of the retreat" in this system's words where they are not "take
+    /// as many more steps as hexes" (`cells`: the retreat the plain answer demands).
+    fn steps_answer(&self, _cells: u32) -> Option<String> {
+        None
+    }
     /// The answer "the survivors withdraw" in this system's words.
     fn withdraw_answer(&self) -> &'static str {
         "the survivors withdraw"
@@ -97,7 +102,7 @@ pub trait CombatSystem {
     fn losses_first_help(&self) -> Option<(&'static str, &'static str)> {
         Some((
             "automatic (the cheapest step)",
-            "This unit takes the hits first as they are spread; the rest go to the step that costs the least strength.",
+            "This unit takes the losses first; the rest go to the step that costs the least strength.",
         ))
     }
     /// The owners' choices the preview shows a branch for, as (label, change).

@@ -45,7 +45,7 @@ pub fn landed_on_rows(
         return Vec::new();
     };
     let lowest: i32 = first.0.parse().unwrap_or(1);
-    let row = (total + modifier - lowest).clamp(0, count as i32 - 1) as usize;
+    let row = (i64::from(total) + i64::from(modifier) - i64::from(lowest)).clamp(0, count as i64 - 1) as usize;
     let printed = code.to_string();
     let col = if view.rows[row].1.get(column).is_some_and(|t| *t == printed) {
         column

@@ -261,10 +261,8 @@ fn no_retreat_matters(rules: &CombatRules, s: &combat::Situation) -> bool {
 /// The defence an attack is fought with when it does not wait for one: War Against Russia's
 /// Russians under the No Retreat! orders they gave for the turn.
 pub fn standing_defense(world: &World, order: &AttackOrder) -> Option<DefenseOrder> {
-    if !matches!(
-        world.resource::<GameMap>().ruleset.combat,
-        CombatRules::WarAgainstRussia(_)
-    ) {
+    let system = world.resource::<GameMap>().ruleset.combat.system();
+    if !system.weighed_defenses().iter().any(|d| d.no_retreat) {
         return None;
     }
     let turn = world.resource::<super::phase::TurnState>().turn;
@@ -288,18 +286,16 @@ pub fn defense_options(world: &mut World) -> Vec<DefenseOrder> {
     };
     let rules = world.resource::<GameMap>().ruleset.combat.clone();
     let mut out = vec![DefenseOrder::default()];
-    match &rules {
-        CombatRules::Rommel(_) => out.extend(combat::Tactic::DEFENSE.iter().map(|t| DefenseOrder {
-            tactics: vec![t.clone()],
+    out.extend(rules.system().defense_tactics().into_iter().map(|t| DefenseOrder {
+        tactics: vec![t],
+        ..DefenseOrder::default()
+    }));
+    let no_retreat_orders = rules.system().weighed_defenses().iter().any(|d| d.no_retreat);
+    if no_retreat_orders && no_retreat_question(world, &declared.order, &rules).is_some() {
+        out.push(DefenseOrder {
+            no_retreat: true,
             ..DefenseOrder::default()
-        })),
-        CombatRules::WarAgainstRussia(_) if no_retreat_question(world, &declared.order, &rules).is_some() => {
-            out.push(DefenseOrder {
-                no_retreat: true,
-                ..DefenseOrder::default()
-            })
-        }
-        _ => {}
+        });
     }
     out
 }

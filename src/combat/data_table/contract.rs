@@ -121,6 +121,16 @@ impl crate::combat::CombatSystem for Rules {
             }]
         })]
     }
+    fn steps_answer(&self, cells: u32) -> Option<String> {
+        Some(if cells > 0 {
+            format!(
+                "stay and lose the result's steps instead of retreating {}",
+                counted(u64::from(cells), "hex", "hexes")
+            )
+        } else {
+            "stay and lose the result's steps instead of retreating".into()
+        })
+    }
     fn alternatives(&self, _s: &Situation) -> Vec<(&'static str, fn(&mut Choices))> {
         let mut alts: Vec<(&'static str, fn(&mut Choices))> = Vec::new();
         if self.has_choice(Role::Defender) {

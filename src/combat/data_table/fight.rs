@@ -2,7 +2,7 @@
 //! (`assess`), then the dice and what the result code does to each side (`resolve`).
 
 use super::{Does, Rules};
-use crate::combat::losses::{eliminate, lose_step, step_cost, take_cheapest, value_now};
+use crate::combat::losses::{cheapest, eliminate, lose_step, step_cost, take_cheapest, value_now};
 use crate::combat::table::shifted;
 use crate::combat::{
     AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
@@ -37,7 +37,7 @@ fn modifiers(r: &Rules, s: &Situation, mods: &mut Vec<Modifier>) -> (i32, i32, u
     let side = |n: i32| if n >= 0 { Role::Attacker } else { Role::Defender };
     for m in r.modifiers.iter().filter(|m| m.when.iter().all(|c| c.holds(s))) {
         if m.shift != 0 {
-            shift += m.shift;
+            shift = i32::saturating_add(shift, m.shift);
             mods.push(Modifier {
                 side: side(m.shift),
                 source: m.source.clone(),
@@ -45,7 +45,7 @@ fn modifiers(r: &Rules, s: &Situation, mods: &mut Vec<Modifier>) -> (i32, i32, u
             });
         }
         if m.die != 0 {
-            drm += m.die;
+            drm = i32::saturating_add(drm, m.die);
             mods.push(Modifier {
                 side: side(m.die),
                 source: m.source.clone(),
@@ -53,7 +53,8 @@ fn modifiers(r: &Rules, s: &Situation, mods: &mut Vec<Modifier>) -> (i32, i32, u
             });
         }
         if m.defense_times != 1 {
-            times = times.saturating_mul(u64::from(m.defense_times));
+            // Bounded, so no odds comparison overflows however many multiples apply.
+            times = times.saturating_mul(u64::from(m.defense_times)).min(1_000);
             mods.push(Modifier {
                 side: Role::Defender,
                 source: m.source.clone(),
@@ -68,8 +69,8 @@ fn modifiers(r: &Rules, s: &Situation, mods: &mut Vec<Modifier>) -> (i32, i32, u
             ExtraEffect::HitShift(_) => continue,
         };
         match effect {
-            Effect::ColumnShift(_) => shift += n,
-            _ => drm += n,
+            Effect::ColumnShift(_) => shift = i32::saturating_add(shift, n),
+            _ => drm = i32::saturating_add(drm, n),
         }
         mods.push(Modifier {
             side: Role::Attacker,
@@ -129,7 +130,11 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
 fn lose_factors(units: &[Combatant], side: &mut SideResult, role: Role, factors: u32) -> u32 {
     let mut lost = 0;
     while lost < factors {
-        let Some(i) = crate::combat::losses::cheapest(units, &side.units, role, 0..units.len()) else {
+        // As `take_cheapest`: the units that took part first (Killing Ground 8.94's reading).
+        let in_it = (0..units.len()).filter(|&i| units[i].participating);
+        let pick =
+            cheapest(units, &side.units, role, in_it).or_else(|| cheapest(units, &side.units, role, 0..units.len()));
+        let Some(i) = pick else {
             break;
         };
         lost += step_cost(&units[i], &side.units[i], role);
@@ -197,6 +202,8 @@ fn apply(s: &Situation, d: &Does, choices: &Choices, sides: &mut [SideResult; 2]
                 Role::Attacker => choices.attacker_retreat,
                 Role::Defender => choices.defender_retreat,
             };
+            // Any answer but the retreat takes the steps (a part of each, `Mix`, is Killing
+            // Ground's: here it reads as the steps).
             if choice == RetreatOrSteps::Retreat {
                 retreats.demand(role, hexes);
             } else {
@@ -214,13 +221,14 @@ fn roll(r: &Rules, p: &Prepared, dice: &mut impl DiceSource) -> Result<(Vec<u8>,
     let mut sum = 0i32;
     for _ in 1..r.dice_count {
         let f = dice.roll(r.die, "combat")?;
-        sum += i32::from(f);
+        sum = sum.saturating_add(i32::from(f));
         faces.push(f);
     }
-    let before = sum + p.drm;
-    let last = dice.roll_classed(r.die, "combat", &|f| r.row(before + i32::from(f)) as u8)?;
+    let before = sum.saturating_add(p.drm);
+    let row = |f: u8| r.row(before.saturating_add(i32::from(f)));
+    let last = dice.roll_classed(r.die, "combat", &|f| row(f) as u8)?;
     faces.push(last);
-    Ok((faces, r.row(before + i32::from(last))))
+    Ok((faces, row(last)))
 }
 
 pub(crate) fn resolve(

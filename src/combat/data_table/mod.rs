@@ -27,7 +27,7 @@ pub struct Raw {
     pub title: String,
     /// How a combat finds its column, lowest first.
     pub columns: Columns,
-    /// The dice: `1d6`, `2d6`, `3d6`, `1d10` (a d10 reads 0-9).
+    /// The dice: `1d6`, `2d6`, `3d6`, `1d10`, `2d10`, `3d10` (a d10 reads 0-9; `d6` is `1d6`).
     pub dice: String,
     /// One row per modified total; a total beyond the first or last row reads that row.
     pub rows: Vec<RawRow>,
@@ -188,8 +188,8 @@ impl ColumnRule {
         match self {
             ColumnRule::Odds(ratios) => odds_column(ratios, attack, defense),
             ColumnRule::Differential(from) => {
-                let diff = attack as i64 - defense as i64;
-                from.iter().rposition(|&f| i64::from(f) <= diff)
+                let diff = i128::from(attack) - i128::from(defense);
+                from.iter().rposition(|&f| i128::from(f) <= diff)
             }
         }
     }
@@ -198,7 +198,9 @@ impl ColumnRule {
     pub fn ratio(&self, attack: u64, defense: u64) -> String {
         match self {
             ColumnRule::Odds(_) => ratio_text(attack as f64, defense as f64),
-            ColumnRule::Differential(_) => format!("{attack} - {defense} = {:+}", attack as i64 - defense as i64),
+            ColumnRule::Differential(_) => {
+                format!("{attack} - {defense} = {:+}", i128::from(attack) - i128::from(defense))
+            }
         }
     }
 }
@@ -216,20 +218,19 @@ pub struct Rules {
     pub rows: Vec<Vec<Arc<str>>>,
     pub results: BTreeMap<Arc<str>, Vec<Does>>,
     pub modifiers: Vec<TableModifier>,
+    /// Whether a code the rows use leaves the attacker's, the defender's owner a choice.
+    choices: [bool; 2],
 }
 
 impl Rules {
     /// The row a modified total reads (clamped to the table).
     pub fn row(&self, total: i32) -> usize {
-        (total - self.lowest).clamp(0, self.rows.len() as i32 - 1) as usize
+        (i64::from(total) - i64::from(self.lowest)).clamp(0, self.rows.len() as i64 - 1) as usize
     }
 
-    /// Whether some result leaves `side`'s owner the choice of steps or retreat.
+    /// Whether a result the table can give leaves `side`'s owner the choice of steps or retreat.
     pub fn has_choice(&self, side: Role) -> bool {
-        self.results
-            .values()
-            .flatten()
-            .any(|d| matches!(d, Does::Choice { side: s, .. } if *s == side))
+        self.choices[side as usize]
     }
 
     /// The dice in words, `2d6`.
@@ -238,9 +239,35 @@ impl Rules {
     }
 }
 
+/// Bounds on what a table may say, so no sum overflows and no retreat runs off the map.
+const MAX_MODIFIER: i32 = 20;
+const MAX_TIMES: u32 = 10;
+const MAX_MODIFIERS: usize = 200;
+const MAX_HEXES: u32 = 10;
+const MAX_LOSS: u32 = 100;
+const MAX_ROWS: usize = 200;
+const MAX_COLUMNS: usize = 100;
+const MAX_TOTAL: i32 = 1_000;
+
+/// Why `d` is not a result a table may give.
+fn check_does(d: &Does) -> Result<(), String> {
+    let (loss, hexes) = match *d {
+        Does::Steps(_, n) | Does::Factors(_, n) => (Some(n), None),
+        Does::Retreat(_, n) => (None, Some(n)),
+        Does::Choice { steps, hexes, .. } => (Some(steps), Some(hexes)),
+        Does::Disorganized(_) | Does::Eliminated(_) | Does::Exchange => (None, None),
+    };
+    match (loss, hexes) {
+        (Some(0), _) | (_, Some(0)) => Err("a loss or retreat of 0 does nothing; leave it out".into()),
+        (Some(n), _) if n > MAX_LOSS => Err(format!("at most {MAX_LOSS} steps or factors")),
+        (_, Some(n)) if n > MAX_HEXES => Err(format!("a retreat of at most {MAX_HEXES} hexes")),
+        _ => Ok(()),
+    }
+}
+
 /// Reads `2d6`: one to three six- or ten-sided dice.
 pub fn parse_dice(text: &str) -> Result<(u8, Die), String> {
-    let bad = || format!("`{text}` is not dice this table can roll: write 1d6, 2d6, 3d6, 1d10 or 2d10");
+    let bad = || format!("`{text}` is not dice this table can roll: write 1d6, 2d6, 3d6, 1d10, 2d10 or 3d10");
     let (n, m) = text
         .trim()
         .to_ascii_lowercase()
@@ -310,6 +337,18 @@ fn columns(cx: &Context, raw: &Columns) -> Result<(ColumnRule, Vec<String>), Loa
 /// Checks the rows: one per total, no gaps, every total the dice can roll, each as wide as the
 /// columns, every code defined in `results`.
 fn rows(cx: &Context, raw: &Raw, width: usize, count: u8, die: Die) -> Result<(i32, Vec<Vec<Arc<str>>>), LoadError> {
+    if raw.rows.len() > MAX_ROWS || width > MAX_COLUMNS {
+        return Err(cx.src.error(
+            "combat.rows",
+            format!("at most {MAX_ROWS} rows of {MAX_COLUMNS} columns"),
+        ));
+    }
+    if let Some((i, r)) = raw.rows.iter().enumerate().find(|(_, r)| r.roll.abs() > MAX_TOTAL) {
+        return Err(cx.src.error(
+            format!("combat.rows[{i}].roll"),
+            format!("{} is out of range: totals run -{MAX_TOTAL} to {MAX_TOTAL}", r.roll),
+        ));
+    }
     let mut sorted: Vec<(usize, &RawRow)> = raw.rows.iter().enumerate().collect();
     sorted.sort_by_key(|(_, r)| r.roll);
     let first = sorted
@@ -382,28 +421,40 @@ pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
     }
     let (lowest, rows) = rows(cx, raw, labels.len(), count, die)?;
     for (code, does) in &raw.results {
-        if let Some(d) = does.iter().find(|d| {
-            matches!(
-                d,
-                Does::Retreat(_, 0) | Does::Choice { hexes: 0, .. } | Does::Choice { steps: 0, .. }
-            )
-        }) {
-            return Err(cx.src.error(
-                format!("combat.results.{code}"),
-                format!("{d:?}: a retreat of 0 hexes or a choice of 0 steps does nothing; leave it out"),
-            ));
+        for d in does {
+            check_does(d).map_err(|m| cx.src.error(format!("combat.results.{code}"), format!("{d:?}: {m}")))?;
         }
+    }
+    if raw.advance > MAX_HEXES {
+        return Err(cx.src.error(
+            "combat.advance",
+            format!("at most {MAX_HEXES} hexes, not {}", raw.advance),
+        ));
+    }
+    if raw.modifiers.len() > MAX_MODIFIERS {
+        return Err(cx
+            .src
+            .error("combat.modifiers", format!("at most {MAX_MODIFIERS} modifiers")));
     }
     let modifiers = raw
         .modifiers
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            if m.defense_times == 0 {
+            let field = |f: &str| format!("combat.modifiers[{i}].{f}");
+            if !(1..=MAX_TIMES).contains(&m.defense_times) {
                 return Err(cx.src.error(
-                    format!("combat.modifiers[{i}].defense_times"),
-                    "a defense multiple of 0 leaves nothing to attack",
+                    field("defense_times"),
+                    format!("a defense multiple runs 1 to {MAX_TIMES}"),
                 ));
+            }
+            for (name, n) in [("shift", m.shift), ("die", m.die)] {
+                if n.abs() > MAX_MODIFIER {
+                    return Err(cx.src.error(
+                        field(name),
+                        format!("{n} is out of range: at most {MAX_MODIFIER} either way"),
+                    ));
+                }
             }
             Ok(TableModifier {
                 source: m.source.clone(),
@@ -419,7 +470,16 @@ pub fn validate(cx: &Context, raw: &Raw) -> Result<Rules, LoadError> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let used: std::collections::BTreeSet<&Arc<str>> = rows.iter().flatten().collect();
+    let chooses = |side: Role| {
+        used.iter()
+            .filter_map(|code| raw.results.get(code.as_ref()))
+            .flatten()
+            .any(|d| matches!(d, Does::Choice { side: s, .. } if *s == side))
+    };
+    let choices = [chooses(Role::Attacker), chooses(Role::Defender)];
     Ok(Rules {
+        choices,
         columns,
         labels,
         dice_count: count,

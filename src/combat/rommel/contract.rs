@@ -130,6 +130,12 @@ impl crate::combat::CombatSystem for Rules {
     fn secret_tactics(&self) -> bool {
         true
     }
+    fn losses_first_help(&self) -> Option<(&'static str, &'static str)> {
+        Some((
+            "automatic (the cheapest step)",
+            "This unit takes the hits first as they are spread; the rest go to the step that costs the least strength.",
+        ))
+    }
 }
 
 impl crate::combat::Procedure for Rules {
