@@ -287,6 +287,12 @@ pub fn when_in_words(then: std::time::SystemTime, now: std::time::SystemTime) ->
     }
 }
 
+/// Where turn files are written and looked for.
+/// The folder turn files are written to.
+pub fn turns_dir() -> PathBuf {
+    saves_dir().join("turns")
+}
+
 #[cfg(test)]
 mod autosave_tests {
     use super::*;

@@ -36,35 +36,7 @@ const LAYERS: [(&str, u8); 18] = [
 /// Import circles known today, each named by its files, with why it is still there. A circle not
 /// listed here, or a listed one that grew, fails the test; one that shrank or went asks for the
 /// list to be brought up to date.
-const KNOWN_CIRCLES: [(&str, &[&str]); 2] = [
-    (
-        "the client's screens read each other's state (selection, dialogs, replay, settings): a leaf module for it is issue 34's work",
-        &[
-            "gui::attack",
-            "gui::board",
-            "gui::camera",
-            "gui::computer",
-            "gui::counters",
-            "gui::detail",
-            "gui::editor",
-            "gui::hud",
-            "gui::leave",
-            "gui::live_reload",
-            "gui::log_panel",
-            "gui::orders",
-            "gui::present",
-            "gui::present::overlay",
-            "gui::present::showcase",
-            "gui::present::theatre",
-            "gui::replay",
-            "gui::saves",
-            "gui::scene_changes",
-            "gui::settings",
-            "gui::start",
-            "gui::start_files",
-            "gui::view_cache",
-        ],
-    ),
+const KNOWN_CIRCLES: [(&str, &[&str]); 1] = [
     (
         "the current save format and the migration of format 2: loading hands a format-2 file to the migration, which builds the current format's game",
         &["game::save", "game::save_v2"],

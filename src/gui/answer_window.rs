@@ -6,8 +6,8 @@
 //! defender's own order; the hotseat hand-over screen seats the defender first.
 
 pub use super::answer_ask::AnswerAsk;
-use super::orders::PlayerOrder;
-use super::settings::Palette;
+use super::state::Palette;
+use super::state::PlayerOrder;
 use crate::combat::answers::consequence;
 use crate::game::combat_phase::{GameView, PendingAnswer, PendingCombat, build_situation};
 use crate::game::components::{GameMap, Sides};
@@ -32,27 +32,27 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             // After the board's keys, which leave Enter to a question on screen.
             answer_keys
-                .after(super::hud::HudSystems)
-                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+                .after(super::state::HudSystems)
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>))),
         )
         // After the frame's orders (the player's and the computer's), so a question they raise is
         // asked in the same frame.
         .add_systems(
             PostUpdate,
             prepare_question
-                .after(super::orders::OrderSystems)
+                .after(super::state::OrderSystems)
                 .after(super::computer::ComputerSystems)
-                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>))),
         )
         .add_systems(
             EguiPrimaryContextPass,
-            answer_window.run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+            answer_window.run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>))),
         );
 }
 
 /// Whether a person at this screen is asked: the defender is not the computer's and its standing
 /// answer is to ask.
-fn person_asked(ask: &AnswerAsk, seats: &super::computer::Seats, standing: &StandingAnswers) -> bool {
+fn person_asked(ask: &AnswerAsk, seats: &super::state::Seats, standing: &StandingAnswers) -> bool {
     seats.computer(ask.defender).is_none() && (ask.held || standing.of(ask.defender) == StandingAnswer::Ask)
 }
 
@@ -230,7 +230,7 @@ fn unit_names(world: &mut World, ids: &[String]) -> String {
 fn answer_keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut ask: ResMut<AnswerAsk>,
-    seats: Res<super::computer::Seats>,
+    seats: Res<super::state::Seats>,
     standing: Res<StandingAnswers>,
     hand: Res<super::handover::HandOver>,
     mut orders: MessageWriter<PlayerOrder>,
@@ -270,7 +270,7 @@ fn give(ask: &mut AnswerAsk, orders: &mut MessageWriter<PlayerOrder>) {
 fn answer_window(
     mut contexts: EguiContexts,
     mut ask: ResMut<AnswerAsk>,
-    seats: Res<super::computer::Seats>,
+    seats: Res<super::state::Seats>,
     mut standing: ResMut<StandingAnswers>,
     hand: Res<super::handover::HandOver>,
     palette: Res<Palette>,

@@ -6,9 +6,9 @@
 //! shows the attacker's secret. The result stays on screen, explained, with its row and column
 //! lit on the table.
 
-use super::camera::PointerOverUi;
-use super::hud::{Hovered, LastRefusal, Selection};
-use super::orders::PlayerOrder;
+use super::state::PlayerOrder;
+use super::state::PointerOverUi;
+use super::state::{Hovered, LastRefusal, Selection};
 use crate::combat::{self, Odds, RetreatOrSteps, Situation, Tactic};
 use crate::game::combat_phase::{CombatResolved, DeclaredCombat, GameView, PendingCombat, accelerated_effort_by};
 use crate::game::components::{MapIndex, Side};
@@ -97,12 +97,12 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (pin_on_click, roll_keys)
                 .chain()
-                .after(super::hud::HudSystems)
-                .run_if(super::saves::no_dialog)
+                .after(super::state::HudSystems)
+                .run_if(super::state::no_dialog)
                 .run_if(
                     in_state(Phase::Combat)
                         .and_then(in_state(GameState::Playing))
-                        .and_then(not(resource_exists::<super::replay::Replay>)),
+                        .and_then(not(resource_exists::<super::state::Replay>)),
                 ),
         )
         .add_systems(

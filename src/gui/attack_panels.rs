@@ -5,7 +5,7 @@
 use super::attack::{AttackPlan, AttackPreview, LastCombat, RollRequest};
 use super::attack_options::{defender_tactic, options};
 use super::crt;
-use super::settings::Palette;
+use super::state::Palette;
 use crate::combat::{self, Odds, Role, Situation};
 use crate::game::combat_phase::{CombatResolved, PendingCombat};
 use crate::game::components::{GameMap, Position, Sides, Unit};
@@ -17,7 +17,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        draw_panels.run_if(in_state(Phase::Combat).and_then(super::present::off)),
+        draw_panels.run_if(in_state(Phase::Combat).and_then(super::state::off)),
     );
 }
 
@@ -31,9 +31,9 @@ fn draw_panels(
     names: Query<(&Unit, &Position)>,
     mut rolls: MessageWriter<RollRequest>,
     layout: Option<Res<super::layout::Layout>>,
-    camera: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    camera: Query<(&Camera, &GlobalTransform), With<super::state::BoardCamera>>,
     declared: Res<PendingCombat>,
-    seats: Res<super::computer::Seats>,
+    seats: Res<super::state::Seats>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // Rommel's hidden tactics are answered here; War Against Russia's No Retreat! in the answer

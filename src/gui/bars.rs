@@ -2,12 +2,14 @@
 //! phase, End phase), the status bar (the last message, refusal or hint), the cell under the
 //! cursor with every unit in it, and the list of controls (F1).
 
-use super::camera::PointerOverUi;
 use super::counters::values_text;
-use super::hud::{Hovered, LastRefusal, Selection, ShowHelp};
-use super::orders::{ConfirmEndTurn, History, HistoryNote, PlayerOrder, end_phase};
+use super::hud::ShowHelp;
+use super::orders::{History, end_phase};
 use super::saves::GameCommand;
-use super::settings::Settings;
+use super::state::PointerOverUi;
+use super::state::Settings;
+use super::state::{ConfirmEndTurn, HistoryNote, PlayerOrder};
+use super::state::{Hovered, LastRefusal, Selection};
 use crate::game::components::*;
 use crate::game::phase::{Phase, TurnState};
 use bevy::prelude::*;
@@ -16,10 +18,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        (
-            (top_bar, status_bar, cell_info).run_if(super::present::off),
-            help_window,
-        )
+        ((top_bar, status_bar, cell_info).run_if(super::state::off), help_window)
             .chain()
             .run_if(resource_exists::<TurnState>.and_then(resource_exists::<State<Phase>>)),
     )
@@ -115,11 +114,7 @@ fn top_bar(
         Res<State<Phase>>,
     ),
     mut orders: MessageWriter<PlayerOrder>,
-    (mut confirm, settings, replay): (
-        ResMut<ConfirmEndTurn>,
-        Res<Settings>,
-        Option<Res<super::replay::Replay>>,
-    ),
+    (mut confirm, settings, replay): (ResMut<ConfirmEndTurn>, Res<Settings>, Option<Res<super::state::Replay>>),
     mut history: MessageWriter<History>,
     mut game_commands: MessageWriter<GameCommand>,
     (control, mut show_score): (

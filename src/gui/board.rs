@@ -2,6 +2,7 @@
 //! roads, bridges, fortification lines, place names, objectives and (toggled) cell labels.
 
 use super::layout::{Layout, MeshBuilder};
+use super::state::rgb;
 use crate::game::components::GameMap;
 use crate::game::phase::GameState;
 use crate::rules::terrain::{CellFeature, EdgeFeature};
@@ -17,10 +18,6 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ShowLabels>()
         .add_systems(OnEnter(GameState::Playing), draw_board)
         .add_systems(Update, make_labels.run_if(super::board_shown));
-}
-
-pub fn rgb(c: [u8; 3]) -> Color {
-    Color::srgb_u8(c[0], c[1], c[2])
 }
 
 fn darker(c: Color, f: f32) -> Color {
@@ -177,7 +174,7 @@ fn spawn_mesh(
         MeshMaterial2d(material.clone()),
         Transform::from_xyz(0.0, 0.0, z),
         BoardChunk,
-        super::detail::board_layers(),
+        super::render_layers::board_layers(),
         DespawnOnEnter(GameState::NoGame),
     ));
 }

@@ -2,19 +2,13 @@
 //! WASD/arrows, zoom with the wheel (toward the cursor) and +/-.
 
 use super::layout::Layout;
+pub use super::state::{BoardCamera, PointerOverUi};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
 
 const MIN_SCALE: f32 = 0.15;
 const MAX_SCALE: f32 = 6.0;
-
-#[derive(Component)]
-pub struct BoardCamera;
-
-/// Set by the HUD when egui wants the pointer, so the board ignores it.
-#[derive(Resource, Default)]
-pub struct PointerOverUi(pub bool);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PointerOverUi>()
@@ -37,7 +31,7 @@ fn spawn_camera(mut commands: Commands) {
 
 /// Multisampling as the settings ask, once the renderer has said what it runs on.
 fn apply_antialiasing(
-    settings: Res<super::settings::Settings>,
+    settings: Res<super::state::Settings>,
     adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
     mut cameras: Query<&mut Msaa, With<BoardCamera>>,
 ) {
@@ -45,10 +39,7 @@ fn apply_antialiasing(
     if !(settings.is_changed() || adapter.is_added()) {
         return;
     }
-    let wanted = if settings
-        .antialiasing
-        .wanted(super::settings::software_renderer(&adapter))
-    {
+    let wanted = if settings.antialiasing.wanted(super::state::software_renderer(&adapter)) {
         Msaa::Sample4
     } else {
         Msaa::Off
@@ -80,7 +71,7 @@ fn fit_on_start(
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
     keys: Res<ButtonInput<KeyCode>>,
     log_panel: Res<super::log_panel::LogPanel>,
-    presenting: Res<super::present::Presenting>,
+    presenting: Res<super::state::Presenting>,
 ) {
     // Presentation mode fits the map to its own frame (`present::fit_frame`).
     if presenting.0 || !(layout.is_added() || keys.just_pressed(KeyCode::KeyF)) {
@@ -101,7 +92,7 @@ fn pan_and_zoom(
     time: Res<Time>,
     windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<BoardCamera>>,
-    replay: Option<Res<super::replay::Replay>>,
+    replay: Option<Res<super::state::Replay>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Ok((camera, global, mut transform, mut projection)) = camera.single_mut() else {

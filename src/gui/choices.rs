@@ -3,11 +3,11 @@
 //! targets highlighted, with the units to send and a Stay button. The game waits for these
 //! orders (`AfterCombatMode { automatic: false }`) and checks every choice itself.
 
-use super::camera::{BoardCamera, PointerOverUi};
-use super::hud::Hovered;
 use super::layout::Layout;
-use super::orders::PlayerOrder;
-use super::settings::Palette;
+use super::state::Hovered;
+use super::state::Palette;
+use super::state::PlayerOrder;
+use super::state::{BoardCamera, PointerOverUi};
 use crate::combat::Chooser;
 use crate::game::advance::advance_options;
 use crate::game::combat_phase::{PendingAdvances, PendingRetreats, UnitData};
@@ -131,8 +131,8 @@ pub(super) fn plugin(app: &mut App) {
             (
                 work_out_questions,
                 click_to_choose
-                    .run_if(not(resource_exists::<super::replay::Replay>))
-                    .run_if(super::saves::no_dialog),
+                    .run_if(not(resource_exists::<super::state::Replay>))
+                    .run_if(super::state::no_dialog),
                 draw_choices,
             )
                 .chain()
@@ -143,7 +143,7 @@ pub(super) fn plugin(app: &mut App) {
             // Not in the showcase: nobody there chooses, the computers do.
             choice_panel.run_if(
                 in_state(GameState::Playing)
-                    .and_then(not(resource_exists::<super::replay::Replay>))
+                    .and_then(not(resource_exists::<super::state::Replay>))
                     .and_then(not(resource_exists::<super::present::showcase::Showcase>))
                     .and_then(not(super::present::overlay::roll_on_screen)),
             ),

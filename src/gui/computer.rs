@@ -5,7 +5,8 @@
 //! Skip (K) to play the computer's orders at once. Its orders are given where the player's are
 //! (PostUpdate), so the frame's other systems never see a half-changed game.
 
-use super::replay::Replay;
+use super::state::Replay;
+pub use super::state::{ComputerPace, Seats, seats_from_names};
 use crate::ai::{ComputerPlayer, NotPlayed, Profile, side_to_act};
 use crate::game::combat_phase::PendingCombat;
 use crate::game::components::Sides;
@@ -14,58 +15,6 @@ use crate::game::phase::GameState;
 use crate::game::{start::GameOrigin, undo::GameRebuilt};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-/// Who plays each side: `None` a human at this screen, else a computer with this profile.
-#[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct Seats(pub Vec<Option<Profile>>);
-
-impl Seats {
-    /// Parses `--ai` arguments: `SIDE` or `SIDE:PROFILE`, the side by id, name or number (1 = the
-    /// first side), against the sides of the scenario to be played.
-    pub fn parse(args: &[String], sides: &[(String, String)]) -> Result<Seats, String> {
-        let mut seats = vec![None; sides.len()];
-        let named: Vec<(&str, &str)> = sides.iter().map(|(id, name)| (id.as_str(), name.as_str())).collect();
-        for arg in args {
-            let (side, profile) = arg.split_once(':').unwrap_or((arg, "standard"));
-            let index = crate::game::components::side_named(&named, side).ok_or_else(|| {
-                let known: Vec<String> = sides.iter().map(|(id, _)| id.clone()).collect();
-                format!(
-                    "--ai {arg}: no side `{side}` in this scenario (its sides: {})",
-                    known.join(", ")
-                )
-            })?;
-            if seats[index].is_some() {
-                return Err(format!("--ai {arg}: side `{side}` is given twice"));
-            }
-            seats[index] = Some(Profile::parse(profile).map_err(|e| format!("--ai {arg}: {e}"))?);
-        }
-        Ok(Seats(seats))
-    }
-
-    pub fn computer(&self, side: usize) -> Option<&Profile> {
-        self.0.get(side).and_then(Option::as_ref)
-    }
-
-    /// The seats as a save records them: each computer's level by name.
-    pub fn names(&self) -> Vec<Option<String>> {
-        self.0.iter().map(|p| p.as_ref().map(|p| p.name.clone())).collect()
-    }
-}
-
-/// The seats a save recorded (`SavedGame::seats`); a level this Hexfront does not know seats a
-/// person, with a warning.
-pub fn seats_from_names(names: &[Option<String>]) -> Vec<Option<Profile>> {
-    names
-        .iter()
-        .map(|n| {
-            n.as_ref().and_then(|n| {
-                Profile::parse(n)
-                    .inspect_err(|e| warn!("the save's computer level `{n}`: {e}; a person plays the side"))
-                    .ok()
-            })
-        })
-        .collect()
-}
 
 /// The computer players of the game on the board (made again for a new game, new seats, and
 /// when the game is rebuilt).
@@ -86,16 +35,6 @@ pub struct Computers {
     thinking: Option<(usize, u32, std::thread::JoinHandle<Profile>)>,
 }
 
-/// Seconds between the computer's orders (0: as fast as it thinks).
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct ComputerPace(pub f32);
-
-impl Default for ComputerPace {
-    fn default() -> Self {
-        Self(0.6)
-    }
-}
-
 /// Where the computer's orders (and the standing answers) are given: after the player's.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ComputerSystems;
@@ -110,10 +49,10 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<ComputerPace>()
         .add_systems(
             PostUpdate,
-            (seat_computers, computer_orders.run_if(super::saves::no_dialog))
+            (seat_computers, computer_orders.run_if(super::state::no_dialog))
                 .chain()
                 .in_set(ComputerSystems)
-                .after(super::orders::OrderSystems)
+                .after(super::state::OrderSystems)
                 .run_if(in_state(GameState::Playing)),
         )
         .add_systems(OnEnter(GameState::NoGame), |mut c: ResMut<Computers>| {
@@ -121,7 +60,7 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(
             EguiPrimaryContextPass,
-            computer_panel.run_if(in_state(GameState::Playing).and_then(super::present::off)),
+            computer_panel.run_if(in_state(GameState::Playing).and_then(super::state::off)),
         );
 }
 
@@ -173,7 +112,7 @@ fn computer_orders(world: &mut World) {
     let now = world.resource::<Time>().elapsed_secs_f64();
     if world
         .resource::<super::present::overlay::Overlay>()
-        .busy(now, world.resource::<super::settings::Settings>())
+        .busy(now, world.resource::<super::state::Settings>())
     {
         world.write_message(bevy::window::RequestRedraw);
         *world.resource_mut::<Computers>() = computers;
@@ -242,7 +181,7 @@ fn computer_orders(world: &mut World) {
         computers.waited = if fought { -2.0 * pace.max(0.5) } else { 0.0 };
         given += 1;
         // The "played by the computer" note is answered once the computer plays.
-        world.resource_mut::<super::orders::HistoryNote>().0 = None;
+        world.resource_mut::<super::state::HistoryNote>().0 = None;
     }
     computers.to_act = side_to_act(world);
     let computers_turn = computers.thinking.is_some()
@@ -284,7 +223,7 @@ fn hand_over(world: &mut World, computers: &mut Computers, side: usize, why: &st
     }
     computers.players.retain(|p| p.side != side);
     computers.hurry = false;
-    world.resource_mut::<super::orders::HistoryNote>().0 = Some(format!(
+    world.resource_mut::<super::state::HistoryNote>().0 = Some(format!(
         "The computer could not go on playing {name} ({why}): the side is yours now. Please report this."
     ));
 }

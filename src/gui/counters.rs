@@ -1,8 +1,8 @@
 //! Unit counters in the classic style: side colour, NATO symbol, size marks, values, step pips
 //! and status tags; stacks drawn offset so every counter shows, the last arrived on top.
 
-use super::board::rgb;
 use super::layout::{Layout, MeshBuilder};
+use super::state::rgb;
 use crate::game::components::{MapIndex, MovePoints, Position, Side, Sides, Statuses, Steps, Unit};
 use crate::game::phase::GameState;
 use crate::rules::grid::Cell;

@@ -1,7 +1,7 @@
 //! The CRT panel: the ruleset's whole combat table, the live column lit before the roll and the
 //! row and column read after it.
 
-use super::settings::Palette;
+use super::state::Palette;
 use crate::combat::TableCell;
 use crate::combat::view::TableView;
 use bevy_egui::egui;

@@ -4,10 +4,10 @@
 //! and values show. Place names keep their size on screen when zoomed out.
 
 use super::board::{BoardChunk, CellLabel, ObjectiveMark, PlaceName, ShowLabels};
-use super::camera::BoardCamera;
 use super::counters::{CounterPart, CounterPip, StackBadge};
 use super::layout::Layout;
-use super::view_cache::{BAKE_LAYER, TERRAIN_LAYER, VIEW_LAYER};
+use super::render_layers::{BAKE_LAYER, TERRAIN_LAYER, VIEW_LAYER};
+use super::state::BoardCamera;
 use crate::game::phase::GameState;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{RenderTarget, ScalingMode};
@@ -29,12 +29,6 @@ const LABEL_ZOOM: f32 = 0.8;
 /// renderer compiles its pipelines in the background during the first frames).
 const BAKE_FRAMES: u32 = 10;
 const BAKE_TIME: Duration = Duration::from_millis(600);
-
-/// The render layers of the board's meshes: the window's camera (while the still view's picture
-/// is not shown, `view_cache.rs`), the baking camera and the view's camera.
-pub fn board_layers() -> RenderLayers {
-    RenderLayers::from_layers(&[TERRAIN_LAYER, BAKE_LAYER, VIEW_LAYER])
-}
 
 /// What the current zoom shows.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
@@ -112,7 +106,7 @@ fn start_bake(
     );
     let bounds = layout.bounds();
     let size = picture_size(bounds.size());
-    let handle = images.add(super::view_cache::render_target_image(size));
+    let handle = images.add(super::render_layers::render_target_image(size));
     let centre = bounds.center();
     let camera = commands
         .spawn((

@@ -1,7 +1,7 @@
 //! The end screen: who won and why, the objective points, and what each side lost.
 
 use super::saves::GameCommand;
-use super::settings::Palette;
+use super::state::Palette;
 use crate::game::components::{GameMap, ScenarioSource, Side, Sides, Steps, Unit};
 use crate::game::phase::{GameState, TurnState};
 use crate::game::victory::{ObjectiveControl, Verdict};

@@ -6,9 +6,9 @@
 
 use super::answer_ask::AnswerAsk;
 use super::attack::AttackPlan;
-use super::camera::BoardCamera;
 use super::choices::Asked;
 use super::layout::Layout;
+use super::state::BoardCamera;
 use crate::game::components::Position;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;

@@ -3,9 +3,9 @@
 //! hidden until the next player says they are seated, so what one side chose in secret stays
 //! hidden from the other.
 
-use super::computer::Seats;
-use super::replay::Replay;
-use super::settings::Settings;
+use super::state::Replay;
+use super::state::Seats;
+use super::state::Settings;
 use crate::game::components::{Side, Sides};
 use crate::game::phase::{GameState, TurnState};
 use bevy::prelude::*;

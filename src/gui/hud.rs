@@ -3,10 +3,12 @@
 //! egui bars around the board are in `bars.rs`.
 
 use super::board::{ShowLabels, toggle_labels};
-use super::camera::{BoardCamera, PointerOverUi};
 use super::layout::Layout;
-use super::orders::{ConfirmEndTurn, PlayerOrder, end_phase};
-use super::settings::Settings;
+use super::orders::end_phase;
+use super::state::Settings;
+use super::state::{BoardCamera, PointerOverUi};
+use super::state::{ConfirmEndTurn, PlayerOrder};
+pub use super::state::{Hovered, HudSystems, LastRefusal, Selection};
 use crate::game::components::*;
 use crate::game::execute::OrderRefused;
 use crate::game::movement::{movers_and_others, search_moves};
@@ -14,35 +16,12 @@ use crate::game::order::Order;
 use crate::game::phase::{GameState, Phase, TurnState};
 use crate::game::zoc::Zoc;
 use crate::rules::grid::Cell;
-use crate::rules::movement::Reach;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use rustc_hash::FxHashMap;
-
-/// The cell under the mouse.
-#[derive(Resource, Default)]
-pub struct Hovered(pub Option<Cell>);
-
-/// The selected stack and where it can move.
-#[derive(Resource, Default)]
-pub struct Selection {
-    pub units: Vec<Entity>,
-    pub reach: FxHashMap<Cell, Reach>,
-    /// Why the selection cannot move, when it cannot.
-    pub cannot_move: Option<String>,
-}
-
-/// The last refused order, shown until the next action.
-#[derive(Resource, Default)]
-pub struct LastRefusal(pub Option<String>);
 
 /// Whether the list of controls is shown (F1).
 #[derive(Resource, Default)]
 pub struct ShowHelp(pub bool);
-
-/// The board-input systems of the HUD (hover, clicks, keys, reach), for ordering others after.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct HudSystems;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>()
@@ -53,8 +32,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 track_hover,
-                handle_clicks.run_if(super::saves::no_dialog),
-                handle_keys.run_if(super::saves::no_dialog),
+                handle_clicks.run_if(super::state::no_dialog),
+                handle_keys.run_if(super::state::no_dialog),
                 refresh_reach,
                 note_refusals,
                 draw_selection,
@@ -64,7 +43,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(
                     in_state(GameState::Playing)
                         .and_then(resource_exists::<Layout>)
-                        .and_then(not(resource_exists::<super::replay::Replay>)),
+                        .and_then(not(resource_exists::<super::state::Replay>)),
                 ),
         );
 }
@@ -119,7 +98,7 @@ fn handle_clicks(
     mut selection: ResMut<Selection>,
     mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
-    mut note: ResMut<super::orders::HistoryNote>,
+    mut note: ResMut<super::state::HistoryNote>,
     plan: Res<super::attack::AttackPlan>,
 ) {
     if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
@@ -178,7 +157,7 @@ fn handle_keys(
     mut selection: ResMut<Selection>,
     mut labels: ResMut<ShowLabels>,
     mut help: ResMut<ShowHelp>,
-    (ask, seats): (Res<super::answer_ask::AnswerAsk>, Res<super::computer::Seats>),
+    (ask, seats): (Res<super::answer_ask::AnswerAsk>, Res<super::state::Seats>),
 ) {
     let chord = super::ctrl_held(&keys) || keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);
     if chord || confirm.0 {
@@ -247,7 +226,7 @@ const OUTLINE_EDGE: Color = Color::srgba(0.08, 0.06, 0.04, 0.85);
 fn draw_selection(
     selection: Res<Selection>,
     layout: Res<Layout>,
-    palette: Res<super::settings::Palette>,
+    palette: Res<super::state::Palette>,
     positions: Query<&Position>,
     camera: Query<&Projection, With<BoardCamera>>,
     mut gizmos: Gizmos,

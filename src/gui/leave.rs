@@ -2,8 +2,9 @@
 //! first while a game is being played; whichever way it goes, the game is first written to its
 //! autosave, so nothing is lost.
 
-use super::replay::Replay;
 use super::start::StartMenu;
+use super::state::Replay;
+use super::state::{ConfirmLeave, Leave};
 use crate::game::autosave::Autosave;
 use crate::game::log::OrderLog;
 use crate::game::phase::GameState;
@@ -11,22 +12,10 @@ use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-/// Where the player is going.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Leave {
-    /// Back to the start screen.
-    NewGame,
-    /// Close Hexfront.
-    Quit,
-}
-
-/// A leave waiting for the player's yes.
-#[derive(Resource, Default, Debug)]
-pub struct ConfirmLeave(pub Option<Leave>);
-
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ConfirmLeave>()
         .add_systems(Update, (quit_key, close_requested))
+        .add_systems(Update, back_to_editor.run_if(in_state(GameState::Playing)))
         .add_systems(EguiPrimaryContextPass, confirm_leave);
 }
 
@@ -60,7 +49,7 @@ pub fn ask_or_leave(world: &mut World, leave: Leave) {
 /// Writes the game to its autosave, then goes.
 pub fn leave_now(world: &mut World, leave: Leave) {
     world.resource_mut::<ConfirmLeave>().0 = None;
-    super::saves::autosave_before_leaving(world);
+    super::leave::autosave_before_leaving(world);
     match leave {
         Leave::NewGame => {
             // The list is read again (new saves show), keeping the seed and seats chosen.
@@ -162,6 +151,34 @@ fn confirm_leave(
         commands.queue(move |w: &mut World| leave_now(w, leave));
     }
     Ok(())
+}
+
+/// Before the game being played is left (a new game, another file opened) it is written to its
+/// autosave file, so no order given since the last phase ended is lost.
+pub(super) fn autosave_before_leaving(world: &mut World) {
+    let playing = world
+        .get_resource::<State<GameState>>()
+        .is_some_and(|s| *s.get() == GameState::Playing);
+    let Some(path) = world.get_resource::<Autosave>().map(|a| a.path.clone()) else {
+        return;
+    };
+    // A game with no orders yet has nothing to keep (and must not push a real autosave out).
+    let orders = world
+        .get_resource::<crate::game::log::OrderLog>()
+        .is_some_and(|l| !l.entries.is_empty());
+    if !(playing && orders) {
+        return;
+    }
+    if let Err(e) = crate::game::autosave::write_autosave(world, &path) {
+        warn!("The game was not saved before leaving it: {e}");
+    }
+}
+
+/// F5 in a game started from the editor leaves it (saved to its autosave first) for the editor.
+fn back_to_editor(keys: Res<ButtonInput<KeyCode>>, editor: Option<Res<super::editor::Editor>>, mut commands: Commands) {
+    if editor.is_some() && keys.just_pressed(KeyCode::F5) {
+        commands.queue(|w: &mut World| leave_now(w, Leave::NewGame));
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 //! last good version.
 
 use super::editor::Editor;
-use super::start::StartGame;
+use super::state::OpenedFrom;
+use super::state::StartGame;
 use crate::game::phase::GameState;
 use crate::scenario::Scenario;
 use bevy::prelude::*;
@@ -97,10 +98,6 @@ impl FileWatch {
         out
     }
 }
-
-/// The file the game being played was opened from (a scenario reloads; a saved game does not).
-#[derive(Resource, Clone, Debug, Default)]
-pub struct OpenedFrom(pub Option<PathBuf>);
 
 /// The watcher and what it has seen.
 #[derive(Resource)]
@@ -291,7 +288,7 @@ fn reload_game(world: &mut World, files: &[PathBuf]) {
 
 /// Starts `game` in place of the one on the board (the board is drawn again for it).
 fn restart(world: &mut World, game: crate::game::save::LoadedGame, file: PathBuf) {
-    super::saves::autosave_before_leaving(world);
+    super::leave::autosave_before_leaving(world);
     world.insert_resource(crate::game::autosave::SaveStatus {
         message: format!(
             "Reloaded {} (changed on disk): {} carried over",

@@ -39,7 +39,7 @@ pub(super) fn plugin(app: &mut App) {
             resource_exists::<OrderLog>
                 .and_then(resource_exists::<TurnState>)
                 .and_then(super::board_shown)
-                .and_then(super::present::off),
+                .and_then(super::state::off),
         ),
     );
 }

@@ -5,7 +5,7 @@
 //! Russia's must-attack rule, the enemy stacks still owed an attack get a red ring.
 
 use super::layout::Layout;
-use super::settings::Palette;
+use super::state::Palette;
 use crate::game::attack_options::stacks_that_may_attack;
 use crate::game::components::{MovePoints, Side, Unit};
 use crate::game::log::OrderLog;
@@ -97,7 +97,7 @@ fn find_may_attack(world: &mut World) {
     };
     let key = (log.entries.len(), turn.turn, turn.active.0, turn.phase_index);
     let computer = world
-        .get_resource::<super::computer::Seats>()
+        .get_resource::<super::state::Seats>()
         .is_some_and(|s| s.0.get(turn.active.0).is_some_and(Option::is_some));
     if !in_combat || computer {
         let may = world.resource::<MayAttack>();

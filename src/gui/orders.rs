@@ -3,7 +3,8 @@
 //! one order step. Also undo and redo (Ctrl+Z, Ctrl+Y), and the confirmation before a side's turn
 //! ends.
 
-use super::settings::Settings;
+use super::state::Settings;
+pub use super::state::{ConfirmEndTurn, HistoryNote, OrderSystems, PlayerOrder};
 use crate::game::components::GameMap;
 use crate::game::execute::{OrderRefused, issue};
 use crate::game::order::Order;
@@ -12,28 +13,12 @@ use crate::game::undo;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-/// Where the player's orders and undo are carried out (PostUpdate); the computer's follow.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OrderSystems;
-
-/// An order from the player at the screen.
-#[derive(Message, Clone, Debug, PartialEq)]
-pub struct PlayerOrder(pub Order);
-
 /// Take back the last order, or give an undone one again.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum History {
     Undo,
     Redo,
 }
-
-/// What undo and redo last said, for the status bar.
-#[derive(Resource, Default, Clone, Debug, PartialEq, Eq)]
-pub struct HistoryNote(pub Option<String>);
-
-/// An end of phase waiting for the player to confirm that the side's turn is over.
-#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConfirmEndTurn(pub bool);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<PlayerOrder>()
@@ -74,7 +59,7 @@ pub fn end_phase(
 fn give_player_orders(world: &mut World) {
     let orders: Vec<PlayerOrder> = world.resource_mut::<Messages<PlayerOrder>>().drain().collect();
     for PlayerOrder(order) in orders {
-        if world.contains_resource::<super::replay::Replay>() {
+        if world.contains_resource::<super::state::Replay>() {
             world.resource_mut::<HistoryNote>().0 =
                 Some("This is a replay: Branch here (or Continue the game) to give orders".into());
             continue;
@@ -100,7 +85,7 @@ fn give_player_orders(world: &mut World) {
 /// prepared attack and the last result let go of the old ones.
 fn forget_entities(
     mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
-    mut selection: ResMut<super::hud::Selection>,
+    mut selection: ResMut<super::state::Selection>,
     mut plan: ResMut<super::attack::AttackPlan>,
     mut preview: ResMut<super::attack::AttackPreview>,
     mut last: ResMut<super::attack::LastCombat>,
@@ -127,7 +112,7 @@ fn history_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<History>
 fn move_through_history(world: &mut World) {
     let asked: Vec<History> = world.resource_mut::<Messages<History>>().drain().collect();
     for h in asked {
-        if world.contains_resource::<super::replay::Replay>() {
+        if world.contains_resource::<super::state::Replay>() {
             world.resource_mut::<HistoryNote>().0 =
                 Some("Undo and redo are for playing: leave the replay (Branch here) first".into());
             continue;

@@ -8,109 +8,14 @@
 
 use super::present::overlay::{Overlay, TheatreMoments};
 use super::present::theatre;
-use crate::game::autosave::{Autosave, SaveStatus};
+pub use super::state::{Replay, Seek, watch};
+use crate::game::autosave::SaveStatus;
 use crate::game::execute::replay_entry;
-use crate::game::log::{LogEntry, OrderLog};
+use crate::game::log::OrderLog;
 use crate::game::phase::GameState;
 use crate::game::undo::rebuild;
-use crate::show::highlights::upsets_to_show;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-/// A game being watched: its whole log and how many entries are on the board now.
-#[derive(Resource, Clone, Debug)]
-pub struct Replay {
-    pub log: Vec<LogEntry>,
-    /// Entries carried out on the board (0: the start).
-    pub at: usize,
-    pub playing: bool,
-    /// Orders a second while playing.
-    pub speed: f32,
-    /// A turn file's new orders begin here (they are what the player came to watch).
-    pub new_from: Option<usize>,
-    /// What went wrong, shown in the timeline.
-    pub problem: Option<String>,
-    /// The upset last jumped to (U goes on to the next from there).
-    pub last_upset: Option<usize>,
-    since: f32,
-    /// The game's autosave, set aside while watching (stepping through a game must not write over
-    /// its file); back when play goes on.
-    autosave: Option<Autosave>,
-}
-
-impl Replay {
-    pub fn new(log: Vec<LogEntry>, at: usize) -> Self {
-        Self {
-            at: at.min(log.len()),
-            log,
-            playing: false,
-            speed: 2.0,
-            new_from: None,
-            problem: None,
-            last_upset: None,
-            since: 0.0,
-            autosave: None,
-        }
-    }
-
-    /// The first entry of the turn (or phase, with `phase`) after entry `from`, or the end.
-    pub(crate) fn next_mark(&self, from: usize, phase: bool) -> usize {
-        let key = |e: &LogEntry| mark(e, phase);
-        let Some(start) = self.log.get(from) else {
-            return self.log.len();
-        };
-        let k = key(start);
-        self.log[from..]
-            .iter()
-            .position(|e| key(e) != k)
-            .map_or(self.log.len(), |i| from + i)
-    }
-
-    /// The first entry of the turn (or phase) before the one shown now.
-    pub(crate) fn previous_mark(&self, phase: bool) -> usize {
-        let key = |e: &LogEntry| mark(e, phase);
-        if self.at == 0 {
-            return 0;
-        }
-        let mut i = self.at - 1;
-        let k = key(&self.log[i]);
-        while i > 0 && key(&self.log[i - 1]) == k {
-            i -= 1;
-        }
-        if i == self.at - 1 && i > 0 {
-            // Already at a mark: go to the one before it.
-            let k = key(&self.log[i - 1]);
-            i -= 1;
-            while i > 0 && key(&self.log[i - 1]) == k {
-                i -= 1;
-            }
-        }
-        i
-    }
-}
-
-/// The turn (and, with `phase`, the side and phase) an entry was given in: the timeline's marks.
-fn mark(e: &LogEntry, phase: bool) -> (u32, usize, usize) {
-    if phase {
-        (e.when.turn, e.when.side, e.when.phase)
-    } else {
-        (e.when.turn, 0, 0)
-    }
-}
-
-/// Starts watching: `replay` goes in, the autosave is set aside until play goes on.
-pub fn watch(world: &mut World, mut replay: Replay) {
-    replay.autosave = world.remove_resource::<Autosave>();
-    world.insert_resource(replay);
-}
-
-/// Where the timeline asks to go.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seek {
-    To(usize),
-    Branch,
-    Close,
-}
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Seek>()
@@ -168,7 +73,7 @@ fn play_on(
     mut seek: MessageWriter<Seek>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
     overlay: Res<Overlay>,
-    settings: Res<super::settings::Settings>,
+    settings: Res<super::state::Settings>,
 ) {
     if !replay.playing {
         return;
@@ -257,7 +162,7 @@ fn timeline(
     log: Res<OrderLog>,
     sides: Res<crate::game::components::Sides>,
     theatre: Res<TheatreMoments>,
-    presenting: Res<super::present::Presenting>,
+    presenting: Res<super::state::Presenting>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let n = replay.log.len();
@@ -314,7 +219,7 @@ fn timeline(
                     }
                 }
             });
-            scrubber(ui, &mut replay, &mut seek, &theatre, 520.0);
+            theatre::scrubber(ui, &mut replay, &mut seek, &theatre, 520.0);
             theatre::upset_row(ui, &mut replay, &mut seek, &theatre);
             ui.add(
                 egui::Slider::new(&mut replay.speed, 0.5..=20.0)
@@ -342,89 +247,4 @@ fn timeline(
             });
         });
     Ok(())
-}
-
-/// A slider over the whole log with a tick and label at the start of each turn.
-pub(crate) fn scrubber(
-    ui: &mut egui::Ui,
-    replay: &mut Replay,
-    seek: &mut MessageWriter<Seek>,
-    theatre: &TheatreMoments,
-    width: f32,
-) {
-    let n = replay.log.len();
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 28.0), egui::Sense::click_and_drag());
-    let painter = ui.painter_at(rect);
-    let x_of = |i: usize| rect.left() + (i as f32 / n.max(1) as f32) * rect.width();
-    painter.rect_filled(
-        egui::Rect::from_min_max(
-            egui::pos2(rect.left(), rect.center().y - 3.0),
-            egui::pos2(rect.right(), rect.center().y + 3.0),
-        ),
-        2.0,
-        egui::Color32::from_gray(70),
-    );
-    if let Some(new) = replay.new_from {
-        painter.rect_filled(
-            egui::Rect::from_min_max(
-                egui::pos2(x_of(new), rect.center().y - 3.0),
-                egui::pos2(rect.right(), rect.center().y + 3.0),
-            ),
-            2.0,
-            egui::Color32::from_rgb(60, 110, 170),
-        );
-    }
-    let mut turn = 0;
-    for (i, e) in replay.log.iter().enumerate() {
-        if e.when.turn != turn {
-            turn = e.when.turn;
-            let x = x_of(i);
-            painter.line_segment(
-                [egui::pos2(x, rect.top() + 4.0), egui::pos2(x, rect.bottom() - 2.0)],
-                egui::Stroke::new(1.0, egui::Color32::from_gray(160)),
-            );
-            painter.text(
-                egui::pos2(x + 2.0, rect.top()),
-                egui::Align2::LEFT_TOP,
-                format!("T{turn}"),
-                egui::FontId::proportional(10.0),
-                egui::Color32::from_gray(180),
-            );
-        }
-        if !e.dice.is_empty() {
-            painter.circle_filled(
-                egui::pos2(x_of(i), rect.center().y + 8.0),
-                1.5,
-                egui::Color32::from_rgb(230, 180, 60),
-            );
-        }
-    }
-    // The upsets: orange flags, the biggest largest.
-    if let Some(m) = theatre.0.as_ref() {
-        for (rank, c) in upsets_to_show(m, theatre::UPSETS_MARKED).iter().enumerate() {
-            let x = x_of(c.entry);
-            let size = if rank == 0 { 6.0 } else { 4.0 };
-            painter.add(egui::Shape::convex_polygon(
-                vec![
-                    egui::pos2(x - size, rect.bottom()),
-                    egui::pos2(x + size, rect.bottom()),
-                    egui::pos2(x, rect.bottom() - size * 1.6),
-                ],
-                egui::Color32::from_rgb(230, 159, 0),
-                egui::Stroke::NONE,
-            ));
-        }
-    }
-    painter.circle_filled(egui::pos2(x_of(replay.at), rect.center().y), 7.0, egui::Color32::WHITE);
-    if (response.clicked() || response.drag_stopped())
-        && let Some(p) = response.interact_pointer_pos()
-    {
-        let to = (((p.x - rect.left()) / rect.width()) * n as f32)
-            .round()
-            .clamp(0.0, n as f32) as usize;
-        seek.write(Seek::To(to));
-    }
-    response.on_hover_text(
-        "Click or drag to jump; ticks mark each turn, gold dots the orders that rolled dice, orange flags the upsets",
-    );
 }

@@ -4,10 +4,11 @@
 //! back), conceding, and a toast saying what happened. Files are written atomically by
 //! `game::save`; a file that does not replay exactly is refused and the game in progress goes on.
 
-use super::orders::PlayerOrder;
-use super::replay::Replay;
-use super::settings::{Palette, SettingsFile};
-use super::start::StartGame;
+use super::state::PlayerOrder;
+use super::state::Replay;
+use super::state::StartGame;
+use super::state::{ConfirmConcede, LoadWindow};
+use super::state::{Palette, SettingsFile};
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::components::{GameRng, ScenarioSource, Sides};
 use crate::game::order::Order;
@@ -37,36 +38,11 @@ pub enum GameCommand {
     Quit,
 }
 
-/// The load window.
-#[derive(Resource, Default)]
-pub struct LoadWindow {
-    open: bool,
-    saves: Vec<SaveFile>,
-    turns: Vec<SaveFile>,
-    path: String,
-}
-
 /// When the status last changed, for the toast's fade.
 #[derive(Resource, Default)]
 struct Toast {
     shown: String,
     since: f32,
-}
-
-/// The concession waiting for the player's yes.
-#[derive(Resource, Default)]
-pub struct ConfirmConcede(bool);
-
-/// Run condition: no dialog is open (the end-of-turn and concede questions, the Open and Settings
-/// windows), so clicks and keys meant for it do not reach the board behind it.
-pub fn no_dialog(
-    confirm: Res<super::orders::ConfirmEndTurn>,
-    concede: Res<ConfirmConcede>,
-    load: Res<LoadWindow>,
-    settings: Res<SettingsFile>,
-    leave: Res<super::leave::ConfirmLeave>,
-) -> bool {
-    !(confirm.0 || concede.0 || load.open || settings.open || leave.0.is_some())
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -120,11 +96,6 @@ enum WriteNow {
     Save(PathBuf),
     Turn(PathBuf),
     Watch,
-}
-
-/// The folder turn files are written to.
-pub fn turns_dir() -> PathBuf {
-    storage::saves_dir().join("turns")
 }
 
 fn hotkeys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<GameCommand>) {
@@ -185,7 +156,7 @@ fn handle_commands(
                         }
                         _ => {
                             let to = sides.0.get(turn.active.0).map_or("next", |s| s.id.as_str());
-                            WriteNow::Turn(turns_dir().join(format!("{name}-turn-{}-to-{to}.ron", turn.turn)))
+                            WriteNow::Turn(storage::turns_dir().join(format!("{name}-turn-{}-to-{to}.ron", turn.turn)))
                         }
                     });
                 }
@@ -196,13 +167,13 @@ fn handle_commands(
             GameCommand::OpenLoad => {
                 load.open = !load.open;
                 load.saves = storage::list_saves(&storage::saves_dir());
-                load.turns = storage::list_saves(&turns_dir());
+                load.turns = storage::list_saves(&storage::turns_dir());
             }
             GameCommand::NewGame => {
-                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::leave::Leave::NewGame));
+                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::state::Leave::NewGame));
             }
             GameCommand::Quit => {
-                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::leave::Leave::Quit));
+                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::state::Leave::Quit));
             }
             GameCommand::Settings => settings.open = !settings.open,
             GameCommand::BalanceLab => {}
@@ -254,7 +225,7 @@ fn write_files(world: &mut World) {
                     failed: true,
                 };
             }
-            super::replay::watch(world, replay);
+            super::state::watch(world, replay);
             status
         }
     };
@@ -303,7 +274,7 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
                 let mut replay = Replay::new(game.log.clone(), known);
                 replay.new_from = Some(known);
                 replay.playing = true;
-                super::replay::watch(world, replay);
+                super::state::watch(world, replay);
                 return SaveStatus {
                     message: format!(
                         "Turn file from {}: playing back {}; Continue the game skips to the end",
@@ -353,30 +324,9 @@ fn start(world: &mut World, game: LoadedGame, watch: Option<usize>, from: &Path)
 #[derive(Resource)]
 struct OpenNow(PathBuf, bool);
 
-/// Before the game being played is left (a new game, another file opened) it is written to its
-/// autosave file, so no order given since the last phase ended is lost.
-pub(super) fn autosave_before_leaving(world: &mut World) {
-    let playing = world
-        .get_resource::<State<GameState>>()
-        .is_some_and(|s| *s.get() == GameState::Playing);
-    let Some(path) = world.get_resource::<Autosave>().map(|a| a.path.clone()) else {
-        return;
-    };
-    // A game with no orders yet has nothing to keep (and must not push a real autosave out).
-    let orders = world
-        .get_resource::<crate::game::log::OrderLog>()
-        .is_some_and(|l| !l.entries.is_empty());
-    if !(playing && orders) {
-        return;
-    }
-    if let Err(e) = crate::game::autosave::write_autosave(world, &path) {
-        warn!("The game was not saved before leaving it: {e}");
-    }
-}
-
 fn open_now(world: &mut World) {
     if world.contains_resource::<OpenNow>() {
-        autosave_before_leaving(world);
+        super::leave::autosave_before_leaving(world);
     }
     if let Some(OpenNow(path, watch)) = world.remove_resource::<OpenNow>() {
         let status = open_file(world, &path, watch);
@@ -521,7 +471,7 @@ fn toast(
     mut toast: ResMut<Toast>,
     time: Res<Time>,
     palette: Res<Palette>,
-    presenting: Res<super::present::Presenting>,
+    presenting: Res<super::state::Presenting>,
 ) -> Result {
     // Viewers need no "saved" notes; a failure still shows.
     if status.message.is_empty() || presenting.0 && !status.failed {

@@ -2,7 +2,7 @@
 //! anything drawn on the board moved, shown, hidden, made or removed, a text or colour changed, a
 //! mesh, material or image made or changed. Gizmos are not in the picture, so not here.
 
-use super::camera::BoardCamera;
+use super::state::BoardCamera;
 use bevy::camera::visibility::RenderLayers;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -102,7 +102,7 @@ mod tests {
         let own = app
             .world_mut()
             .resource_mut::<Assets<Image>>()
-            .add(crate::gui::view_cache::render_target_image(UVec2::ONE));
+            .add(crate::gui::render_layers::render_target_image(UVec2::ONE));
         app.insert_resource(Own(own.id()));
         frame(&mut app);
         assert!(!frame(&mut app), "nothing drawn, nothing changed");

@@ -1,7 +1,7 @@
 //! The score during play: objective points per side in the top bar, and a panel (V) with who holds
 //! each objective, every victory condition with whether it holds now, and the turns left.
 
-use super::settings::Palette;
+use super::state::Palette;
 use crate::game::components::{GameMap, Side, Sides};
 use crate::game::phase::TurnState;
 use crate::game::victory::{ObjectiveControl, Standing, condition_words, standing};
@@ -20,7 +20,7 @@ pub(super) fn plugin(app: &mut App) {
             score_panel.run_if(
                 resource_exists::<TurnState>
                     .and_then(resource_exists::<ObjectiveControl>)
-                    .and_then(super::present::off),
+                    .and_then(super::state::off),
             ),
         );
 }

@@ -5,7 +5,7 @@
 //! view, then N zoomed in, and prints mean, p50, p90, p99 and max of each.
 
 use super::attack::{AttackPlan, RollRequest};
-use super::orders::PlayerOrder;
+use super::state::PlayerOrder;
 use crate::game::components::{MapIndex, Side, Sides};
 use crate::game::order::Order;
 use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
@@ -127,7 +127,7 @@ fn bench_frames(
     time: Res<Time<Real>>,
     picture: Option<Res<super::detail::BoardPicture>>,
     layout: Res<super::layout::Layout>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<super::camera::BoardCamera>>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<super::state::BoardCamera>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     // The first frames build meshes, pipelines and the board picture: not counted.

@@ -4,7 +4,7 @@
 //! sides (Rommel's contested squares), the enemy's too.
 
 use super::counters::values_text;
-use super::hud::Selection;
+use super::state::Selection;
 use crate::game::components::*;
 use crate::game::phase::TurnState;
 use bevy::prelude::*;
@@ -16,7 +16,7 @@ pub(super) fn plugin(app: &mut App) {
         stack_panel.run_if(
             resource_exists::<TurnState>
                 .and_then(resource_exists::<MapIndex>)
-                .and_then(super::present::off),
+                .and_then(super::state::off),
         ),
     );
 }

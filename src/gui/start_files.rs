@@ -152,7 +152,7 @@ pub(super) fn listed_files() -> Vec<(PathBuf, bool)> {
     extra.extend(own);
     let saves = storage::list_saves(&storage::saves_dir())
         .into_iter()
-        .chain(storage::list_saves(&super::saves::turns_dir()))
+        .chain(storage::list_saves(&storage::turns_dir()))
         .map(|s| (s.path, true));
     extra.into_iter().map(|p| (p, false)).chain(saves).collect()
 }

@@ -2,7 +2,7 @@
 //! combats with their results, the steps each side lost and the objectives that changed hands
 //! (`game::turn_report`). A panel to dismiss, and a line in the log.
 
-use super::computer::Seats;
+use super::state::Seats;
 use crate::game::phase::{GameState, TurnState};
 use crate::game::turn_report::{TurnReport, TurnStart, turn_report, turn_start};
 use bevy::prelude::*;
@@ -21,22 +21,22 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             watch_before_computer
-                .after(super::orders::OrderSystems)
+                .after(super::state::OrderSystems)
                 .before(super::computer::ComputerSystems)
-                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>))),
         )
         .add_systems(
             PostUpdate,
             watch_after_computer
                 .after(super::computer::ComputerSystems)
-                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::replay::Replay>))),
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>))),
         )
         .add_systems(OnEnter(GameState::NoGame), |mut r: ResMut<ComputerTurnReport>| {
             *r = ComputerTurnReport::default()
         })
         .add_systems(
             EguiPrimaryContextPass,
-            report_panel.run_if(in_state(GameState::Playing).and_then(super::present::off)),
+            report_panel.run_if(in_state(GameState::Playing).and_then(super::state::off)),
         );
 }
 

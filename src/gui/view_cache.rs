@@ -7,11 +7,12 @@
 //! egui's panels over them. (A software renderer shades every pixel of every textured quad; a
 //! copy is a plain memory copy.)
 
-use super::camera::BoardCamera;
 use super::detail::BoardPicture;
+use super::render_layers::{GIZMO_LAYER, LIVE_LAYER, TERRAIN_LAYER, VIEW_LAYER, render_target_image};
 use super::scene_changes::SceneChanges;
+use super::state::BoardCamera;
 use crate::game::phase::GameState;
-use bevy::asset::{AssetEventSystems, RenderAssetUsages};
+use bevy::asset::AssetEventSystems;
 use bevy::camera::visibility::{RenderLayers, VisibilitySystems};
 use bevy::camera::{CameraMainTextureUsages, CameraUpdateSystems, ImageRenderTarget, RenderTarget, ScalingMode};
 use bevy::core_pipeline::{Core2d, Core2dSystems};
@@ -20,28 +21,13 @@ use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
 use bevy::render::render_asset::RenderAssets;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
+use bevy::render::render_resource::{Extent3d, TextureUsages};
 use bevy::render::renderer::{RenderContext, ViewQuery};
 use bevy::render::texture::GpuImage;
 use bevy::render::view::ViewTarget;
 use bevy::window::RequestRedraw;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-// The board's render layers, all in one place.
-/// Counters, names, objective stars: what the scene's picture adds to the terrain's.
-pub const LIVE_LAYER: usize = 0;
-/// The terrain's meshes as the board picture's baking camera sees them (`detail.rs`).
-pub const BAKE_LAYER: usize = 1;
-/// The terrain (its chunk meshes, or the board picture from afar) as the view's cameras see it.
-pub const VIEW_LAYER: usize = 2;
-/// The terrain as the window's camera sees it while no picture stands for it.
-pub const TERRAIN_LAYER: usize = 3;
-/// Gizmos, remade every frame (selection rings, reach outlines, arrows, done marks): never in a
-/// picture, always drawn by the window's camera. Gizmos only: a frame copied from the kept frame
-/// (`frame_reuse/`) leaves this layer out after visibility was worked out, so an entity here
-/// would be drawn over its own copy.
-pub const GIZMO_LAYER: usize = 4;
 
 /// Frames the view stands still before a picture is baked, and frames its camera renders: at
 /// least two, since the camera is aimed after this frame's transforms were propagated (the first
@@ -223,28 +209,6 @@ fn gizmos_on_their_layer(mut store: ResMut<GizmoConfigStore>) {
     for (_, config, _) in store.iter_mut() {
         config.render_layers = RenderLayers::layer(GIZMO_LAYER);
     }
-}
-
-/// An image a camera renders into (the board picture, the view's picture), in the format of the
-/// window camera's main texture so either can be copied into it.
-pub fn render_target_image(pixels: UVec2) -> Image {
-    let mut image = Image {
-        data: None,
-        asset_usage: RenderAssetUsages::RENDER_WORLD,
-        ..default()
-    };
-    image.texture_descriptor.size = Extent3d {
-        width: pixels.x.max(1),
-        height: pixels.y.max(1),
-        depth_or_array_layers: 1,
-    };
-    image.texture_descriptor.dimension = TextureDimension::D2;
-    image.texture_descriptor.format = TextureFormat::Rgba8UnormSrgb;
-    image.texture_descriptor.usage = TextureUsages::TEXTURE_BINDING
-        | TextureUsages::COPY_SRC
-        | TextureUsages::COPY_DST
-        | TextureUsages::RENDER_ATTACHMENT;
-    image
 }
 
 fn spawn_view_cache(mut commands: Commands, mut images: ResMut<Assets<Image>>, cache: Option<Res<ViewCache>>) {

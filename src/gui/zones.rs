@@ -3,8 +3,8 @@
 //! the latest moves, retreats and advances are drawn as arrows along their paths for a few
 //! seconds, so a player (or a viewer of a replay) sees where the units went.
 
-use super::hud::{Hovered, HudSystems};
 use super::layout::Layout;
+use super::state::{Hovered, HudSystems};
 use crate::game::advance::Advanced;
 use crate::game::components::GameMap;
 use crate::game::movement::Moved;

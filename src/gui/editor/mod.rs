@@ -444,7 +444,6 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         shortcuts.run_if(in_state(GameState::NoGame).and_then(resource_exists::<Editor>)),
     )
-    .add_systems(Update, back_to_editor.run_if(in_state(GameState::Playing)))
     .add_systems(
         EguiPrimaryContextPass,
         editor_ui.run_if(in_state(GameState::NoGame).and_then(resource_exists::<Editor>)),
@@ -528,22 +527,15 @@ pub fn playtest(editor: &mut Editor, commands: &mut Commands) {
     editor.refresh();
     match &editor.check {
         Ok(s) => {
-            let mut start = super::start::StartGame::new((**s).clone(), 1);
+            let mut start = super::state::StartGame::new((**s).clone(), 1);
             start.from = None;
             commands.insert_resource(start);
             let mut seats = editor.seats.clone();
             seats.resize(s.sides.len(), None);
-            commands.insert_resource(super::computer::Seats(seats));
+            commands.insert_resource(super::state::Seats(seats));
             editor.status = "Playtest: F5 or F2 comes back to the editor".into();
         }
         Err(e) => editor.status = format!("Cannot playtest until it is valid: {e}"),
-    }
-}
-
-/// F5 in a game started from the editor leaves it (saved to its autosave first) for the editor.
-fn back_to_editor(keys: Res<ButtonInput<KeyCode>>, editor: Option<Res<Editor>>, mut commands: Commands) {
-    if editor.is_some() && keys.just_pressed(KeyCode::F5) {
-        commands.queue(|w: &mut World| super::leave::leave_now(w, super::leave::Leave::NewGame));
     }
 }
 

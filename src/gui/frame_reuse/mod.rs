@@ -9,8 +9,9 @@
 
 mod unpresented;
 
-use super::camera::BoardCamera;
-use super::view_cache::{OwnImages, StartFromPicture, ViewCache, render_target_image};
+use super::render_layers::render_target_image;
+use super::state::BoardCamera;
+use super::view_cache::{OwnImages, StartFromPicture, ViewCache};
 use crate::game::phase::GameState;
 use bevy::camera::visibility::RenderLayers;
 use bevy::core_pipeline::Core2d;
@@ -353,7 +354,7 @@ fn reuse_frames(
     };
     // (A frame with a screenshot asked for is presented all the same: `unpresented.rs` sees it in the
     // render world, whatever system asked for it.)
-    let may_skip = skip_presenting.0 && adapter.is_some_and(|a| super::settings::software_renderer(&a));
+    let may_skip = skip_presenting.0 && adapter.is_some_and(|a| super::state::software_renderer(&a));
     let wanted = KeepFrame {
         copy_into: wanted,
         window_holds_it: may_skip && kept.skips_presenting(time.delta()),

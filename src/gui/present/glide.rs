@@ -3,11 +3,11 @@
 //! (each move's end, each combat's cell), easing there and never jumping, unless the streamer
 //! fixed it (setting, or G in presentation mode).
 
-use super::super::camera::BoardCamera;
 use super::super::counters::counter_spot;
 use super::super::layout::Layout;
-use super::super::replay::Replay;
-use super::super::settings::Settings;
+use super::super::state::BoardCamera;
+use super::super::state::Replay;
+use super::super::state::Settings;
 use crate::game::advance::Advanced;
 use crate::game::combat_phase::CombatResolved;
 use crate::game::components::MapIndex;

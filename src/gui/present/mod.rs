@@ -9,13 +9,14 @@ pub mod overlay;
 pub mod showcase;
 pub mod theatre;
 
-use super::camera::BoardCamera;
 use super::layout::Layout;
-use super::settings::{Background, Settings};
+use super::state::BoardCamera;
+use super::state::{Background, Settings};
 use crate::game::components::{GameMap, ScenarioSource, Sides};
 use crate::game::phase::{Phase, TurnState};
+pub use crate::gui::state::{FrameSize, LOWER_THIRD, Presenting, off, on, set_frame_size, zoom};
 use bevy::prelude::*;
-use bevy::window::{PrimaryWindow, RequestRedraw, WindowResolution};
+use bevy::window::{PrimaryWindow, RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// The parts of the frame the map keeps clear of in presentation mode, in pixels: the overlay's
@@ -28,39 +29,6 @@ pub struct Frame {
     /// The camera's place and scale with the whole map fitted (the camera returns there after
     /// zooming in on a combat).
     pub fit: Option<(Vec2, f32)>,
-}
-
-/// Whether presentation mode is on.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Presenting(pub bool);
-
-/// The window sizes a capture wants, exactly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FrameSize {
-    /// 1920×1080.
-    Full,
-    /// 1280×720.
-    Hd,
-}
-
-impl FrameSize {
-    pub fn pixels(self) -> (u32, u32) {
-        match self {
-            FrameSize::Full => (1920, 1080),
-            FrameSize::Hd => (1280, 720),
-        }
-    }
-
-    /// `1080` or `720` (also `1920x1080`, `1280x720`).
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "1080" | "1080p" | "1920x1080" => Ok(FrameSize::Full),
-            "720" | "720p" | "1280x720" => Ok(FrameSize::Hd),
-            other => Err(format!(
-                "`{other}` is not a presentation size: use 1080 (1920×1080) or 720 (1280×720)"
-            )),
-        }
-    }
 }
 
 /// The usual colour behind the map (the client's `ClearColor`).
@@ -77,16 +45,6 @@ pub fn panel_fill(settings: &Settings) -> egui::Color32 {
         255
     };
     egui::Color32::from_rgba_unmultiplied(14, 16, 20, alpha)
-}
-
-/// Run condition: presentation mode is on.
-pub fn on(presenting: Res<Presenting>) -> bool {
-    presenting.0
-}
-
-/// Run condition: presentation mode is off (the player's panels show).
-pub fn off(presenting: Option<Res<Presenting>>) -> bool {
-    !presenting.is_some_and(|p| p.0)
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -125,9 +83,6 @@ fn toggle(
     }
 }
 
-/// The lower third's share of the frame's height.
-pub const LOWER_THIRD: f32 = 0.1;
-
 /// The map fills the frame above the lower third: when presentation mode starts, a board appears,
 /// the window changes size, or F is pressed.
 fn fit_frame(
@@ -136,7 +91,7 @@ fn fit_frame(
     keys: Res<ButtonInput<KeyCode>>,
     windows: Query<Ref<Window>, With<PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
-    replay: Option<Res<super::replay::Replay>>,
+    replay: Option<Res<super::state::Replay>>,
     mut frame: ResMut<Frame>,
     settings: Res<Settings>,
 ) {
@@ -187,18 +142,6 @@ fn fit_frame(
         t.translation.z,
     );
     frame.fit = Some((t.translation.truncate(), o.scale));
-}
-
-/// The UI scale in presentation mode for a frame `height` pixels high: at least what makes type
-/// readable on a phone watching the stream (1.71 at 1080 lines, 1.14 at 720), or the setting's.
-pub fn zoom(height: f32, ui_scale: f32) -> f32 {
-    ui_scale.max(height / 630.0)
-}
-
-/// Sets a window to exactly `size`.
-pub fn set_frame_size(window: &mut Window, size: FrameSize) {
-    let (w, h) = size.pixels();
-    window.resolution = WindowResolution::new(w, h).with_scale_factor_override(1.0);
 }
 
 /// Behind the map: the streaming setting's colour while presenting, the usual dark otherwise.

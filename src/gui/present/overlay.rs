@@ -7,8 +7,8 @@
 //! computer's combats show alike;
 //! the replay theatre's come from the log's moments.
 
-use super::super::replay::Replay;
-use super::super::settings::{Palette, Settings};
+use super::super::state::Replay;
+use super::super::state::{Palette, Settings};
 use crate::game::combat_phase::{CombatResolved, OddsBeforeRoll};
 use crate::game::components::{GameMap, Sides};
 use crate::game::execute::BeforeOrder;
@@ -101,7 +101,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, watch_odds.run_if(resource_changed::<super::Presenting>))
         .add_systems(
             PostUpdate,
-            show_results.after(super::super::orders::OrderSystems).run_if(
+            show_results.after(super::super::state::OrderSystems).run_if(
                 super::on
                     .and_then(resource_exists::<TurnState>)
                     .and_then(resource_exists::<Sides>)

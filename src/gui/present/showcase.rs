@@ -3,9 +3,9 @@
 //! starts, round and round (an attract mode). Each turn a quick balance-lab run on another thread
 //! plays the position out a few times and the lower third says who wins from here.
 
-use super::super::computer::{ComputerPace, Seats};
-use super::super::settings::Settings;
-use super::super::start::StartGame;
+use super::super::state::Settings;
+use super::super::state::StartGame;
+use super::super::state::{ComputerPace, Seats};
 use crate::ai::Profile;
 use crate::game::components::Sides;
 use crate::game::log::OrderLog;

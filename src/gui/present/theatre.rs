@@ -6,7 +6,7 @@
 use super::overlay::TheatreMoments;
 use crate::game::retreat::AfterCombatMode;
 use crate::game::start::GameOrigin;
-use crate::gui::replay::{Replay, Seek, scrubber};
+use crate::gui::state::{Replay, Seek};
 use crate::show::highlights::upsets_to_show;
 use crate::show::moments::{Moments, chance_words};
 use bevy::prelude::*;
@@ -193,4 +193,89 @@ pub(crate) fn upset_row(
         let shown = m.combats.iter().find(|c| c.entry == to).unwrap_or(top);
         ui.label(egui::RichText::new(shown.headline()).small());
     });
+}
+
+/// A slider over the whole log with a tick and label at the start of each turn.
+pub(crate) fn scrubber(
+    ui: &mut egui::Ui,
+    replay: &mut Replay,
+    seek: &mut MessageWriter<Seek>,
+    theatre: &TheatreMoments,
+    width: f32,
+) {
+    let n = replay.log.len();
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 28.0), egui::Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    let x_of = |i: usize| rect.left() + (i as f32 / n.max(1) as f32) * rect.width();
+    painter.rect_filled(
+        egui::Rect::from_min_max(
+            egui::pos2(rect.left(), rect.center().y - 3.0),
+            egui::pos2(rect.right(), rect.center().y + 3.0),
+        ),
+        2.0,
+        egui::Color32::from_gray(70),
+    );
+    if let Some(new) = replay.new_from {
+        painter.rect_filled(
+            egui::Rect::from_min_max(
+                egui::pos2(x_of(new), rect.center().y - 3.0),
+                egui::pos2(rect.right(), rect.center().y + 3.0),
+            ),
+            2.0,
+            egui::Color32::from_rgb(60, 110, 170),
+        );
+    }
+    let mut turn = 0;
+    for (i, e) in replay.log.iter().enumerate() {
+        if e.when.turn != turn {
+            turn = e.when.turn;
+            let x = x_of(i);
+            painter.line_segment(
+                [egui::pos2(x, rect.top() + 4.0), egui::pos2(x, rect.bottom() - 2.0)],
+                egui::Stroke::new(1.0, egui::Color32::from_gray(160)),
+            );
+            painter.text(
+                egui::pos2(x + 2.0, rect.top()),
+                egui::Align2::LEFT_TOP,
+                format!("T{turn}"),
+                egui::FontId::proportional(10.0),
+                egui::Color32::from_gray(180),
+            );
+        }
+        if !e.dice.is_empty() {
+            painter.circle_filled(
+                egui::pos2(x_of(i), rect.center().y + 8.0),
+                1.5,
+                egui::Color32::from_rgb(230, 180, 60),
+            );
+        }
+    }
+    // The upsets: orange flags, the biggest largest.
+    if let Some(m) = theatre.0.as_ref() {
+        for (rank, c) in upsets_to_show(m, UPSETS_MARKED).iter().enumerate() {
+            let x = x_of(c.entry);
+            let size = if rank == 0 { 6.0 } else { 4.0 };
+            painter.add(egui::Shape::convex_polygon(
+                vec![
+                    egui::pos2(x - size, rect.bottom()),
+                    egui::pos2(x + size, rect.bottom()),
+                    egui::pos2(x, rect.bottom() - size * 1.6),
+                ],
+                egui::Color32::from_rgb(230, 159, 0),
+                egui::Stroke::NONE,
+            ));
+        }
+    }
+    painter.circle_filled(egui::pos2(x_of(replay.at), rect.center().y), 7.0, egui::Color32::WHITE);
+    if (response.clicked() || response.drag_stopped())
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        let to = (((p.x - rect.left()) / rect.width()) * n as f32)
+            .round()
+            .clamp(0.0, n as f32) as usize;
+        seek.write(Seek::To(to));
+    }
+    response.on_hover_text(
+        "Click or drag to jump; ticks mark each turn, gold dots the orders that rolled dice, orange flags the upsets",
+    );
 }

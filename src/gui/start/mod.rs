@@ -4,40 +4,20 @@
 //! are read off the frame (`start_files`).
 
 use super::layout::Layout;
-use super::replay::Replay;
-use super::settings::{Palette, SettingsFile};
+use super::state::Replay;
+use super::state::{Palette, SettingsFile};
 mod panels;
 
 use super::start_files::{FileRead, FileReader, listed_files, modified};
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::phase::GameState;
 use crate::game::save::{LoadedGame, start_loaded};
+pub use crate::gui::state::StartGame;
 use crate::scenario::{self, Scenario};
 use crate::storage;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::path::PathBuf;
-
-/// A game to start as soon as the previous one is cleared away: its log is replayed, all of it
-/// (to continue) or up to `watch` (to watch it from there).
-#[derive(Resource, Clone, Debug)]
-pub struct StartGame {
-    pub game: LoadedGame,
-    pub watch: Option<usize>,
-    /// The file it was opened from: a game opened from its autosave goes on autosaving there.
-    pub from: Option<PathBuf>,
-}
-
-impl StartGame {
-    /// A new game of `scenario` with `seed`.
-    pub fn new(scenario: Scenario, seed: u64) -> Self {
-        Self {
-            game: LoadedGame::new(scenario, seed),
-            watch: None,
-            from: None,
-        }
-    }
-}
 
 /// One line of the scenario list.
 struct Entry {
@@ -183,7 +163,7 @@ impl StartMenu {
             .entries
             .get(i)
             .and_then(|e| e.loaded.as_ref().ok())
-            .map(|g| crate::gui::computer::seats_from_names(&g.seats))
+            .map(|g| crate::gui::state::seats_from_names(&g.seats))
             .unwrap_or_default();
     }
 
@@ -205,7 +185,7 @@ impl StartMenu {
                 && self.seats.iter().all(Option::is_none)
                 && let Ok(game) = &read.loaded
             {
-                self.seats = crate::gui::computer::seats_from_names(&game.seats);
+                self.seats = crate::gui::state::seats_from_names(&game.seats);
             }
         }
     }
@@ -325,7 +305,7 @@ fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
     let Some(pending) = pending else { return };
     let start = pending.clone();
     commands.remove_resource::<StartGame>();
-    commands.insert_resource(super::live_reload::OpenedFrom(start.from.clone()));
+    commands.insert_resource(super::state::OpenedFrom(start.from.clone()));
     commands.insert_resource(Autosave::new(storage::autosave_path(
         &storage::saves_dir(),
         start.from.as_deref(),
@@ -344,7 +324,7 @@ fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
             let mut replay = Replay::new(start.game.log.clone(), at);
             // A turn file's new orders are what its receiver came to watch.
             replay.new_from = start.game.turn_file.as_ref().map(|_| at);
-            super::replay::watch(world, replay);
+            super::state::watch(world, replay);
         }
     });
 }
@@ -364,14 +344,14 @@ fn start_on_enter(
         && let Some(start) = menu.start_game(None)
     {
         commands.insert_resource(start);
-        commands.insert_resource(super::computer::Seats(menu.seats.clone()));
+        commands.insert_resource(super::state::Seats(menu.seats.clone()));
     }
 }
 
 /// Forgets the board of the game left behind.
 fn clear_board_state(mut commands: Commands) {
     commands.remove_resource::<Layout>();
-    commands.insert_resource(super::hud::Selection::default());
+    commands.insert_resource(super::state::Selection::default());
     commands.insert_resource(super::attack::AttackPreview::default());
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Entry, StartMenu};
 use crate::game::save::LoadedGame;
-use crate::gui::settings::Palette;
+use crate::gui::state::Palette;
 use crate::scenario::Scenario;
 use crate::storage;
 use bevy::prelude::*;
@@ -222,7 +222,7 @@ fn start_row(
         && let Some(game) = menu.start_game(watch)
     {
         commands.insert_resource(game);
-        commands.insert_resource(crate::gui::computer::Seats(menu.seats.clone()));
+        commands.insert_resource(crate::gui::state::Seats(menu.seats.clone()));
     }
 }
 
