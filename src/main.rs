@@ -102,7 +102,8 @@ enum Command {
     /// `ruleset: "my-war.ron"`.
     NewRuleset {
         /// The built-in ruleset to start from: killing-ground, rommel, war-against-russia,
-        /// next-war, small-general.
+        /// next-war, small-general, or classic-odds (a combat table written in data alone, to
+        /// write your own).
         from: String,
         file: PathBuf,
     },

@@ -472,7 +472,7 @@ fn the_attack_preview_warns_of_a_defender_that_could_not_retreat() {
     );
     assert_eq!(boxed.len(), 1, "{boxed:?}");
     assert!(boxed[0].starts_with("r cannot retreat from 0201 ("), "{}", boxed[0]);
-    assert!(boxed[0].ends_with("a retreat result costs it a step for each cell it cannot go (8.93)."));
+    assert!(boxed[0].ends_with("a retreat result costs it a step for each cell it cannot go."));
     // With 0301 free there is a way out: nothing to warn of.
     assert!(blocked("....", &[division("a", "blue", "0101"), division("r", "red", "0201")]).is_empty());
 }

@@ -132,7 +132,7 @@ fn carry_out(side: &mut SideResult, reach: &[u32], left: &[u32], when_blocked: W
 
 fn blocked_words(when_blocked: WhenBlocked) -> &'static str {
     match when_blocked {
-        WhenBlocked::StepPerCellShort => "no room to retreat: a step lost for each cell short (8.93)",
+        WhenBlocked::StepPerCellShort => "no room to retreat: a step lost for each cell short",
         WhenBlocked::Eliminated => "no room to retreat: eliminated instead",
         WhenBlocked::StayWithErCheck => "no room to retreat: stays, with an ER check",
     }

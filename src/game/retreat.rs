@@ -429,7 +429,7 @@ fn clear_retreated(mut commands: Commands, units: Query<Entity, With<RetreatedTh
 /// roll (Killing Ground 8.93: a step for each cell short).
 pub fn blocked_defenders(view: &super::view::GameView, target: Cell, attackers: &[Entity]) -> Vec<String> {
     let instead = match view.map.ruleset.retreat.when_blocked {
-        WhenBlocked::StepPerCellShort => "a retreat result costs it a step for each cell it cannot go (8.93)",
+        WhenBlocked::StepPerCellShort => "a retreat result costs it a step for each cell it cannot go",
         WhenBlocked::StayWithErCheck => "a retreat result leaves it in place, with an ER check for a step",
         WhenBlocked::Eliminated => "a retreat result eliminates it",
     };

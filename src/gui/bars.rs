@@ -346,6 +346,7 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>, mut guide: ResMu
                     ("Space", "roll the prepared attack"),
                     ("Ctrl+S, Ctrl+O", "save the game, load a saved game"),
                     ("V", "the score: objective points, who holds what, victory conditions, turns left"),
+                    ("F3", "the rules reference: the combat system's options, who decides each, terrain effects"),
                     ("F2", "new game (the start screen; asks while a game is being played)"),
                     ("Ctrl+Q", "quit (asks while a game is being played; the game is autosaved first)"),
                     ("F10", "settings: UI scale, colour-blind-safe palette"),
