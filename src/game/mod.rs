@@ -31,6 +31,7 @@ pub mod reload;
 pub mod retreat;
 pub mod save;
 mod save_v2;
+pub mod settle;
 pub mod spawn;
 pub mod standing;
 pub mod start;
@@ -56,7 +57,7 @@ pub enum GameSystems {
 
 /// All game plugins. Add after `StatesPlugin` (part of `DefaultPlugins`).
 pub fn plugin(app: &mut App) {
-    // Orders change the phase outside the frame loop (`execute::settle` runs these schedules),
+    // Orders change the phase outside the frame loop (`settle::settle` runs these schedules),
     // hundreds of times in a replay: single-threaded, a run costs microseconds instead of waking
     // the task pool's threads.
     use bevy::ecs::schedule::SingleThreadedExecutor;

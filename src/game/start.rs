@@ -35,7 +35,7 @@ pub fn start_game(world: &mut World, scenario: &Scenario, seed: u64) {
         edition: CURRENT_EDITION,
     });
     world.insert_resource(RulesEdition::default());
-    super::execute::settle(world);
+    super::settle::settle(world);
 }
 
 /// Clears the units of the game in `world` and starts `scenario` again (undo, replays).

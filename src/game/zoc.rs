@@ -12,7 +12,7 @@ use bevy::prelude::*;
 pub struct Zoc(pub ZocMap);
 
 pub(super) fn plugin(app: &mut App) {
-    // The order step refreshes it after every change (`execute::settle`); this keeps it current
+    // The order step refreshes it after every change (`settle::settle`); this keeps it current
     // for whatever else changes units.
     app.add_systems(
         Update,

@@ -45,6 +45,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (draw_counters, place_counters, draw_stack_badges)
             .chain()
+            .in_set(super::state::CounterSystems)
             .run_if(super::board_shown.and_then(resource_exists::<Layout>)),
     );
 }
@@ -365,13 +366,16 @@ fn status_markers(
     out
 }
 
-/// Puts every counter in its cell, offset by its place in the stack.
+/// Puts every counter in its cell, offset by its place in the stack: when the map index or the
+/// layout changes, and when units were spawned (a game rebuilt to be watched from its start may
+/// spawn them after this frame's index change was seen).
 fn place_counters(
     index: Res<MapIndex>,
     layout: Res<Layout>,
+    spawned: Query<(), Added<Unit>>,
     mut units: Query<&mut Transform, (With<Unit>, With<Position>)>,
 ) {
-    if !index.is_changed() && !layout.is_changed() {
+    if !index.is_changed() && !layout.is_changed() && spawned.is_empty() {
         return;
     }
     for (cell, stack) in index.occupied() {

@@ -55,7 +55,9 @@ pub(super) fn plugin(app: &mut App) {
             (
                 hotkeys,
                 handle_commands,
-                write_files.run_if(resource_exists::<WriteNow>),
+                write_files
+                    .run_if(resource_exists::<WriteNow>)
+                    .before(super::state::CounterSystems),
             )
                 .chain(),
         )

@@ -294,6 +294,11 @@ pub struct HudSystems;
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OrderSystems;
 
+/// The counters' drawing and placing; what rebuilds the board (opening a game to watch) runs
+/// before it, so the counters of a rebuilt game are drawn and placed the frame they appear.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CounterSystems;
+
 /// An order from the player at the screen.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct PlayerOrder(pub Order);
