@@ -350,3 +350,39 @@ fn broken_tables_name_the_file_line_and_field() {
     }
     assert_eq!(cases.len(), 14);
 }
+
+#[test]
+fn the_rules_reference_reads_a_tables_codes_and_modifiers_from_its_data() {
+    let rs = fixture();
+    let help = rs.combat.system().options_help();
+    let find = |name: &str| {
+        help.iter()
+            .find(|o| o.name == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", help.iter().map(|o| &o.name).collect::<Vec<_>>()))
+    };
+    let woods = find("Modifier: defender in woods");
+    assert_eq!(
+        (woods.who.as_ref(), woods.text.as_ref()),
+        ("the rules, when the defenders' cell is woods", "-2 to the roll")
+    );
+    let armor = find("Modifier: armor outside woods");
+    assert_eq!(
+        armor.who,
+        "the rules, when an attacker is Armor and not (the defenders' cell is woods)"
+    );
+    assert_eq!(find("Modifier: defender in a town").text, "the defense times 2");
+    assert_eq!(find("Modifier: defender on hills").text, "1 column toward the defender");
+    assert_eq!(find("Result Df3").text, "the defender loses at least 3 factors");
+    assert_eq!(find("Result --").text, "no effect");
+    // One entry per code (11) and per modifier (6), the attacker's choice and losses first.
+    assert_eq!(help.len(), 11 + 6 + 2);
+    let classic = ruleset("classic-odds");
+    let help = classic.combat.system().options_help();
+    let dr = help.iter().find(|o| o.name == "Result DR").unwrap();
+    assert_eq!(dr.text, "the defender's owner chooses: lose 1 step or retreat 2 hexes");
+    assert_eq!(
+        help.iter().filter(|o| o.name == "Steps or retreat").count(),
+        1,
+        "the defender's only"
+    );
+}

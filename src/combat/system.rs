@@ -13,17 +13,23 @@ use super::{
     Tactic,
 };
 use crate::source::LoadError;
+use std::borrow::Cow;
 
-/// One option: its name, who decides it and when, what it does.
+/// One option: its name, who decides it and when, what it does (a data-defined system writes
+/// its own words, the others quote theirs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionHelp {
-    pub name: &'static str,
-    pub who: &'static str,
-    pub text: &'static str,
+    pub name: Cow<'static, str>,
+    pub who: Cow<'static, str>,
+    pub text: Cow<'static, str>,
 }
 
 pub const fn help(name: &'static str, who: &'static str, text: &'static str) -> OptionHelp {
-    OptionHelp { name, who, text }
+    OptionHelp {
+        name: Cow::Borrowed(name),
+        who: Cow::Borrowed(who),
+        text: Cow::Borrowed(text),
+    }
 }
 
 /// One way the defender's answer may vary after the dice: from an answer, the answers it leads to.

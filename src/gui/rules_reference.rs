@@ -103,9 +103,9 @@ fn reference_window(mut contexts: EguiContexts, mut reference: ResMut<RulesRefer
 
 fn options_page(ui: &mut egui::Ui, map: &GameMap) {
     for o in options(&map.ruleset.combat) {
-        ui.label(egui::RichText::new(o.name).strong());
+        ui.label(egui::RichText::new(o.name.as_ref()).strong());
         ui.label(egui::RichText::new(format!("Decided by: {}", o.who)).small().italics());
-        ui.add(egui::Label::new(o.text).wrap());
+        ui.add(egui::Label::new(o.text.as_ref()).wrap());
         ui.add_space(6.0);
     }
 }

@@ -2,11 +2,11 @@
 //! words, and the owners' choice of steps or retreat wherever a result code gives one.
 
 use super::fight::{Prepared, assess, resolve};
-use super::{Does, Raw, Rules, validate};
+use super::{Does, Raw, RawModifier, Rules, When, validate};
 use crate::combat::context::Context;
 use crate::combat::dice::{DiceSource, NeedDie, Roll};
-use crate::combat::system::OptionHelp;
 use crate::combat::system::Variation;
+use crate::combat::system::{OptionHelp, help};
 use crate::combat::view::{TableView, landed_on_rows};
 use crate::combat::{
     Assessment, AttackerOption, Choices, CombatResult, DefenderChoices, Log, Refusal, ResultCode, RetreatOrSteps, Role,
@@ -43,6 +43,51 @@ fn code_text(does: &[Does]) -> String {
         return "no effect".into();
     }
     does.iter().map(does_text).collect::<Vec<_>>().join("; ")
+}
+
+/// A modifier's conditions in words (`the defenders' cell is woods and every attacker is across a
+/// River`).
+fn conditions_text(when: &[When]) -> String {
+    fn one(w: &When) -> String {
+        match w {
+            When::Terrain(ids) => format!("the defenders' cell is {}", ids.join(" or ")),
+            When::Across(f) => format!("every attacker attacks across a {f:?}"),
+            When::AttackerKind(k) => format!("an attacker is {k:?}"),
+            When::DefenderKind(k) => format!("a defender is {k:?}"),
+            When::AttackerStatus(st) => format!("an attacker is {st:?}"),
+            When::DefenderStatus(st) => format!("a defender is {st:?}"),
+            When::Weather(w) => format!("the weather is {w:?}"),
+            When::Fortified => "the defenders are fortified".into(),
+            When::City => "the defenders are in a city".into(),
+            When::Not(inner) => format!("not ({})", one(inner)),
+        }
+    }
+    if when.is_empty() {
+        return "always".into();
+    }
+    when.iter().map(one).collect::<Vec<_>>().join(" and ")
+}
+
+/// What a modifier does, in words.
+fn modifier_text(m: &RawModifier) -> String {
+    let mut parts = Vec::new();
+    if m.shift != 0 {
+        let toward = if m.shift > 0 { "attacker" } else { "defender" };
+        parts.push(format!(
+            "{} toward the {toward}",
+            counted(u64::from(m.shift.unsigned_abs()), "column", "columns")
+        ));
+    }
+    if m.die != 0 {
+        parts.push(format!("{:+} to the roll", m.die));
+    }
+    if m.defense_times != 1 {
+        parts.push(format!("the defense times {}", m.defense_times));
+    }
+    if parts.is_empty() {
+        return "no effect".into();
+    }
+    parts.join("; ")
 }
 
 fn steps_instead(c: &mut Choices, side: Role) {
@@ -96,18 +141,32 @@ impl crate::combat::CombatSystem for Rules {
             (Role::Attacker, "the attacker, with its attack"),
         ] {
             if self.has_choice(side) {
-                out.push(OptionHelp {
-                    name: "Steps or retreat",
+                out.push(help(
+                    "Steps or retreat",
                     who,
-                    text: "A result that leaves the choice is taken as the steps or as the retreat its code names; the owner picks which units lose the steps.",
-                });
+                    "A result that leaves the choice is taken as the steps or as the retreat its code names; the owner picks which units lose the steps.",
+                ));
             }
         }
-        out.push(OptionHelp {
-            name: "Who takes losses first",
-            who: "each owner (the defender with its answer)",
-            text: "Step and factor losses fall on the units the owner names first, then on the cheapest steps.",
-        });
+        out.push(help(
+            "Who takes losses first",
+            "each owner (the defender with its answer)",
+            "Step and factor losses fall on the units the owner names first, then on the cheapest steps.",
+        ));
+        for (code, does) in &self.results {
+            out.push(OptionHelp {
+                name: format!("Result {code}").into(),
+                who: "the table".into(),
+                text: code_text(does).into(),
+            });
+        }
+        for m in &self.raw.modifiers {
+            out.push(OptionHelp {
+                name: format!("Modifier: {}", m.source).into(),
+                who: format!("the rules, when {}", conditions_text(&m.when)).into(),
+                text: modifier_text(m).into(),
+            });
+        }
         out
     }
     fn answer_variations<'a>(&'a self, _s: &'a Situation, _cells: u32) -> Vec<Variation<'a>> {
