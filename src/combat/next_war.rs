@@ -438,20 +438,4 @@ impl crate::combat::CombatSystem for Rules {
     }
 }
 
-impl crate::combat::Procedure for Rules {
-    type Raw = Raw;
-    type Prepared = Prepared;
-    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
-        validate(cx, raw)
-    }
-    fn resolve(
-        &self,
-        s: &Situation,
-        p: &Prepared,
-        choices: &Choices,
-        dice: &mut impl DiceSource,
-        log: &mut Log,
-    ) -> Result<CombatResult, NeedDie> {
-        resolve(self, s, p, choices, dice, log)
-    }
-}
+crate::combat::system::procedure_from_functions!(Prepared);

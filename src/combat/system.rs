@@ -225,3 +225,30 @@ macro_rules! combat_systems {
 }
 
 pub(super) use combat_systems;
+
+/// The usual `Procedure`: a system's module with `Raw`, `Rules`, `validate(cx, raw)` and
+/// `resolve(rules, s, prepared, choices, dice, log)` implements it with
+/// `procedure_from_functions!(ItsPreparedType);`.
+macro_rules! procedure_from_functions {
+    ($prepared:ty) => {
+        impl $crate::combat::system::Procedure for Rules {
+            type Raw = Raw;
+            type Prepared = $prepared;
+            fn validate(cx: &$crate::combat::context::Context, raw: &Raw) -> Result<Self, $crate::source::LoadError> {
+                validate(cx, raw)
+            }
+            fn resolve(
+                &self,
+                s: &$crate::combat::Situation,
+                p: &$prepared,
+                choices: &$crate::combat::Choices,
+                dice: &mut impl $crate::combat::dice::DiceSource,
+                log: &mut $crate::combat::Log,
+            ) -> Result<$crate::combat::CombatResult, $crate::combat::dice::NeedDie> {
+                resolve(self, s, p, choices, dice, log)
+            }
+        }
+    };
+}
+
+pub(crate) use procedure_from_functions;

@@ -3,17 +3,15 @@
 
 use super::fight::{Prepared, assess, resolve};
 use super::{Does, Raw, RawModifier, Rules, When, validate};
-use crate::combat::context::Context;
-use crate::combat::dice::{DiceSource, NeedDie, Roll};
+use crate::combat::dice::Roll;
 use crate::combat::system::Variation;
 use crate::combat::system::{OptionHelp, help};
 use crate::combat::view::{TableView, landed_on_rows};
 use crate::combat::{
-    Assessment, AttackerOption, Choices, CombatResult, DefenderChoices, Log, Refusal, ResultCode, RetreatOrSteps, Role,
-    Situation, TableCell, WeighedDefense,
+    Assessment, AttackerOption, Choices, DefenderChoices, Refusal, ResultCode, RetreatOrSteps, Role, Situation,
+    TableCell, WeighedDefense,
 };
 use crate::rules::units::counted;
-use crate::source::LoadError;
 
 /// What one `Does` does, in words.
 pub fn does_text(d: &Does) -> String {
@@ -235,20 +233,4 @@ impl crate::combat::CombatSystem for Rules {
     }
 }
 
-impl crate::combat::Procedure for Rules {
-    type Raw = Raw;
-    type Prepared = Prepared;
-    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
-        validate(cx, raw)
-    }
-    fn resolve(
-        &self,
-        s: &Situation,
-        p: &Prepared,
-        choices: &Choices,
-        dice: &mut impl DiceSource,
-        log: &mut Log,
-    ) -> Result<CombatResult, NeedDie> {
-        resolve(self, s, p, choices, dice, log)
-    }
-}
+crate::combat::system::procedure_from_functions!(Prepared);

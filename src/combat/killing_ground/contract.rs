@@ -2,10 +2,7 @@
 //! and what the computer may choose.
 
 use super::{Prepared, Raw, Rules, assess, resolve, validate};
-use crate::combat::context::Context;
-use crate::combat::dice::{DiceSource, NeedDie};
-use crate::combat::{Assessment, Choices, CombatResult, Log, Refusal, RetreatOrSteps, Situation};
-use crate::source::LoadError;
+use crate::combat::{Assessment, Choices, Refusal, RetreatOrSteps, Situation};
 
 impl crate::combat::CombatSystem for Rules {
     fn name(&self) -> &'static str {
@@ -131,20 +128,4 @@ impl crate::combat::CombatSystem for Rules {
     }
 }
 
-impl crate::combat::Procedure for Rules {
-    type Raw = Raw;
-    type Prepared = Prepared;
-    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
-        validate(cx, raw)
-    }
-    fn resolve(
-        &self,
-        s: &Situation,
-        p: &Prepared,
-        choices: &Choices,
-        dice: &mut impl DiceSource,
-        log: &mut Log,
-    ) -> Result<CombatResult, NeedDie> {
-        resolve(self, s, p, choices, dice, log)
-    }
-}
+crate::combat::system::procedure_from_functions!(Prepared);

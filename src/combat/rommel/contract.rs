@@ -2,16 +2,13 @@
 //! answers and what the computer may choose.
 
 use super::{Prepared, Raw, Rules, assess, resolve, validate};
-use crate::combat::context::Context;
-use crate::combat::dice::{DiceSource, NeedDie, Roll};
+use crate::combat::dice::Roll;
 use crate::combat::system::Variation;
 use crate::combat::view::TableView;
 use crate::combat::{
-    Assessment, AttackerOption, Choices, CombatResult, DefenderChoices, Log, Refusal, ResultCode, Situation, TableCell,
-    Tactic,
+    Assessment, AttackerOption, Choices, DefenderChoices, Refusal, ResultCode, Situation, TableCell, Tactic,
 };
 use crate::rules::units::UnitTrait;
-use crate::source::LoadError;
 
 fn mobile_defenders(s: &Situation) -> bool {
     s.defenders.iter().any(|u| u.has_trait(UnitTrait::Mobile))
@@ -138,20 +135,4 @@ impl crate::combat::CombatSystem for Rules {
     }
 }
 
-impl crate::combat::Procedure for Rules {
-    type Raw = Raw;
-    type Prepared = Box<Prepared>;
-    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
-        validate(cx, raw)
-    }
-    fn resolve(
-        &self,
-        s: &Situation,
-        p: &Box<Prepared>,
-        choices: &Choices,
-        dice: &mut impl DiceSource,
-        log: &mut Log,
-    ) -> Result<CombatResult, NeedDie> {
-        resolve(self, s, p, choices, dice, log)
-    }
-}
+crate::combat::system::procedure_from_functions!(Box<Prepared>);

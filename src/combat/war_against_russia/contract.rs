@@ -2,15 +2,11 @@
 //! the German exchange, the must-attack rule and what the computer may choose.
 
 use super::{Prepared, Raw, Rules, assess, resolve, validate};
-use crate::combat::context::Context;
-use crate::combat::dice::{DiceSource, NeedDie};
 use crate::combat::system::Variation;
 use crate::combat::view::TableView;
 use crate::combat::{
-    Assessment, AttackerOption, Choices, CombatResult, Combatant, DefenderChoices, Log, Refusal, Situation,
-    WeighedDefense,
+    Assessment, AttackerOption, Choices, Combatant, DefenderChoices, Refusal, Situation, WeighedDefense,
 };
-use crate::source::LoadError;
 
 impl crate::combat::CombatSystem for Rules {
     fn name(&self) -> &'static str {
@@ -118,20 +114,4 @@ impl crate::combat::CombatSystem for Rules {
     }
 }
 
-impl crate::combat::Procedure for Rules {
-    type Raw = Raw;
-    type Prepared = Prepared;
-    fn validate(cx: &Context, raw: &Raw) -> Result<Self, LoadError> {
-        validate(cx, raw)
-    }
-    fn resolve(
-        &self,
-        s: &Situation,
-        p: &Prepared,
-        choices: &Choices,
-        dice: &mut impl DiceSource,
-        log: &mut Log,
-    ) -> Result<CombatResult, NeedDie> {
-        resolve(self, s, p, choices, dice, log)
-    }
-}
+crate::combat::system::procedure_from_functions!(Prepared);
