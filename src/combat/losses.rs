@@ -73,14 +73,18 @@ pub fn cheapest(
         })
 }
 
+/// The owner's pick for the next step: a participating unit first, then any (Killing Ground 8.94).
+pub fn next_cheapest(units: &[Combatant], res: &[UnitResult], role: Role) -> Option<usize> {
+    cheapest(units, res, role, (0..units.len()).filter(|&i| units[i].participating))
+        .or_else(|| cheapest(units, res, role, 0..units.len()))
+}
+
 /// Takes `n` steps by the owner's preference from participating units first, then from the rest
 /// (Killing Ground 8.94). Returns the steps actually taken.
 pub fn take_cheapest(units: &[Combatant], res: &mut [UnitResult], role: Role, n: u32) -> u32 {
     let mut taken = 0;
     while taken < n {
-        let pick = cheapest(units, res, role, (0..units.len()).filter(|&i| units[i].participating))
-            .or_else(|| cheapest(units, res, role, 0..units.len()));
-        match pick {
+        match next_cheapest(units, res, role) {
             Some(i) => {
                 lose_step(units, res, i);
                 taken += 1;

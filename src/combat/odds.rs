@@ -336,7 +336,9 @@ pub fn odds(rules: &CombatRules, s: &Situation) -> Result<Odds, Refusal> {
             })
         })
         .collect();
-    for (choice, other) in defense_alternatives(rules, s) {
+    // The defender's answers before the dice, where it has not given them yet (War Against
+    // Russia's No Retreat! orders, Rommel's defensive tactics).
+    for (choice, other) in rules.system().defense_alternatives(s) {
         let Ok(theirs) = summary_of(rules, &other) else {
             continue;
         };
@@ -354,10 +356,4 @@ pub fn odds(rules: &CombatRules, s: &Situation) -> Result<Odds, Refusal> {
         summary,
         branches,
     })
-}
-
-/// The answers the defender gives before the dice, where it has not given them yet: War Against
-/// Russia's No Retreat! orders, Rommel's own defensive tactics.
-fn defense_alternatives(rules: &CombatRules, s: &Situation) -> Vec<(String, Situation)> {
-    rules.system().defense_alternatives(s)
 }

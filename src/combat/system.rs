@@ -123,9 +123,17 @@ pub trait CombatSystem {
     fn attacker_options(&self) -> Vec<AttackerOption> {
         Vec::new()
     }
+    /// Whether the attacker may choose `option` (derived from `attacker_options`).
+    fn offers(&self, option: &AttackerOption) -> bool {
+        self.attacker_options().contains(option)
+    }
     /// The defences the computer weighs an attack against, the plain one first.
     fn weighed_defenses(&self) -> Vec<WeighedDefense> {
         vec![WeighedDefense::default()]
+    }
+    /// Whether the defender may give No Retreat! orders (derived from `weighed_defenses`).
+    fn has_no_retreat_orders(&self) -> bool {
+        self.weighed_defenses().iter().any(|d| d.no_retreat)
     }
     /// Tactics the defender may play before the dice.
     fn defense_tactics(&self) -> Vec<Tactic> {

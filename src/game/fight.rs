@@ -262,7 +262,7 @@ fn no_retreat_matters(rules: &CombatRules, s: &combat::Situation) -> bool {
 /// Russians under the No Retreat! orders they gave for the turn.
 pub fn standing_defense(world: &World, order: &AttackOrder) -> Option<DefenseOrder> {
     let system = world.resource::<GameMap>().ruleset.combat.system();
-    if !system.weighed_defenses().iter().any(|d| d.no_retreat) {
+    if !system.has_no_retreat_orders() {
         return None;
     }
     let turn = world.resource::<super::phase::TurnState>().turn;
@@ -290,8 +290,7 @@ pub fn defense_options(world: &mut World) -> Vec<DefenseOrder> {
         tactics: vec![t],
         ..DefenseOrder::default()
     }));
-    let no_retreat_orders = rules.system().weighed_defenses().iter().any(|d| d.no_retreat);
-    if no_retreat_orders && no_retreat_question(world, &declared.order, &rules).is_some() {
+    if rules.system().has_no_retreat_orders() && no_retreat_question(world, &declared.order, &rules).is_some() {
         out.push(DefenseOrder {
             no_retreat: true,
             ..DefenseOrder::default()

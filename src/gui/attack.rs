@@ -315,8 +315,7 @@ fn offer_batteries(plan: &mut AttackPlan, declared: &Option<DeclaredCombat>, vie
         .ruleset
         .combat
         .system()
-        .attacker_options()
-        .contains(&combat::AttackerOption::Barrage);
+        .offers(&combat::AttackerOption::Barrage);
     let offer = match (barrage, declared, plan.target) {
         (true, Some(c), _) => {
             let defenders: Vec<Entity> = view.index.stack(c.order.target).to_vec();
@@ -404,15 +403,7 @@ fn turn_decision(
     view: &GameView,
     decided: &crate::game::combat_phase::NoRetreatTurns,
 ) -> Option<bool> {
-    if !view
-        .map
-        .ruleset
-        .combat
-        .system()
-        .weighed_defenses()
-        .iter()
-        .any(|d| d.no_retreat)
-    {
+    if !view.map.ruleset.combat.system().has_no_retreat_orders() {
         return None;
     }
     let side = view
@@ -426,8 +417,13 @@ fn turn_decision(
 /// Killing Ground's Accelerated Effort (8.10.4): the attacker who would make it, with its name, or
 /// why none may (`game::combat_phase::accelerated_effort_by`); `None` under other rulesets.
 fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(Entity, String), String>> {
-    let options = view.map.ruleset.combat.system().attacker_options();
-    if !options.contains(&combat::AttackerOption::AcceleratedEffort) {
+    if !view
+        .map
+        .ruleset
+        .combat
+        .system()
+        .offers(&combat::AttackerOption::AcceleratedEffort)
+    {
         return None;
     }
     let by = accelerated_effort_by(

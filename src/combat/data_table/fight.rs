@@ -2,7 +2,7 @@
 //! (`assess`), then the dice and what the result code does to each side (`resolve`).
 
 use super::{Does, Rules};
-use crate::combat::losses::{cheapest, eliminate, lose_step, step_cost, take_cheapest, value_now};
+use crate::combat::losses::{eliminate, lose_step, next_cheapest, step_cost, take_cheapest, value_now};
 use crate::combat::table::shifted;
 use crate::combat::{
     AdvanceRight, Assessment, Choices, Chooser, CombatResult, Combatant, Effect, ExtraEffect, Log, ModelState,
@@ -130,11 +130,8 @@ pub fn assess(r: &Rules, s: &Situation) -> Result<Assessment, Refusal> {
 fn lose_factors(units: &[Combatant], side: &mut SideResult, role: Role, factors: u32) -> u32 {
     let mut lost = 0;
     while lost < factors {
-        // As `take_cheapest`: the units that took part first (Killing Ground 8.94's reading).
-        let in_it = (0..units.len()).filter(|&i| units[i].participating);
-        let pick =
-            cheapest(units, &side.units, role, in_it).or_else(|| cheapest(units, &side.units, role, 0..units.len()));
-        let Some(i) = pick else {
+        // As `take_cheapest`: the units that took part first.
+        let Some(i) = next_cheapest(units, &side.units, role) else {
             break;
         };
         lost += step_cost(&units[i], &side.units[i], role);

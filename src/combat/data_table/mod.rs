@@ -114,11 +114,12 @@ pub struct RawModifier {
     pub defense_times: u32,
 }
 
-/// A condition a modifier applies under.
+/// A condition a modifier applies under, its terrains named in the file (`When`) or by id once
+/// validated (`Condition`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum When {
+pub enum When<T = String> {
     /// The defenders' cell is one of these terrains.
-    Terrain(Vec<String>),
+    Terrain(Vec<T>),
     /// Every attacker attacks across this edge feature (a bridge over water cancels it).
     Across(EdgeFeature),
     AttackerKind(UnitClass),
@@ -128,23 +129,11 @@ pub enum When {
     Weather(Weather),
     Fortified,
     City,
-    Not(Box<When>),
+    Not(Box<When<T>>),
 }
 
 /// A validated condition: terrain ids instead of names.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Condition {
-    Terrain(Vec<TerrainId>),
-    Across(EdgeFeature),
-    AttackerKind(UnitClass),
-    DefenderKind(UnitClass),
-    AttackerStatus(UnitStatus),
-    DefenderStatus(UnitStatus),
-    Weather(Weather),
-    Fortified,
-    City,
-    Not(Box<Condition>),
-}
+pub type Condition = When<TerrainId>;
 
 impl Condition {
     pub fn holds(&self, s: &Situation) -> bool {
@@ -268,14 +257,10 @@ fn check_does(d: &Does) -> Result<(), String> {
 /// Reads `2d6`: one to three six- or ten-sided dice.
 pub fn parse_dice(text: &str) -> Result<(u8, Die), String> {
     let bad = || format!("`{text}` is not dice this table can roll: write 1d6, 2d6, 3d6, 1d10, 2d10 or 3d10");
-    let (n, m) = text
-        .trim()
-        .to_ascii_lowercase()
-        .split_once('d')
-        .map(|(n, m)| (n.to_string(), m.to_string()))
-        .ok_or_else(bad)?;
+    let lower = text.trim().to_ascii_lowercase();
+    let (n, m) = lower.split_once('d').ok_or_else(bad)?;
     let count: u8 = if n.is_empty() { 1 } else { n.parse().map_err(|_| bad())? };
-    let die = match m.as_str() {
+    let die = match m {
         "6" => Die::D6,
         "10" => Die::D10,
         _ => return Err(bad()),
