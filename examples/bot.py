@@ -21,7 +21,7 @@ import sys
 
 import websockets
 
-PROTOCOL = 1
+PROTOCOL = 2
 VERSION = "0.1.0"
 # Seconds without any message before the bot gives up.
 SILENCE = 120
@@ -38,8 +38,15 @@ def pick_order(options, rng):
         elif kind == "attack" and k["attacks"]:
             attack = rng.choice(k["attacks"])
             order = {"attackers": attack["units"], "target": attack["target"]}
-            if k.get("tactics") and rng.random() < 0.5:
-                order["tactics"] = [rng.choice(k["tactics"])]
+            # Options any attack may take (Rommel's tactics, a retreat taken as steps, the
+            # exchange): at most one of each kind, e.g. {"Tactics":["Recce"]} or {"RetreatAsSteps":"Steps"}.
+            taken = {}
+            for option in k.get("options", []):
+                kind_of = option if isinstance(option, str) else next(iter(option))
+                if kind_of not in taken and rng.random() < 0.3:
+                    taken[kind_of] = option
+            if taken:
+                order["options"] = list(taken.values())
             weighted.append((3, {"Attack": order}))
         elif kind == "defend" and k["options"]:
             weighted.append((1, {"Defend": rng.choice(k["options"])}))

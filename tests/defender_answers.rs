@@ -226,10 +226,10 @@ fn a_second_format_save_migrates_with_the_same_dice_and_hashes() {
     // The last recorded hash of the old file is the migrated game's last.
     let last_hash = text.rsplit("hash: \"").next().unwrap().split('"').next().unwrap();
     assert_eq!(game.log.last().unwrap().hash.to_string(), last_hash);
-    // Written again, it is a third-format save that loads as it is.
+    // Written again, it is a save of today's format that loads as it is.
     let app = hexfront::game::save::replay_app(&game, None).unwrap();
     let again = to_text(&saved_game(app.world())).unwrap();
-    assert!(again.contains("format: 3"));
+    assert!(again.contains(&format!("format: {}", hexfront::game::save::SAVE_FORMAT)));
     let reloaded = load_game_str("migrated.ron", &again, 0).unwrap();
     assert_eq!(reloaded.log.len(), game.log.len());
 }
@@ -400,4 +400,71 @@ fn combined_arms_lets_the_defender_name_the_attackers_first_loss() {
         }
     }
     assert!(checked >= 2, "{checked} first losses checked");
+}
+
+/// Committed third-format saves (an attack had a field per option) load with each attack's
+/// fields as its options, replay to the recorded dice and hashes, and write today's format.
+#[test]
+fn third_format_saves_migrate_their_attack_options_with_the_same_hashes() {
+    use hexfront::combat::{OptionTaken, RetreatOrSteps};
+    let mut checked = 0;
+    for path in [
+        "tests/fixtures/mortain-game-edition1.ron",
+        "tests/fixtures/online-mortain-chained.ron",
+    ] {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains("format: 3"), "{path} is a third-format save");
+        let old_efforts = text.matches("accelerated_effort: \"").count();
+        let old_steps = text.matches("choices: (retreat: Steps)").count();
+        assert!(
+            old_efforts > 0 && old_steps > 0,
+            "{path}: {old_efforts} efforts, {old_steps} steps"
+        );
+        // Loading replays every entry and checks its dice and hash against the file's.
+        let game = load_game(std::path::Path::new(path), 0).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            game.log.len(),
+            text.matches("        (\n            side:").count(),
+            "{path}"
+        );
+        let options: Vec<&OptionTaken> = game
+            .log
+            .iter()
+            .filter_map(|e| match &e.order {
+                Order::Attack(a) => Some(&a.options),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let efforts = options
+            .iter()
+            .filter(|o| matches!(o, OptionTaken::AcceleratedEffort(_)))
+            .count();
+        let steps = options
+            .iter()
+            .filter(|o| **o == &OptionTaken::RetreatAsSteps(RetreatOrSteps::Steps))
+            .count();
+        assert_eq!((efforts, steps), (old_efforts, old_steps), "{path}");
+        let last_hash = text.rsplit("hash: \"").next().unwrap().split('"').next().unwrap();
+        assert_eq!(game.log.last().unwrap().hash.to_string(), last_hash, "{path}");
+        // Written again: today's format, the options listed, and it loads as it is.
+        let app = hexfront::game::save::replay_app(&game, None).unwrap();
+        let again = to_text(&saved_game(app.world())).unwrap();
+        assert!(
+            again.contains(&format!("format: {}", hexfront::game::save::SAVE_FORMAT)),
+            "{path}"
+        );
+        assert!(
+            again.contains("options: [") && !again.contains("accelerated_effort:"),
+            "{path}"
+        );
+        let reloaded = load_game_str("migrated.ron", &again, 0).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            reloaded.log.last().unwrap().hash,
+            game.log.last().unwrap().hash,
+            "{path}"
+        );
+        checked += efforts + steps;
+    }
+    assert!(checked >= 10, "{checked} migrated options checked");
 }

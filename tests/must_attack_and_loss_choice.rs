@@ -185,7 +185,7 @@ fn the_attack_carries_the_attackers_loss_choice_and_the_answer_the_defenders() {
     let mut app = start(&s);
     to_phase(&mut app, Phase::Combat);
     let mut order = AttackOrder::plain(ids(&["a1", "a2"]), cell("0301"));
-    order.choices.losses_first = ids(&["a2"]);
+    order.take(hexfront::combat::OptionTaken::LossesFirst(ids(&["a2"])));
     let mut state: SystemState<GameView> = SystemState::new(app.world_mut());
     let view = state.get(app.world()).unwrap();
     let (situation, _, _) = view.situation(&order, None).unwrap();

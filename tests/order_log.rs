@@ -343,7 +343,9 @@ fn rommels_hidden_tactic_stays_out_of_the_defenders_preview_until_the_reveal() {
     let mut app = headless_app(&scenario, 3);
     give(&mut app, Order::EndPhase).unwrap(); // movement -> combat
     let mut order = AttackOrder::plain(ids(&["pz"]), cell("0201"));
-    order.tactics = vec![hexfront::combat::Tactic::Recce];
+    order.take(hexfront::combat::OptionTaken::Tactics(vec![
+        hexfront::combat::Tactic::Recce,
+    ]));
     give(&mut app, Order::Attack(order)).unwrap();
     let declared = app
         .world()
@@ -635,4 +637,50 @@ fn a_turn_file_may_not_give_orders_in_the_receivers_name() {
     let e = load_game_str("forged.ron", &to_text(&doc).unwrap(), 1).unwrap_err();
     assert_eq!(e.field, "log[1]");
     assert!(e.message.contains("in the receiver's name"), "{e}");
+}
+
+/// An attack taking an option its combat system does not offer is refused, naming the option and
+/// the system, and so is one taking an option twice; nothing changes and the log stays as it was.
+#[test]
+fn an_attack_option_the_system_does_not_offer_is_refused_by_name() {
+    use hexfront::combat::{OptionTaken, RetreatOrSteps, Tactic};
+    let scenario = Scenario::load("tests/fixtures/contested.ron").unwrap();
+    let mut app = headless_app(&scenario, 3);
+    give(&mut app, Order::EndPhase).unwrap(); // movement -> combat
+    let before = (
+        app.world().resource::<OrderLog>().entries.len(),
+        state_hash(app.world_mut()),
+    );
+    let plain = AttackOrder::plain(ids(&["pz"]), cell("0201"));
+    let refusals = [
+        (
+            OptionTaken::AcceleratedEffort("pz".into()),
+            "no accelerated effort option",
+        ),
+        (
+            OptionTaken::RetreatAsSteps(RetreatOrSteps::Steps),
+            "no retreat as steps option",
+        ),
+        (OptionTaken::Exchange, "no exchange option"),
+    ];
+    for (option, why) in &refusals {
+        let r = give(&mut app, Order::Attack(plain.clone().with(option.clone()))).unwrap_err();
+        assert!(r.contains(why) && r.contains("Rommel"), "{option:?}: {r}");
+    }
+    let mut twice = plain.clone().with(OptionTaken::Tactics(vec![Tactic::Recce]));
+    twice.options.push(OptionTaken::Tactics(vec![Tactic::Recce]));
+    let r = give(&mut app, Order::Attack(twice)).unwrap_err();
+    assert!(r.contains("takes tactics twice"), "{r}");
+    let after = (
+        app.world().resource::<OrderLog>().entries.len(),
+        state_hash(app.world_mut()),
+    );
+    assert_eq!(before, after, "the refusals changed nothing");
+    // The options Rommel offers are taken.
+    let taken = plain
+        .with(OptionTaken::Tactics(vec![Tactic::Recce]))
+        .with(OptionTaken::Flanking);
+    give(&mut app, Order::Attack(taken)).unwrap();
+    let declared = app.world().resource::<PendingCombat>().0.clone().expect("declared");
+    assert!(declared.order.taken().flanking(), "{:?}", declared.order);
 }

@@ -60,7 +60,7 @@ pub(super) fn defend(world: &mut World, player: &mut ComputerPlayer) -> Order {
         let mut counted = 0.0;
         for guess in &guesses {
             let mut attack = seen.clone();
-            attack.tactics = guess.clone();
+            attack.take(crate::combat::OptionTaken::Tactics(guess.clone()));
             if let Some(s) = odds_of(world, &attack, Some(&answer), &Default::default()) {
                 total += s.expected_defender_steps + 2.0 * s.p_cell_taken - 0.8 * s.expected_attacker_steps;
                 counted += 1.0;

@@ -8,7 +8,7 @@
 use super::survey::{Stack, Survey};
 use super::{ComputerPlayer, unit_ids};
 use crate::combat::odds::Summary;
-use crate::combat::{self, AttackerOption, DefenderChoices, RetreatOrSteps};
+use crate::combat::{self, AttackerOption, DefenderChoices, OptionTaken, RetreatOrSteps};
 use crate::game::combat_phase::{Attacked, accelerated_effort_by, plan_attack};
 use crate::game::components::{Effectiveness, GameMap, Position, Side, Steps, Unit};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
@@ -213,7 +213,9 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
             }
         };
         match option {
-            AttackerOption::RetreatAsSteps => with(&mut out, &|o| o.choices.retreat = RetreatOrSteps::Steps),
+            AttackerOption::RetreatAsSteps => with(&mut out, &|o| {
+                o.take(OptionTaken::RetreatAsSteps(RetreatOrSteps::Steps))
+            }),
             AttackerOption::AcceleratedEffort => {
                 // The strongest attacker that may make an Accelerated Effort (8.10.4), if any.
                 let by = accelerated_effort_by(units.iter().filter_map(|e| {
@@ -226,27 +228,26 @@ fn attacker_variants(world: &World, units: &[Entity], target: Cell) -> Vec<Attac
                 }))
                 .ok()
                 .and_then(|e| world.get::<Unit>(e).map(|u| u.id.clone()));
-                if by.is_some() {
-                    with(&mut out, &|o| o.accelerated_effort = by.clone());
+                if let Some(by) = by {
+                    with(&mut out, &|o| o.take(OptionTaken::AcceleratedEffort(by.clone())));
                 }
             }
             // Only the nations named may choose the exchange (War Against Russia's Germans).
             AttackerOption::Exchange { nations } if attackers_are(world, units, &nations) => {
-                with(&mut out, &|o| o.choices.german_exchange = true)
+                with(&mut out, &|o| o.take(OptionTaken::Exchange))
             }
             AttackerOption::Exchange { .. } => {}
+            // The board does not tell a flank: the computer never claims one.
+            AttackerOption::Flanking => {}
             AttackerOption::Tactics(tactics) => {
                 for t in tactics {
-                    out.push(AttackOrder {
-                        tactics: vec![t],
-                        ..base.clone()
-                    });
+                    out.push(base.clone().with(OptionTaken::Tactics(vec![t])));
                 }
             }
             AttackerOption::Barrage => {
                 let batteries = batteries(world, units, target);
                 if !batteries.is_empty() {
-                    with(&mut out, &|o| o.barrage = batteries.clone());
+                    with(&mut out, &|o| o.take(OptionTaken::Barrage(batteries.clone())));
                 }
             }
         }

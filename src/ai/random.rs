@@ -118,23 +118,29 @@ fn attack(world: &mut World, rng: &mut ChaCha8Rng) -> Option<Order> {
 }
 
 fn random_options(world: &World, rng: &mut ChaCha8Rng, order: &mut AttackOrder, units: &[Entity]) {
-    use crate::combat::AttackerOption as O;
+    use crate::combat::{AttackerOption as O, OptionTaken as T};
     let ros = [RetreatOrSteps::Retreat, RetreatOrSteps::Steps];
     for option in world.resource::<GameMap>().ruleset.combat.system().attacker_options() {
         match option {
-            O::RetreatAsSteps => order.choices.retreat = pick(rng, &ros).unwrap_or_default(),
+            O::RetreatAsSteps => order.take(T::RetreatAsSteps(pick(rng, &ros).unwrap_or_default())),
             O::AcceleratedEffort => {
-                if rng.random_bool(0.3) {
-                    order.accelerated_effort = units.first().map(|e| unit_id(world, *e));
+                if rng.random_bool(0.3)
+                    && let Some(e) = units.first()
+                {
+                    order.take(T::AcceleratedEffort(unit_id(world, *e)));
                 }
             }
-            O::Exchange { .. } => order.choices.german_exchange = rng.random_bool(0.3),
+            O::Exchange { .. } => {
+                if rng.random_bool(0.3) {
+                    order.take(T::Exchange);
+                }
+            }
             O::Tactics(list) => {
                 let mut tactics: Vec<Option<Tactic>> = vec![None];
                 tactics.extend(list.into_iter().map(Some));
-                order.tactics = pick(rng, &tactics).flatten().into_iter().collect();
+                order.take(T::Tactics(pick(rng, &tactics).flatten().into_iter().collect()));
             }
-            O::Barrage => {}
+            O::Barrage | O::Flanking => {}
         }
     }
 }

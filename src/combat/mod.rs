@@ -10,6 +10,7 @@ pub mod killing_ground;
 mod losses;
 pub mod next_war;
 pub mod odds;
+pub mod options;
 pub mod reference;
 pub mod report;
 mod result;
@@ -24,11 +25,12 @@ pub mod war_against_russia;
 
 pub use dice::{Dice, DiceSource, Die, NeedDie, Roll};
 pub use odds::{Odds, odds};
+pub use options::{AttackerOption, OptionTaken, Taken};
 pub use result::*;
 use rules::ModelState;
 pub use rules::{CombatRules, RawCombat};
 pub use situation::*;
-pub use system::{AttackerOption, CombatSystem, Procedure, WeighedDefense};
+pub use system::{CombatSystem, Procedure, WeighedDefense};
 
 use serde::Serialize;
 use std::fmt;

@@ -7,6 +7,8 @@
 
 use super::context::Context;
 use super::dice::{DiceSource, NeedDie, Roll};
+use super::options::AttackerOption;
+use super::options::OptionTaken;
 use super::view::TableView;
 use super::{
     Assessment, Choices, CombatResult, Combatant, DefenderChoices, Log, Refusal, ResultCode, Situation, TableCell,
@@ -34,22 +36,6 @@ pub const fn help(name: &'static str, who: &'static str, text: &'static str) -> 
 
 /// One way the defender's answer may vary after the dice: from an answer, the answers it leads to.
 pub type Variation<'a> = Box<dyn Fn(&DefenderChoices) -> Vec<DefenderChoices> + 'a>;
-
-/// An option the attacker may take with its attack, as the computer player and the attack panel
-/// read it (the values come from the board: which unit, which batteries).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AttackerOption {
-    /// Take a retreat result as step losses instead.
-    RetreatAsSteps,
-    /// Killing Ground's Accelerated Effort.
-    AcceleratedEffort,
-    /// An exchange the attackers of these nations may choose (War Against Russia's Germans).
-    Exchange { nations: Vec<String> },
-    /// Tactics bought for the attack (Rommel).
-    Tactics(Vec<Tactic>),
-    /// Artillery in range barrages (Rommel).
-    Barrage,
-}
 
 /// A defence the computer weighs an attack against: No Retreat! orders given before the dice (or
 /// not), and the same answer to every result.
@@ -126,6 +112,14 @@ pub trait CombatSystem {
     /// Whether the attacker may choose `option` (derived from `attacker_options`).
     fn offers(&self, option: &AttackerOption) -> bool {
         self.attacker_options().contains(option)
+    }
+    /// Whether an attack order may take `option` (derived from `attacker_options`; who loses
+    /// first where the owner picks, from `losses_first_help`).
+    fn takes(&self, option: &OptionTaken) -> bool {
+        match option {
+            OptionTaken::LossesFirst(_) => self.losses_first_help().is_some(),
+            _ => self.attacker_options().iter().any(|o| o.allows(option)),
+        }
     }
     /// The defences the computer weighs an attack against, the plain one first.
     fn weighed_defenses(&self) -> Vec<WeighedDefense> {

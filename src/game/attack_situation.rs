@@ -29,6 +29,7 @@ pub fn build_situation(
     defense: Option<&DefenseOrder>,
     view: &GameView,
 ) -> Result<(Situation, Vec<Entity>, Vec<Entity>), String> {
+    order.check_options(view.map.ruleset.combat.system())?;
     let target = order.target;
     let terrain: TerrainId = view
         .map
@@ -48,7 +49,7 @@ pub fn build_situation(
         return Err(format!("nobody is left to fight at {target} within the stacking limit"));
     }
     // The defender's pick comes with its answer to the result (`combat::answers::with_answer`).
-    rank_losses(&order.choices.losses_first, &mut attackers);
+    rank_losses(order.taken().losses_first(), &mut attackers);
     let defending = *view
         .units
         .get(defender_entities[0])
@@ -76,7 +77,7 @@ pub fn build_situation(
     };
     let empty = DefenseOrder::default();
     let defense = defense.unwrap_or(&empty);
-    let accelerated_effort = match &order.accelerated_effort {
+    let accelerated_effort = match order.taken().accelerated_effort() {
         Some(id) => {
             view.unit(id)
                 .map_err(|why| format!("the unit named for Accelerated Effort: {why}"))?;
@@ -90,10 +91,10 @@ pub fn build_situation(
         attackers,
         defenders,
         attack: Support {
-            tactics: order.tactics.clone(),
-            barrage: batteries(&order.barrage, view.turn.active)?,
+            tactics: order.taken().tactics().to_vec(),
+            barrage: batteries(order.taken().barrage(), view.turn.active)?,
             accelerated_effort,
-            flanking: order.flanking,
+            flanking: order.taken().flanking(),
             hexsides: hexsides_with(view, target, &attacker_entities),
             ..Support::default()
         },
@@ -110,7 +111,10 @@ pub fn build_situation(
             installation: view.map.board.has_feature(target, CellFeature::is_installation),
             ..Conditions::default()
         },
-        choices: crate::combat::Choices::of(&order.choices, &crate::combat::DefenderChoices::default()),
+        choices: crate::combat::Choices::of(
+            &order.taken().attacker_choices(),
+            &crate::combat::DefenderChoices::default(),
+        ),
     };
     Ok((situation, attacker_entities, defender_entities))
 }

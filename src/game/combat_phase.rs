@@ -255,7 +255,7 @@ pub fn plan_attack(
     Ok(PlannedCombat {
         attacker_cells: attackers.iter().map(cell_of).collect(),
         defender_cells: defenders.iter().map(cell_of).collect(),
-        barrage: view.entities(&order.barrage)?,
+        barrage: view.entities(order.taken().barrage())?,
         defense_barrage: view.entities(defense.as_ref().map_or(&[][..], |d| &d.barrage))?,
         order,
         defense,

@@ -90,7 +90,7 @@ pub(super) fn fight(world: &mut World, order: AttackOrder, defense: Option<Defen
     {
         world.resource_mut::<GameLog>().push(format!(
             "  Tactics revealed: attacker {}, defender {}.",
-            tactic_names(&planned.order.tactics),
+            tactic_names(planned.order.taken().tactics()),
             tactic_names(&d.tactics)
         ));
     }

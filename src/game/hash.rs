@@ -272,17 +272,18 @@ fn combat_part(world: &World) -> u32 {
         // cannot be matched against the few tactics there are.
         let open = c.order.without_secrets();
         h.str(&open.target.to_string());
-        for list in [&open.attackers, &open.barrage] {
+        let taken = open.taken();
+        for list in [&open.attackers[..], taken.barrage()] {
             h.word(list.len() as u64);
             for id in list {
                 h.str(id);
             }
         }
-        h.str(&format!("{:?}", open.accelerated_effort));
+        h.str(&format!("{:?}", taken.accelerated_effort().cloned()));
         // The words the second save format hashed (No Retreat! and the defender's choices rode in
         // the attack then, always at their plain values now), so its games keep their hashes.
-        h.word(bits(&[open.flanking, false]));
-        let c = &open.choices;
+        h.word(bits(&[taken.flanking(), false]));
+        let c = &taken.attacker_choices();
         let plain = crate::combat::DefenderChoices::default();
         h.str(&format!("{:?} {:?}", c.retreat, plain.retreat));
         h.word(bits(&[
@@ -300,7 +301,7 @@ fn combat_part(world: &World) -> u32 {
         // Hashed only while a result waits, so a game at rest hashes as before answers existed.
         h.str("waiting answer");
         // The attack and its defence are public once rolled.
-        h.str(&format!("{:?}", w.order));
+        h.str(&hashed_attack_text(&w.order));
         h.str(&format!("{:?}", w.defense));
         h.bytes(&w.dice);
         h.word(w.defender.0 as u64);
@@ -324,6 +325,22 @@ fn combat_part(world: &World) -> u32 {
         }
     }
     h.finish32()
+}
+
+/// The attack as its hash has always read it: the debug text of the attack order before its
+/// options were a list (one field each), so games saved before hash as they did.
+fn hashed_attack_text(order: &super::order::AttackOrder) -> String {
+    let taken = order.taken();
+    format!(
+        "AttackOrder {{ attackers: {:?}, target: {:?}, tactics: {:?}, barrage: {:?}, accelerated_effort: {:?}, flanking: {:?}, choices: {:?} }}",
+        order.attackers,
+        order.target,
+        taken.tactics(),
+        taken.barrage(),
+        taken.accelerated_effort(),
+        taken.flanking(),
+        taken.attacker_choices()
+    )
 }
 
 fn objectives_part(world: &World) -> u32 {

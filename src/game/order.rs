@@ -3,7 +3,7 @@
 //! file and from the computer player. `execute.rs` checks and carries them out; `log.rs` records
 //! them. Orders are plain serde data (RON in saves and turn files).
 
-use crate::combat::{AttackerChoices, DefenderChoices, RetreatOrSteps, Tactic};
+use crate::combat::{AttackerChoices, DefenderChoices, OptionTaken, RetreatOrSteps, Tactic, Taken};
 use crate::rules::grid::{Cell, as_label, as_labels};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -76,31 +76,18 @@ pub enum Order {
     Concede,
 }
 
-/// An attack and the attacker's options. The defender's options are the defender's own orders:
-/// `Defend` before the dice, `Answer` after the result.
+/// An attack and the options the attacker takes, each one its combat system offers
+/// (`CombatSystem::takes`). The defender's options are the defender's own orders: `Defend` before
+/// the dice, `Answer` after the result. (Formats before 4 wrote each option as a field of its
+/// own: `save_v3.rs`.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AttackOrder {
     pub attackers: Vec<String>,
     #[serde(with = "as_label")]
     pub target: Cell,
-    /// Rommel: the attacker's tactics, secret until the defender answers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tactics: Vec<Tactic>,
-    /// Rommel: artillery called to barrage.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub barrage: Vec<String>,
-    /// Killing Ground: the unit making an Accelerated Effort.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub accelerated_effort: Option<String>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub flanking: bool,
-    #[serde(default, skip_serializing_if = "is_default_choices")]
-    pub choices: AttackerChoices,
-}
-
-fn is_default_choices(c: &AttackerChoices) -> bool {
-    *c == AttackerChoices::default()
+    pub options: Vec<OptionTaken>,
 }
 
 /// What the defender brings to a declared attack before the dice.
@@ -118,25 +105,59 @@ pub struct DefenseOrder {
 }
 
 impl AttackOrder {
-    /// An attack with no support, tactics or choices: the units and the target.
+    /// An attack with no options: the units and the target.
     pub fn plain(attackers: Vec<String>, target: Cell) -> Self {
         Self {
             attackers,
             target,
-            tactics: Vec::new(),
-            barrage: Vec::new(),
-            accelerated_effort: None,
-            flanking: false,
-            choices: AttackerChoices::default(),
+            options: Vec::new(),
         }
+    }
+
+    /// The attack taking `option` too (in place of any of its kind).
+    pub fn with(mut self, option: OptionTaken) -> Self {
+        self.take(option);
+        self
+    }
+
+    /// Takes `option` (in place of any of its kind; left out when it changes nothing).
+    pub fn take(&mut self, option: OptionTaken) {
+        crate::combat::options::take(&mut self.options, option);
+    }
+
+    /// The options read as the combat's inputs.
+    pub fn taken(&self) -> Taken<'_> {
+        Taken(&self.options)
     }
 
     /// The order as the other side may know it before the reveal: the secret tactics taken out.
     pub fn without_secrets(&self) -> Self {
         Self {
-            tactics: Vec::new(),
+            options: self
+                .options
+                .iter()
+                .filter(|o| !matches!(o, OptionTaken::Tactics(_)))
+                .cloned()
+                .collect(),
             ..self.clone()
         }
+    }
+
+    /// Refuses an option the combat system does not offer, and one taken twice.
+    pub fn check_options(&self, system: &dyn crate::combat::CombatSystem) -> Result<(), String> {
+        for (i, option) in self.options.iter().enumerate() {
+            if self.options[..i].iter().any(|o| o.same_kind(option)) {
+                return Err(format!("the attack takes {} twice", option.name()));
+            }
+            if !system.takes(option) {
+                return Err(format!(
+                    "{} has no {} option for the attacker",
+                    system.name(),
+                    option.name()
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -146,7 +167,7 @@ impl Order {
     pub fn check_units_once(&self) -> Result<(), String> {
         let lists: Vec<&[String]> = match self {
             Order::Move { units, .. } | Order::Advance { units, .. } => vec![units],
-            Order::Attack(a) => vec![&a.attackers, &a.barrage],
+            Order::Attack(a) => vec![&a.attackers, a.taken().barrage(), a.taken().losses_first()],
             Order::Defend(d) => vec![&d.barrage],
             Order::Answer(c) => vec![&c.losses_first],
             _ => Vec::new(),
@@ -164,7 +185,7 @@ impl Order {
     /// Whether the order's content is secret from the other side until a later order reveals it
     /// (Rommel's attack tactics).
     pub fn has_secret(&self) -> bool {
-        matches!(self, Order::Attack(a) if !a.tactics.is_empty())
+        matches!(self, Order::Attack(a) if !a.taken().tactics().is_empty())
     }
 
     /// The order in words, e.g. `move de-xxiv 0617→0618`; `from` tells where a unit stands.
@@ -186,17 +207,21 @@ impl Order {
             }
             Order::Attack(a) => {
                 let mut text = format!("attack {} with {}", a.target, names(&a.attackers));
+                let taken = a.taken();
                 let mut options = Vec::new();
-                if !a.tactics.is_empty() {
-                    options.push(format!("tactics {}", tactic_names(&a.tactics)));
+                if !taken.tactics().is_empty() {
+                    options.push(format!("tactics {}", tactic_names(taken.tactics())));
                 }
-                if !a.barrage.is_empty() {
-                    options.push(format!("barrage by {}", names(&a.barrage)));
+                if !taken.barrage().is_empty() {
+                    options.push(format!("barrage by {}", names(taken.barrage())));
                 }
-                if let Some(u) = &a.accelerated_effort {
+                if let Some(u) = taken.accelerated_effort() {
                     options.push(format!("accelerated effort by {}", unit(u).0));
                 }
-                options.extend(attacker_choice_words(&a.choices));
+                if taken.flanking() {
+                    options.push("flanking".into());
+                }
+                options.extend(attacker_choice_words(&taken.attacker_choices()));
                 if !options.is_empty() {
                     text += &format!(" ({})", options.join("; "));
                 }
@@ -324,10 +349,10 @@ mod tests {
             ),
             IssuedOrder::new(
                 "us",
-                Order::Attack(AttackOrder {
-                    tactics: vec![Tactic::Recce],
-                    ..AttackOrder::plain(vec!["a".into(), "b".into()], Cell::new(0, 1))
-                }),
+                Order::Attack(
+                    AttackOrder::plain(vec!["a".into(), "b".into()], Cell::new(0, 1))
+                        .with(OptionTaken::Tactics(vec![Tactic::Recce])),
+                ),
             ),
             IssuedOrder::new(
                 "us",

@@ -11,7 +11,7 @@ use super::movement::{may_end_in, movers_and_others, search_moves};
 use super::order::{AttackOrder, DefenseOrder, Order};
 use super::phase::{GameState, Phase};
 use super::retreat::waiting_retreat_paths;
-use crate::combat::{CombatRules, DefenderChoices, Tactic};
+use crate::combat::{DefenderChoices, OptionTaken};
 use crate::rules::grid::{Cell, as_label, as_labels};
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
@@ -41,11 +41,14 @@ pub enum OrderKind {
     Move {
         stacks: Vec<MoveChoice>,
     },
-    /// `tactics`: the attacker's tactics the ruleset has (Rommel), one or none per attack.
+    /// `options`: options any of these attacks may take, at most one of each kind (Rommel's
+    /// tactics, one value each; a retreat taken as steps; the exchange where the side to play may
+    /// choose it). Those naming units (an Accelerated Effort, a barrage, who loses first) are the
+    /// attacker's to build from its units.
     Attack {
         attacks: Vec<AttackChoice>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        tactics: Vec<Tactic>,
+        options: Vec<OptionTaken>,
     },
     Defend {
         options: Vec<DefenseOrder>,
@@ -152,7 +155,7 @@ fn phase_kinds(world: &mut World) -> Vec<OrderKind> {
         }),
         Phase::Combat => kinds.push(OrderKind::Attack {
             attacks: attack_choices(world),
-            tactics: attack_tactics(&world.resource::<super::components::GameMap>().ruleset.combat),
+            options: attack_option_values(world),
         }),
         _ => {}
     }
@@ -163,7 +166,7 @@ fn phase_kinds(world: &mut World) -> Vec<OrderKind> {
                 units: owed.attackers.clone(),
                 target: owed.target,
             }],
-            tactics: Vec::new(),
+            options: Vec::new(),
         });
     } else {
         kinds.push(OrderKind::EndPhase);
@@ -313,15 +316,27 @@ pub fn random_pick(options: &OrderOptions, rng: &mut u64) -> Option<Order> {
     (!orders.is_empty()).then(|| orders[roll(orders.len())].clone())
 }
 
-/// The tactics an attacker may buy under these rules (Rommel's).
-fn attack_tactics(rules: &CombatRules) -> Vec<Tactic> {
-    rules
-        .system()
-        .attacker_options()
-        .into_iter()
-        .find_map(|o| match o {
-            crate::combat::AttackerOption::Tactics(t) => Some(t),
-            _ => None,
-        })
-        .unwrap_or_default()
+/// The options an attack by the side to play may take that name no unit, a value each.
+fn attack_option_values(world: &World) -> Vec<OptionTaken> {
+    use crate::combat::AttackerOption as O;
+    let side = world.resource::<super::phase::TurnState>().active.0;
+    let side_id = world
+        .resource::<Sides>()
+        .0
+        .get(side)
+        .map(|s| s.id.clone())
+        .unwrap_or_default();
+    let rules = &world.resource::<super::components::GameMap>().ruleset.combat;
+    let mut out = Vec::new();
+    for option in rules.system().attacker_options() {
+        match option {
+            O::Tactics(list) => out.extend(list.into_iter().map(|t| OptionTaken::Tactics(vec![t]))),
+            O::RetreatAsSteps => out.push(OptionTaken::RetreatAsSteps(crate::combat::RetreatOrSteps::Steps)),
+            O::Exchange { nations } if nations.iter().any(|n| n.eq_ignore_ascii_case(&side_id)) => {
+                out.push(OptionTaken::Exchange)
+            }
+            O::Exchange { .. } | O::AcceleratedEffort | O::Barrage | O::Flanking => {}
+        }
+    }
+    out
 }

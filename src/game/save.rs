@@ -7,20 +7,16 @@
 use super::components::{GameMap, ScenarioSource, Sides};
 use super::execute::{ReplayError, replay_entry};
 use super::hash::StableHasher;
-use super::log::{LogEntry, OrderLog};
+use super::log::OrderLog;
 use super::phase::{GameState, TurnState, current_phase};
 use super::retreat::AfterCombatMode;
+pub use super::save_file::{LoadedGame, SAVE_FORMAT, SavedGame, TurnFileInfo};
 use super::start::GameOrigin;
 use crate::scenario::file::RawScenario;
 use crate::scenario::{LoadError, Scenario, Source};
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::path::Path;
-
-/// The save format written now: the scenario, the seed and the order log, the defender's answers
-/// orders of their own (format 2, whose attacks carried them, is read and migrated:
-/// `save_v2.rs`).
-pub const SAVE_FORMAT: u32 = 3;
 
 /// Just the format number of a saved game, to know how to read the rest.
 #[derive(Deserialize)]
@@ -29,111 +25,10 @@ struct FormatOnly {
     format: u32,
 }
 
-/// A saved game or a turn file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "SavedGame", deny_unknown_fields)]
-pub struct SavedGame {
-    /// `SAVE_FORMAT` when written.
-    pub format: u32,
-    /// The Hexfront that wrote it: version, commit and target (`version::written_by`).
-    pub written_by: String,
-    /// Set in a turn file sent by e-mail.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_file: Option<TurnFileInfo>,
-    /// Where the game stands, in words, for lists (the replay decides, not this).
-    pub summary: String,
-    pub scenario_name: String,
-    /// The stable hash of `scenario` as written (`scenario_hash`), so a file made for another
-    /// version of a scenario is caught.
-    pub scenario_hash: String,
-    pub seed: u64,
-    /// Retreats and advances with a choice were made automatically in this game.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub automatic_after_combat: bool,
-    /// Who plays each side, by side: `None` a person, else the computer at this level (as `--ai`
-    /// takes it: `standard`, `expert`…). Continuing the game seats them again.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub seats: Vec<Option<String>>,
-    /// The edition of the rules the game is played under (`game::edition`): 1 when the file does
-    /// not say (it was written before editions).
-    #[serde(default = "super::edition::first_edition")]
-    pub rules_edition: u32,
-    /// The position the log starts from (a scenario; a first-format save's snapshot).
-    pub scenario: RawScenario,
-    /// The scenario's ruleset when it is a user's ruleset file, so the game loads wherever the
-    /// save goes and plays by the rules it was played by.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ruleset: Option<crate::scenario::ruleset::RawRuleset>,
-    /// A game played on a server: how its seed came from the server's committed secret and the
-    /// players' values (`dice_proof`); checked when the file is read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub online: Option<super::dice_proof::DiceProof>,
-    pub log: Vec<LogEntry>,
-}
-
-/// Who sent a turn file to whom, and which entries are new to the receiver.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TurnFileInfo {
-    /// Side ids.
-    pub from: String,
-    pub to: String,
-    /// Entries from this index on were played since the receiver last played.
-    pub since: usize,
-}
-
-/// A game read from a file, checked, ready to start: its origin, seed and log.
-#[derive(Clone, Debug)]
-pub struct LoadedGame {
-    pub scenario: Scenario,
-    pub seed: u64,
-    pub log: Vec<LogEntry>,
-    pub automatic_after_combat: bool,
-    pub turn_file: Option<TurnFileInfo>,
-    /// It was a first-format save (a snapshot) and starts a new log.
-    pub migrated: bool,
-    pub summary: String,
-    /// Who played each side (`SavedGame::seats`); empty when the file does not say.
-    pub seats: Vec<Option<String>>,
-    /// The edition of the rules it is played under (`game::edition`).
-    pub edition: u32,
-    /// A game played on a server: its dice proof, checked when the file was read.
-    pub online: Option<super::dice_proof::DiceProof>,
-}
-
 /// Who plays each side of the game in play, as a save records it (`SavedGame::seats`): the
 /// client keeps it up to date when seats change.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatRecord(pub Vec<Option<String>>);
-
-impl LoadedGame {
-    /// The game begun at `origin` with `log` (and the after-combat mode it was played in), to
-    /// replay elsewhere: the theatre's moments, the showcase's quick runs.
-    pub fn begun_at(origin: &GameOrigin, log: Vec<LogEntry>, automatic_after_combat: bool) -> Self {
-        Self {
-            log,
-            automatic_after_combat,
-            edition: origin.edition,
-            ..Self::new(origin.scenario.clone(), origin.seed)
-        }
-    }
-
-    /// A new game of `scenario` with `seed` (no orders yet).
-    pub fn new(scenario: Scenario, seed: u64) -> Self {
-        Self {
-            summary: format!("New game, {} turns", scenario.raw.turns),
-            scenario,
-            seed,
-            log: Vec::new(),
-            automatic_after_combat: false,
-            turn_file: None,
-            migrated: false,
-            seats: Vec::new(),
-            edition: super::edition::CURRENT_EDITION,
-            online: None,
-        }
-    }
-}
 
 /// The stable hash of a scenario as the save format writes it.
 pub fn scenario_hash(raw: &RawScenario) -> String {
@@ -324,18 +219,20 @@ pub fn parse_game_str(file: impl AsRef<Path>, text: &str, seed: u64) -> Result<L
             ..LoadedGame::new(scenario, seed)
         });
     }
-    if src
-        .parse::<FormatOnly>()
-        .is_ok_and(|f| f.format == super::save_v2::FORMAT_2)
-    {
+    let format = src.parse::<FormatOnly>().map(|f| f.format).ok();
+    if format == Some(super::save_v2::FORMAT_2) {
         return parse_format_2(&src);
     }
-    let saved: SavedGame = src.parse()?;
+    let saved: SavedGame = if format == Some(super::save_v3::FORMAT_3) {
+        super::save_v3::migrate(src.parse()?)
+    } else {
+        src.parse()?
+    };
     if saved.format != SAVE_FORMAT {
         return Err(src.error(
             "format",
             format!(
-                "this is save format {}, written by {}; this Hexfront ({}) reads formats {SAVE_FORMAT} and 2 (and first-format saves)",
+                "this is save format {}, written by {}; this Hexfront ({}) reads formats {SAVE_FORMAT}, 3 and 2 (and first-format saves)",
                 saved.format,
                 saved.written_by,
                 crate::version::LONG

@@ -10,7 +10,8 @@ use super::hash::StateHash;
 use super::log::{DieRecord, LogEntry, OrderLog};
 use super::order::{AttackOrder, DefenseOrder, IssuedOrder, Order};
 use super::retreat::AfterCombatMode;
-use super::save::{LoadedGame, TurnFileInfo};
+use super::save_file::{LoadedGame, TurnFileInfo};
+use crate::combat::options::options_of;
 use crate::combat::{Choices, DefenderChoices, RetreatOrSteps, Tactic};
 use crate::rules::grid::{Cell, as_label, as_labels};
 use crate::scenario::file::RawScenario;
@@ -138,11 +139,13 @@ fn convert(order: OrderV2) -> Converted {
                 order: Order::Attack(AttackOrder {
                     attackers: a.attackers,
                     target: a.target,
-                    tactics: a.tactics,
-                    barrage: a.barrage,
-                    accelerated_effort: a.accelerated_effort,
-                    flanking: a.flanking,
-                    choices: a.choices.attacker(),
+                    options: options_of(
+                        a.tactics,
+                        a.barrage,
+                        a.accelerated_effort,
+                        a.flanking,
+                        a.choices.attacker(),
+                    ),
                 }),
                 before_dice: Some(DefenseOrder {
                     no_retreat: a.no_retreat,

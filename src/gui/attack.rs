@@ -9,7 +9,7 @@
 use super::state::PlayerOrder;
 use super::state::PointerOverUi;
 use super::state::{Hovered, LastRefusal, Selection};
-use crate::combat::{self, Odds, RetreatOrSteps, Situation, Tactic};
+use crate::combat::{self, Odds, OptionTaken, RetreatOrSteps, Situation, Tactic};
 use crate::game::combat_phase::{CombatResolved, DeclaredCombat, GameView, PendingCombat, accelerated_effort_by};
 use crate::game::components::{MapIndex, Side};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
@@ -48,15 +48,23 @@ impl AttackPlan {
     pub fn order(&self, id: impl Fn(Entity) -> Option<String>) -> Option<AttackOrder> {
         let target = self.target?;
         let mut order = AttackOrder::plain(self.attackers.iter().filter_map(|e| id(*e)).collect(), target);
-        order.tactics.extend(self.attack_tactic.clone());
-        order.choices.retreat = self.attacker_retreat;
-        order.choices.german_exchange = self.german_exchange;
-        order.choices.losses_first = self.attacker_losses_first.iter().cloned().collect();
-        order.accelerated_effort = match &self.effort_by {
-            Some(Ok((by, _))) if self.accelerated_effort => id(*by),
-            _ => None,
-        };
-        order.barrage = self.barrage.iter().filter_map(|e| id(*e)).collect();
+        order.take(OptionTaken::Tactics(self.attack_tactic.iter().cloned().collect()));
+        order.take(OptionTaken::RetreatAsSteps(self.attacker_retreat));
+        if self.german_exchange {
+            order.take(OptionTaken::Exchange);
+        }
+        order.take(OptionTaken::LossesFirst(
+            self.attacker_losses_first.iter().cloned().collect(),
+        ));
+        if let Some(Ok((by, _))) = &self.effort_by
+            && self.accelerated_effort
+            && let Some(by) = id(*by)
+        {
+            order.take(OptionTaken::AcceleratedEffort(by));
+        }
+        order.take(OptionTaken::Barrage(
+            self.barrage.iter().filter_map(|e| id(*e)).collect(),
+        ));
         Some(order)
     }
 

@@ -58,8 +58,9 @@ pub(super) fn options(
                 ui.checkbox(&mut plan.german_exchange, "German exchange (when the weather allows)");
             }
             AttackerOption::Tactics(_) => tactics(ui, plan, attacker, (defender, computer)),
-            // The batteries are offered with the tactics.
-            AttackerOption::Barrage => {}
+            // The batteries are offered with the tactics; a flank is a claim the board cannot
+            // check, so the window does not offer it.
+            AttackerOption::Barrage | AttackerOption::Flanking => {}
         }
     }
     for hint in system.defender_answers_hint(situation) {

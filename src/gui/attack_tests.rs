@@ -57,7 +57,7 @@ fn rommel_barrages_are_offered_to_each_side_and_carried_by_its_order() {
         (&["pz".to_string(), "pzg".to_string()][..], target)
     );
     assert_eq!(
-        (order.barrage.as_slice(), order.tactics.as_slice()),
+        (order.taken().barrage(), order.taken().tactics()),
         (&["wespe".to_string()][..], &Tactic::ATTACK[..1])
     );
     issue(w, Order::Attack(order)).unwrap();
@@ -178,6 +178,7 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
                 combat::AttackerOption::Exchange { .. } => plan.german_exchange = german,
                 combat::AttackerOption::Tactics(t) => plan.attack_tactic = Some(t[1].clone()),
                 combat::AttackerOption::Barrage => plan.barrage = plan.batteries.iter().map(|(e, _)| *e).collect(),
+                combat::AttackerOption::Flanking => {}
             }
         }
         if rules.system().losses_first_help().is_some() {
@@ -186,23 +187,28 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
         let order = plan.order(&id).unwrap();
         let names: Vec<String> = attackers.iter().filter_map(|e| id(*e)).collect();
         assert_eq!((&order.attackers, order.target), (&names, target), "{file}");
-        assert_eq!(order.choices.retreat, plan.attacker_retreat, "{file}");
-        assert_eq!(order.choices.german_exchange, plan.german_exchange, "{file}");
+        let taken = order.taken();
+        assert_eq!(taken.retreat(), plan.attacker_retreat, "{file}");
+        assert_eq!(taken.attacker_choices().german_exchange, plan.german_exchange, "{file}");
         assert_eq!(
-            order.tactics,
+            taken.tactics(),
             plan.attack_tactic.iter().cloned().collect::<Vec<_>>(),
             "{file}"
         );
-        assert_eq!(order.barrage.len(), plan.barrage.len(), "{file}");
+        assert_eq!(taken.barrage().len(), plan.barrage.len(), "{file}");
         assert_eq!(
-            order.choices.losses_first,
+            taken.losses_first(),
             plan.attacker_losses_first.iter().cloned().collect::<Vec<_>>()
         );
         let effort = match &plan.effort_by {
             Some(Ok((by, _))) if plan.accelerated_effort => id(*by),
             _ => None,
         };
-        assert_eq!(order.accelerated_effort, effort, "{file}");
+        assert_eq!(taken.accelerated_effort(), effort.as_ref(), "{file}");
+        // Every option the order takes is one its system offers.
+        order
+            .check_options(rules.system())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
         println!("{file}: {order:?}");
         issue(w, Order::Attack(order)).unwrap_or_else(|e| panic!("{file}: {e}"));
         checked.push(file);

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// The protocol number: a client and a server must have the same (the dice and hashes come from
 /// the same engine).
-pub const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 2;
 
 /// The largest frame either side accepts (scenario uploads go by HTTP).
 pub const MAX_FRAME: usize = 64 * 1024;

@@ -59,7 +59,13 @@ const MIGRATIONS: &[&[&str]] = &[
         "ALTER TABLE games ADD COLUMN chained BIGINT NOT NULL DEFAULT 0",
         "ALTER TABLE seats ADD COLUMN chain_end TEXT",
     ],
+    // 8: an attack's options are the list its combat system offers (save format 4): no new
+    // column; every stored attack is rewritten (`rewrite_attack_options`).
+    &[],
 ];
+
+/// The schema version whose step rewrites the stored attacks to save format 4's options.
+const ATTACK_OPTIONS_STEP: usize = 8;
 
 /// One of a player's games, as their list shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -178,7 +184,10 @@ impl Store {
             pool,
             postgres: !sqlite,
         };
-        store.migrate().await?;
+        if let Err(why) = store.migrate().await {
+            store.pool.close().await;
+            return Err(why);
+        }
         Ok(store)
     }
 
@@ -476,8 +485,11 @@ async fn migrate_on(conn: &mut sqlx::AnyConnection) -> Result<(), String> {
     let at = row.try_get::<Option<i64>, _>("v").map_err(e)?.unwrap_or(0) as usize;
     for (i, step) in MIGRATIONS.iter().enumerate().skip(at) {
         let mut tx = conn.begin().await.map_err(e)?;
-        for sql in *step {
-            sqlx::query(*sql).execute(&mut *tx).await.map_err(e)?;
+        if let Err(why) = migration_step(&mut tx, i + 1, step).await {
+            // Rolled back here, not when the transaction is dropped: a server started next finds
+            // the database as it was, unlocked.
+            tx.rollback().await.map_err(e)?;
+            return Err(why);
         }
         sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
             .bind((i + 1) as i64)
@@ -485,6 +497,65 @@ async fn migrate_on(conn: &mut sqlx::AnyConnection) -> Result<(), String> {
             .await
             .map_err(e)?;
         tx.commit().await.map_err(e)?;
+    }
+    Ok(())
+}
+
+/// Step `version` of the schema's migrations, in its transaction.
+async fn migration_step(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    version: usize,
+    step: &[&'static str],
+) -> Result<(), String> {
+    for sql in step {
+        sqlx::query(*sql)
+            .execute(&mut **tx)
+            .await
+            .map_err(|x| db_error("migrating the schema", x))?;
+    }
+    if version == ATTACK_OPTIONS_STEP {
+        rewrite_attack_options(tx).await?;
+    }
+    Ok(())
+}
+
+/// Rewrites every stored entry whose attack has the third format's fields (`save_v3`), a page
+/// of entries at a time, in the migration's transaction: the games replay as before. An entry
+/// that reads neither way stops the migration, naming it (nothing is written).
+async fn rewrite_attack_options(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> Result<(), String> {
+    let e = |x| db_error("rewriting the stored attacks (schema 8)", x);
+    let (mut after, mut rewritten) = ((String::new(), -1i64), 0usize);
+    loop {
+        let rows = sqlx::query(
+            "SELECT game, idx, entry FROM entries WHERE entry LIKE '%\"Attack\"%' \
+             AND (game > $1 OR (game = $1 AND idx > $2)) ORDER BY game, idx LIMIT 500",
+        )
+        .bind(&after.0)
+        .bind(after.1)
+        .fetch_all(&mut **tx)
+        .await
+        .map_err(e)?;
+        let Some(last) = rows.last() else { break };
+        after = (last.get("game"), last.get("idx"));
+        for row in &rows {
+            let (game, idx, text): (String, i64, String) = (row.get("game"), row.get("idx"), row.get("entry"));
+            let new = crate::game::save_v3::migrate_json(&text).map_err(|why| {
+                format!("database: game `{game}` entry {idx} reads neither as today's nor as format 3: {why}")
+            })?;
+            if let Some(new) = new {
+                sqlx::query("UPDATE entries SET entry = $1 WHERE game = $2 AND idx = $3")
+                    .bind(new)
+                    .bind(&game)
+                    .bind(idx)
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(e)?;
+                rewritten += 1;
+            }
+        }
+    }
+    if rewritten > 0 {
+        eprintln!("database: {rewritten} stored attacks rewritten to list their options (schema 8)");
     }
     Ok(())
 }

@@ -119,6 +119,7 @@ impl crate::combat::CombatSystem for Rules {
         vec![
             AttackerOption::Tactics(Tactic::ATTACK.to_vec()),
             AttackerOption::Barrage,
+            AttackerOption::Flanking,
         ]
     }
     fn defense_tactics(&self) -> Vec<Tactic> {
