@@ -390,13 +390,13 @@ fn open_game(cli: Cli) -> ExitCode {
     };
     let start = match (cli.bench_frames, game) {
         (Some(_), None) => match hexfront::scenario::benchmark_scenario() {
-            Ok(s) => Some(hexfront::gui::start::StartGame::new(s, cli.seed)),
+            Ok(s) => Some(hexfront::gui::state::StartGame::new(s, cli.seed)),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
         },
-        (_, g) => g.map(|game| hexfront::gui::start::StartGame {
+        (_, g) => g.map(|game| hexfront::gui::state::StartGame {
             game,
             watch: cli.watch,
             from: cli.scenario.clone(),
@@ -418,7 +418,7 @@ fn open_game(cli: Cli) -> ExitCode {
         // A saved game seats the computer where it played.
         start
             .as_ref()
-            .map(|s| hexfront::gui::computer::seats_from_names(&s.game.seats))
+            .map(|s| hexfront::gui::state::seats_from_names(&s.game.seats))
             .unwrap_or_default()
     } else {
         let scenario = match start.as_ref() {
@@ -432,7 +432,7 @@ fn open_game(cli: Cli) -> ExitCode {
             },
         };
         let sides: Vec<(String, String)> = scenario.sides.iter().map(|s| (s.id.clone(), s.name.clone())).collect();
-        match hexfront::gui::computer::Seats::parse(&cli.ai, &sides) {
+        match hexfront::gui::state::Seats::parse(&cli.ai, &sides) {
             Ok(s) => s.0,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -444,7 +444,7 @@ fn open_game(cli: Cli) -> ExitCode {
         path,
         after_frames: cli.frames,
     });
-    let present = match cli.present.as_deref().map(hexfront::gui::present::FrameSize::parse) {
+    let present = match cli.present.as_deref().map(hexfront::gui::state::FrameSize::parse) {
         None => None,
         Some(Ok(size)) => Some(size),
         Some(Err(e)) => {
@@ -465,7 +465,7 @@ fn open_game(cli: Cli) -> ExitCode {
     let options = hexfront::gui::RunOptions {
         attack,
         bench_frames: cli.bench_frames,
-        present: present.or(showcase.as_ref().map(|_| hexfront::gui::present::FrameSize::Full)),
+        present: present.or(showcase.as_ref().map(|_| hexfront::gui::state::FrameSize::Full)),
         showcase,
         seats,
         edit: match cli.command {

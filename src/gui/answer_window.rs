@@ -228,7 +228,7 @@ fn unit_names(world: &mut World, ids: &[String]) -> String {
 
 /// Number keys pick an answer, Enter gives the picked one.
 fn answer_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
     mut ask: ResMut<AnswerAsk>,
     seats: Res<super::state::Seats>,
     standing: Res<StandingAnswers>,
@@ -238,23 +238,12 @@ fn answer_keys(
     if ask.options.is_empty() || hand.waiting.is_some() || !person_asked(&ask, &seats, &standing) {
         return;
     }
-    const DIGITS: [KeyCode; 9] = [
-        KeyCode::Digit1,
-        KeyCode::Digit2,
-        KeyCode::Digit3,
-        KeyCode::Digit4,
-        KeyCode::Digit5,
-        KeyCode::Digit6,
-        KeyCode::Digit7,
-        KeyCode::Digit8,
-        KeyCode::Digit9,
-    ];
-    for (i, key) in DIGITS.iter().enumerate().take(ask.options.len()) {
-        if keys.just_pressed(*key) {
+    for (i, n) in (1..=9u8).enumerate().take(ask.options.len()) {
+        if keys.just(super::keymap::Action::Choose(n)) {
             ask.chosen = i;
         }
     }
-    if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) {
+    if keys.just(super::keymap::Action::Confirm) {
         give(&mut ask, &mut orders);
     }
 }

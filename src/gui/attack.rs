@@ -7,7 +7,7 @@
 //! lit on the table.
 
 use super::state::PlayerOrder;
-use super::state::PointerOverUi;
+
 use super::state::{Hovered, LastRefusal, Selection};
 use crate::combat::{self, Odds, OptionTaken, RetreatOrSteps, Situation, Tactic};
 use crate::game::combat_phase::{CombatResolved, DeclaredCombat, GameView, PendingCombat, accelerated_effort_by};
@@ -17,11 +17,12 @@ use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 
-/// The attack being prepared: target, attackers and the players' options.
+/// The attack being prepared: target, attackers and the players' options, units by their ids (so
+/// the plan outlives an undo, which rebuilds the units' entities).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct AttackPlan {
     pub target: Option<Cell>,
-    pub attackers: Vec<Entity>,
+    pub attackers: Vec<String>,
     pub attack_tactic: Option<Tactic>,
     /// Rommel: the defender's answer to a declared attack.
     pub defense_tactic: Option<Tactic>,
@@ -34,20 +35,20 @@ pub struct AttackPlan {
     pub attacker_losses_first: Option<String>,
     /// Killing Ground: the attacker who would make the Accelerated Effort (the strongest that
     /// may) and its name, or why none may (8.10.4); `None` under the other rulesets.
-    pub effort_by: Option<Result<(Entity, String), String>>,
+    pub effort_by: Option<Result<(String, String), String>>,
     /// Rommel: the batteries the side choosing now (the attacker planning, the defender
     /// answering) may call to barrage, with their names; and those called by each side.
-    pub batteries: Vec<(Entity, String)>,
-    pub barrage: Vec<Entity>,
-    pub defense_barrage: Vec<Entity>,
+    pub batteries: Vec<(String, String)>,
+    pub barrage: Vec<String>,
+    pub defense_barrage: Vec<String>,
 }
 
 impl AttackPlan {
-    /// The order the Roll button sends (and the preview evaluates); `id` names a unit;
-    /// `effort_by` makes an accelerated effort when it is ticked.
-    pub fn order(&self, id: impl Fn(Entity) -> Option<String>) -> Option<AttackOrder> {
+    /// The order the Roll button sends (and the preview evaluates); `effort_by` makes an
+    /// accelerated effort when it is ticked.
+    pub fn order(&self) -> Option<AttackOrder> {
         let target = self.target?;
-        let mut order = AttackOrder::plain(self.attackers.iter().filter_map(|e| id(*e)).collect(), target);
+        let mut order = AttackOrder::plain(self.attackers.clone(), target);
         order.take(OptionTaken::Tactics(self.attack_tactic.iter().cloned().collect()));
         order.take(OptionTaken::RetreatAsSteps(self.attacker_retreat));
         if self.german_exchange {
@@ -58,21 +59,18 @@ impl AttackPlan {
         ));
         if let Some(Ok((by, _))) = &self.effort_by
             && self.accelerated_effort
-            && let Some(by) = id(*by)
         {
-            order.take(OptionTaken::AcceleratedEffort(by));
+            order.take(OptionTaken::AcceleratedEffort(by.clone()));
         }
-        order.take(OptionTaken::Barrage(
-            self.barrage.iter().filter_map(|e| id(*e)).collect(),
-        ));
+        order.take(OptionTaken::Barrage(self.barrage.clone()));
         Some(order)
     }
 
     /// Rommel's defender's answer: its tactic and the batteries it calls.
-    pub fn defense(&self, id: impl Fn(Entity) -> Option<String>) -> DefenseOrder {
+    pub fn defense(&self) -> DefenseOrder {
         DefenseOrder {
             tactics: self.defense_tactic.iter().cloned().collect(),
-            barrage: self.defense_barrage.iter().filter_map(|e| id(*e)).collect(),
+            barrage: self.defense_barrage.clone(),
             ..DefenseOrder::default()
         }
     }
@@ -106,6 +104,7 @@ pub(super) fn plugin(app: &mut App) {
             (pin_on_click, roll_keys)
                 .chain()
                 .after(super::state::HudSystems)
+                .after(super::state::ClickSystems)
                 .run_if(super::state::no_dialog)
                 .run_if(
                     in_state(Phase::Combat)
@@ -137,59 +136,55 @@ pub(super) fn enemies_in(cell: Cell, index: &MapIndex, sides: &Query<&Side>, act
 }
 
 /// Click an enemy with a selection: pin the attack. Shift+click your stack: it joins or leaves.
-#[allow(clippy::too_many_arguments)]
+/// (`clicks.rs` worked out which.) Esc drops the prepared attack.
 fn pin_on_click(
-    buttons: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
-    over_ui: Res<PointerOverUi>,
-    hovered: Res<Hovered>,
-    index: Res<MapIndex>,
-    turn: Res<TurnState>,
-    side_of: Query<&Side>,
+    this: Res<super::state::ThisClick>,
+    keys: Res<super::keymap::Keys>,
+    (index, turn): (Res<MapIndex>, Res<TurnState>),
+    side_of: Query<(&Side, &crate::game::components::Unit)>,
     mut selection: ResMut<Selection>,
     mut plan: ResMut<AttackPlan>,
     mut last: ResMut<LastCombat>,
 ) {
-    if keys.just_pressed(KeyCode::Escape) {
+    use super::state::BoardClick;
+    if keys.just(super::keymap::Action::Cancel) {
         *plan = AttackPlan::default();
         last.0 = None;
     }
-    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
-        return;
-    }
-    let Some(cell) = hovered.0 else { return };
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if shift && plan.target.is_some() {
-        let own: Vec<Entity> = index
-            .stack(cell)
-            .iter()
-            .copied()
-            .filter(|e| side_of.get(*e).is_ok_and(|s| *s == turn.active))
-            .collect();
-        if own.iter().all(|e| plan.attackers.contains(e)) {
-            plan.attackers.retain(|e| !own.contains(e));
-        } else {
-            for e in own {
-                if !plan.attackers.contains(&e) {
-                    plan.attackers.push(e);
+    match this.0 {
+        Some(BoardClick::JoinOrLeaveAttack(cell)) => {
+            let own: Vec<String> = index
+                .stack(cell)
+                .iter()
+                .filter_map(|e| side_of.get(*e).ok())
+                .filter(|(s, _)| **s == turn.active)
+                .map(|(_, u)| u.id.clone())
+                .collect();
+            if own.iter().all(|e| plan.attackers.contains(e)) {
+                plan.attackers.retain(|e| !own.contains(e));
+            } else {
+                for e in own {
+                    if !plan.attackers.contains(&e) {
+                        plan.attackers.push(e);
+                    }
                 }
             }
         }
-        return;
-    }
-    if enemies_in(cell, &index, &side_of, turn.active) && !selection.units.is_empty() {
-        *plan = AttackPlan {
-            target: Some(cell),
-            attackers: selection.units.clone(),
-            ..default()
-        };
-        last.0 = None;
-        *selection = Selection::default();
+        Some(BoardClick::PinAttack(cell)) => {
+            *plan = AttackPlan {
+                target: Some(cell),
+                attackers: selection.units.clone(),
+                ..default()
+            };
+            last.0 = None;
+            *selection = Selection::default();
+        }
+        _ => {}
     }
 }
 
-fn roll_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<RollRequest>) {
-    if keys.just_pressed(KeyCode::Space) {
+fn roll_keys(keys: Res<super::keymap::Keys>, mut out: MessageWriter<RollRequest>) {
+    if keys.just(super::keymap::Action::Roll) {
         out.write(RollRequest);
     }
 }
@@ -231,9 +226,8 @@ fn update_preview(
         Option<Res<crate::game::edition::RulesEdition>>,
     ),
 ) {
-    plan.attackers.retain(|e| view.units.contains(*e));
-    let id = |e: Entity| view.units.get(e).ok().map(|d| d.unit.id.clone());
-    let effort_by = effort_by(&plan.attackers, &view);
+    plan.attackers.retain(|id| view.unit(id).is_ok());
+    let effort_by = effort_by(&view.entities(&plan.attackers).unwrap_or_default(), &view);
     if plan.effort_by != effort_by {
         plan.effort_by = effort_by;
         // An effort nobody may make is not left ticked.
@@ -242,8 +236,8 @@ fn update_preview(
         }
     }
     offer_batteries(&mut plan, &declared.0, &view);
-    let pinned = plan.order(id);
-    let defense = plan.defense(id);
+    let pinned = plan.order();
+    let defense = plan.defense();
     let ready = step.is_some_and(|s| *s.get() == CombatStep::Declare);
     if rolls.read().count() > 0
         && ready
@@ -286,7 +280,7 @@ fn update_preview(
                 hovered
                     .0
                     .filter(|c| !selection.units.is_empty() && enemies_in(*c, &view.index, &side_of, view.turn.active))
-                    .map(|c| AttackOrder::plain(selection.units.iter().filter_map(|e| id(*e)).collect(), c))
+                    .map(|c| AttackOrder::plain(selection.units.clone(), c))
             })
             .map(|o| {
                 let standing = (turn_decision(&o, &view, &no_retreat) == Some(true)).then(|| DefenseOrder {
@@ -329,16 +323,20 @@ fn offer_batteries(plan: &mut AttackPlan, declared: &Option<DeclaredCombat>, vie
             let defenders: Vec<Entity> = view.index.stack(c.order.target).to_vec();
             view.batteries(c.defender, &defenders, c.order.target)
         }
-        (true, None, Some(target)) => view.batteries(view.turn.active, &plan.attackers, target),
+        (true, None, Some(target)) => view.batteries(
+            view.turn.active,
+            &view.entities(&plan.attackers).unwrap_or_default(),
+            target,
+        ),
         _ => Vec::new(),
     };
-    let named: Vec<(Entity, String)> = offer
+    let named: Vec<(String, String)> = offer
         .into_iter()
-        .filter_map(|e| view.units.get(e).ok().map(|u| (e, u.unit.name.clone())))
+        .filter_map(|e| view.units.get(e).ok().map(|u| (u.unit.id.clone(), u.unit.name.clone())))
         .collect();
     if plan.batteries != named {
         plan.batteries = named;
-        let offered: Vec<Entity> = plan.batteries.iter().map(|(e, _)| *e).collect();
+        let offered: Vec<String> = plan.batteries.iter().map(|(id, _)| id.clone()).collect();
         plan.barrage.retain(|e| offered.contains(e));
         plan.defense_barrage.retain(|e| offered.contains(e));
     }
@@ -424,7 +422,7 @@ fn turn_decision(
 
 /// Killing Ground's Accelerated Effort (8.10.4): the attacker who would make it, with its name, or
 /// why none may (`game::combat_phase::accelerated_effort_by`); `None` under other rulesets.
-fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(Entity, String), String>> {
+fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(String, String), String>> {
     if !view
         .map
         .ruleset
@@ -440,23 +438,30 @@ fn effort_by(attackers: &[Entity], view: &GameView) -> Option<Result<(Entity, St
             .filter_map(|e| view.units.get(*e).ok())
             .map(|d| (d.entity, d.unit, d.steps, d.er)),
     );
-    let name = |e: Entity| {
-        view.units
-            .get(e)
-            .map_or_else(|_| String::new(), |d| d.unit.name.clone())
+    let named = |e: Entity| {
+        view.units.get(e).map_or_else(
+            |_| (String::new(), String::new()),
+            |d| (d.unit.id.clone(), d.unit.name.clone()),
+        )
     };
-    Some(by.map(|e| (e, name(e))))
+    Some(by.map(named))
 }
 
 /// Keeps the last result for its panel, and lets go of the attack that led to it (a Rommel
 /// attack stays planned until the defender answers, at this screen or by the computer).
 fn remember_result(
     mut resolved: MessageReader<CombatResolved>,
+    mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
     mut last: ResMut<LastCombat>,
     mut plan: ResMut<AttackPlan>,
     (waiting, declared): (Res<crate::game::combat_phase::PendingAnswer>, Res<PendingCombat>),
 ) {
     let last_resolved = resolved.read().last();
+    // An undo replays the log: the combats it fights again are old news, and the attack being
+    // prepared stays prepared.
+    if rebuilt.read().count() > 0 {
+        return;
+    }
     // A combat the computer fought before the one whose defender is asked now is not shown over
     // the question (the answer window cleared the panels for it).
     if waiting.0.is_some() || declared.0.is_some() {

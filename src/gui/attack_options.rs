@@ -173,7 +173,7 @@ fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, (defender, 
 }
 
 /// Rommel: the artillery the side may call to barrage, a box each.
-fn barrage(ui: &mut egui::Ui, offered: &[(bevy::prelude::Entity, String)], called: &mut Vec<bevy::prelude::Entity>) {
+fn barrage(ui: &mut egui::Ui, offered: &[(String, String)], called: &mut Vec<String>) {
     const RULE: &str = "Rommel: each unit in the combat may call one artillery unit of its own element (or of its \
                         parent) to add its barrage value. The battery must be untipped, within 3 squares, not in \
                         urban or woods terrain and not in a contested square; the odds below say why a call is refused.";
@@ -188,7 +188,7 @@ fn barrage(ui: &mut egui::Ui, offered: &[(bevy::prelude::Entity, String)], calle
             let mut on = called.contains(battery);
             if ui.checkbox(&mut on, name.as_str()).on_hover_text(RULE).changed() {
                 if on {
-                    called.push(*battery);
+                    called.push(battery.clone());
                 } else {
                     called.retain(|b| b != battery);
                 }

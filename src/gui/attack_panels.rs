@@ -86,7 +86,8 @@ fn draw_panels(
                 let list: Vec<String> = plan
                     .attackers
                     .iter()
-                    .filter_map(|e| names.get(*e).ok().map(|(u, p)| format!("{} ({})", u.name, p.0)))
+                    .filter_map(|id| names.iter().find(|(u, _)| u.id == *id))
+                    .map(|(u, p)| format!("{} ({})", u.name, p.0))
                     .collect();
                 ui.label(egui::RichText::new(format!("Attackers: {}", list.join(", "))).small())
                     .on_hover_text("Shift+click your stacks next to the target to add or remove them");

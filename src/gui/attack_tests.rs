@@ -14,11 +14,6 @@ fn barrage_game() -> App {
     app
 }
 
-fn unit(world: &mut World, id: &str) -> Entity {
-    let mut q = world.query::<(Entity, &crate::game::components::Unit)>();
-    q.iter(world).find(|(_, u)| u.id == id).map(|(e, _)| e).unwrap()
-}
-
 fn ids(world: &mut World) -> impl Fn(Entity) -> Option<String> + use<> {
     let mut q = world.query::<(Entity, &crate::game::components::Unit)>();
     let all: Vec<(Entity, String)> = q.iter(world).map(|(e, u)| (e, u.id.clone())).collect();
@@ -39,19 +34,18 @@ fn offer(world: &mut World, plan: &mut AttackPlan) {
 fn rommel_barrages_are_offered_to_each_side_and_carried_by_its_order() {
     let mut app = barrage_game();
     let w = app.world_mut();
-    let (pz, pzg, wespe, how) = (unit(w, "pz"), unit(w, "pzg"), unit(w, "wespe"), unit(w, "how"));
+    let (wespe, how) = ("wespe".to_string(), "how".to_string());
     let target = crate::rules::grid::parse_label("0301").unwrap();
     let mut plan = AttackPlan {
         target: Some(target),
-        attackers: vec![pz, pzg],
+        attackers: vec!["pz".into(), "pzg".into()],
         attack_tactic: Some(Tactic::ATTACK[0].clone()),
         ..Default::default()
     };
     offer(w, &mut plan);
-    assert_eq!(plan.batteries, vec![(wespe, "Wespe bty".to_string())]);
+    assert_eq!(plan.batteries, vec![(wespe.clone(), "Wespe bty".to_string())]);
     plan.barrage.push(wespe);
-    let id = ids(w);
-    let order = plan.order(&id).unwrap();
+    let order = plan.order().unwrap();
     assert_eq!(
         (order.attackers.as_slice(), order.target),
         (&["pz".to_string(), "pzg".to_string()][..], target)
@@ -68,13 +62,13 @@ fn rommel_barrages_are_offered_to_each_side_and_carried_by_its_order() {
         .expect("declared, waiting for the defender");
 
     offer(w, &mut plan);
-    assert_eq!(plan.batteries, vec![(how, "105 mm howitzer bty".to_string())]);
+    assert_eq!(plan.batteries, vec![(how.clone(), "105 mm howitzer bty".to_string())]);
     assert!(
         plan.barrage.is_empty(),
         "the attacker's call is not offered to the defender"
     );
     plan.defense_barrage.push(how);
-    let defense = plan.defense(&id);
+    let defense = plan.defense();
     assert_eq!(defense.barrage, ["how"]);
     let mut state = SystemState::<GameView>::new(w);
     let seen = declared.as_seen_by(declared.defender);
@@ -157,7 +151,7 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
         let id = ids(w);
         let mut plan = AttackPlan {
             target: Some(target),
-            attackers: attackers.clone(),
+            attackers: attackers.iter().filter_map(|e| id(*e)).collect(),
             ..Default::default()
         };
         let rules = w.resource::<crate::game::components::GameMap>().ruleset.combat.clone();
@@ -166,7 +160,7 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
         {
             let mut state = SystemState::<(GameView, Res<PendingCombat>)>::new(w);
             let (view, pending) = state.get(w).unwrap();
-            plan.effort_by = effort_by(&plan.attackers, &view);
+            plan.effort_by = effort_by(&attackers, &view);
             offer_batteries(&mut plan, &pending.0, &view);
         }
         for option in rules.system().attacker_options() {
@@ -177,14 +171,16 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
                 }
                 combat::AttackerOption::Exchange { .. } => plan.german_exchange = german,
                 combat::AttackerOption::Tactics(t) => plan.attack_tactic = Some(t[1].clone()),
-                combat::AttackerOption::Barrage => plan.barrage = plan.batteries.iter().map(|(e, _)| *e).collect(),
+                combat::AttackerOption::Barrage => {
+                    plan.barrage = plan.batteries.iter().map(|(b, _)| b.clone()).collect()
+                }
                 combat::AttackerOption::Flanking => {}
             }
         }
         if rules.system().losses_first_help().is_some() {
             plan.attacker_losses_first = attackers.last().and_then(|e| id(*e));
         }
-        let order = plan.order(&id).unwrap();
+        let order = plan.order().unwrap();
         let names: Vec<String> = attackers.iter().filter_map(|e| id(*e)).collect();
         assert_eq!((&order.attackers, order.target), (&names, target), "{file}");
         let taken = order.taken();
@@ -201,7 +197,7 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
             plan.attacker_losses_first.iter().cloned().collect::<Vec<_>>()
         );
         let effort = match &plan.effort_by {
-            Some(Ok((by, _))) if plan.accelerated_effort => id(*by),
+            Some(Ok((by, _))) if plan.accelerated_effort => Some(by.clone()),
             _ => None,
         };
         assert_eq!(taken.accelerated_effort(), effort.as_ref(), "{file}");

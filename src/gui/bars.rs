@@ -337,39 +337,22 @@ fn help_window(mut contexts: EguiContexts, help: Res<ShowHelp>, mut guide: ResMu
     let ctx = contexts.ctx_mut()?;
     if help.0 {
         egui::Window::new("Controls (F1)").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-            egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                for (k, what) in [
+            egui::ScrollArea::vertical()
+                .max_height(ctx.content_rect().height() * 0.6)
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                .show(ui, |ui| egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                let clicks = [
                     ("Left click", "select your stack in a cell / move the selection to a highlighted cell"),
                     ("Shift+click a friendly stack", "move the selection onto it and merge (a plain click selects it)"),
                     ("Left click on an enemy", "in a combat phase, prepare an attack on it with the selection (odds, modifiers and CRT open)"),
                     ("Shift + click your stack", "add it to (or take it from) the prepared attack"),
-                    ("Space", "roll the prepared attack"),
-                    ("Ctrl+S, Ctrl+O", "save the game, load a saved game"),
-                    ("V", "the score: objective points, who holds what, victory conditions, turns left"),
-                    ("F3", "the rules reference: the combat system's options, who decides each, terrain effects"),
-                    ("F2", "new game (the start screen; asks while a game is being played)"),
-                    ("Ctrl+Q", "quit (asks while a game is being played; the game is autosaved first)"),
-                    ("F10", "settings: UI scale, colour-blind-safe palette"),
-                    ("Esc", "clear the selection, cancel the prepared attack"),
-                    ("Enter, E", "end the phase (ending a side's last phase asks first)"),
-                    ("Ctrl+Z, Ctrl+Y", "undo the last order (never past a die roll), redo it"),
-                    ("L", "show or hide the game log"),
-                    ("K", "against the computer: play its orders at once (skip its pace)"),
-                    ("Right or middle drag, WASD, arrows", "pan"),
-                    ("Wheel, + / -", "zoom"),
-                    ("F", "fit the map to the window"),
-                    ("C", "show or hide cell labels"),
-                    ("Z", "show or hide the enemy zones of control (hover a cell: arrows from who projects it)"),
-                    ("F11", "presentation mode for streaming: the board fills the frame, large type, a lower third, the odds overlay"),
-                    ("G", "presentation mode: the camera follows the action, or stays put"),
-                    ("U", "watching a game: jump to just before the next upset (the biggest first)"),
-                    ("F1, H", "this help"),
-                ] {
+                ];
+                for (k, what) in clicks.into_iter().chain(super::keymap::help_lines()) {
                     ui.strong(k);
                     ui.label(what);
                     ui.end_row();
                 }
-            });
+            }));
             ui.label("Yellow outlines: cells the selection can reach. Orange with a cross: it must stop there (enemy zone of control).");
             ui.label("After combat, red arrows show retreats and green arrows advances for a few seconds.");
             ui.label("In a combat phase, a ring marks each of your stacks that may still attack; a red ring marks an enemy stack the must-attack rule says you must still attack (War Against Russia).");

@@ -1,8 +1,9 @@
 //! The board camera: fit-to-map on start (F), pan with drag (right or middle mouse) and
 //! WASD/arrows, zoom with the wheel (toward the cursor) and +/-.
 
+use super::keymap::{Action, Keys};
 use super::layout::Layout;
-pub use super::state::{BoardCamera, PointerOverUi};
+use super::state::{BoardCamera, PointerOverUi};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
@@ -69,12 +70,12 @@ fn fit_on_start(
     layout: Res<Layout>,
     windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<Keys>,
     log_panel: Res<super::log_panel::LogPanel>,
     presenting: Res<super::state::Presenting>,
 ) {
     // Presentation mode fits the map to its own frame (`present::fit_frame`).
-    if presenting.0 || !(layout.is_added() || keys.just_pressed(KeyCode::KeyF)) {
+    if presenting.0 || !(layout.is_added() || keys.just(Action::Fit)) {
         return;
     }
     let right = if log_panel.open { log_panel.width } else { 0.0 };
@@ -84,7 +85,7 @@ fn fit_on_start(
 }
 
 fn pan_and_zoom(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<Keys>,
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
@@ -102,17 +103,22 @@ fn pan_and_zoom(
         return;
     };
     let scale = ortho.scale;
-    // Keyboard pan: a screen's width in about two seconds. Not with Ctrl (Ctrl+S saves), and
-    // not with the arrows while watching a replay (they step through it).
+    // Keyboard pan: a screen's width in about two seconds (the keymap leaves it out under Ctrl:
+    // Ctrl+S saves); not with ← and → while watching a replay (they step through it).
     let mut dir = Vec2::ZERO;
-    let arrows = replay.is_none();
-    for (letter, arrow, d) in [
-        (KeyCode::KeyA, KeyCode::ArrowLeft, Vec2::NEG_X),
-        (KeyCode::KeyD, KeyCode::ArrowRight, Vec2::X),
-        (KeyCode::KeyW, KeyCode::ArrowUp, Vec2::Y),
-        (KeyCode::KeyS, KeyCode::ArrowDown, Vec2::NEG_Y),
+    let stepping = |a: Action| replay.is_some() && keys.held(a);
+    for (pan, d) in [
+        (Action::PanLeft, Vec2::NEG_X),
+        (Action::PanRight, Vec2::X),
+        (Action::PanUp, Vec2::Y),
+        (Action::PanDown, Vec2::NEG_Y),
     ] {
-        if !super::ctrl_held(&keys) && (keys.pressed(letter) || (arrows && keys.pressed(arrow))) {
+        let replay_step = match pan {
+            Action::PanLeft => stepping(Action::ReplayBack),
+            Action::PanRight => stepping(Action::ReplayOn),
+            _ => false,
+        };
+        if keys.held(pan) && !replay_step {
             dir += d;
         }
     }
@@ -138,10 +144,10 @@ fn pan_and_zoom(
         };
         factor = 0.87_f32.powf(lines);
     }
-    if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
+    if keys.just(Action::ZoomIn) {
         factor = 0.8;
     }
-    if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
+    if keys.just(Action::ZoomOut) {
         factor = 1.25;
     }
     if factor != 1.0 {

@@ -4,10 +4,10 @@
 //! orders (`AfterCombatMode { automatic: false }`) and checks every choice itself.
 
 use super::layout::Layout;
-use super::state::Hovered;
+
+use super::state::BoardCamera;
 use super::state::Palette;
 use super::state::PlayerOrder;
-use super::state::{BoardCamera, PointerOverUi};
 use crate::combat::Chooser;
 use crate::game::advance::advance_options;
 use crate::game::combat_phase::{PendingAdvances, PendingRetreats, UnitData};
@@ -131,6 +131,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 work_out_questions,
                 click_to_choose
+                    .after(super::state::ClickSystems)
                     .run_if(not(resource_exists::<super::state::Replay>))
                     .run_if(super::state::no_dialog),
                 draw_choices,
@@ -290,34 +291,24 @@ fn advance_question(
     }
 }
 
-/// Clicking the end cell of a legal retreat, or an allowed advance target, chooses it.
-fn click_to_choose(
-    buttons: Res<ButtonInput<MouseButton>>,
-    over_ui: Res<PointerOverUi>,
-    hovered: Res<Hovered>,
-    asked: Res<Asked>,
-    ticks: Res<AdvanceTicks>,
-    mut orders: MessageWriter<PlayerOrder>,
-) {
-    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
-        return;
-    }
-    let Some(cell) = hovered.0 else { return };
-    if let Some(r) = &asked.retreat
-        && let Some((path, ..)) = r.paths.iter().find(|(p, ..)| p.last() == Some(&cell))
-    {
-        orders.write(PlayerOrder(Order::Retreat {
-            unit: r.unit.clone(),
-            path: path.clone(),
-        }));
-    }
-    if let Some(a) = &asked.advance
-        && a.targets.iter().any(|(c, ok)| *c == cell && ok.is_ok())
-    {
-        let going = a.going_to(ticks.chosen(a), cell);
-        if !going.is_empty() {
-            orders.write(PlayerOrder(Order::Advance { units: going, to: cell }));
+/// Clicking the end cell of a legal retreat, or an allowed advance target, chooses it
+/// (`clicks.rs` worked out which).
+fn click_to_choose(this: Res<super::state::ThisClick>, mut orders: MessageWriter<PlayerOrder>) {
+    use super::state::BoardClick;
+    match &this.0 {
+        Some(BoardClick::Retreat { unit, path }) => {
+            orders.write(PlayerOrder(Order::Retreat {
+                unit: unit.clone(),
+                path: path.clone(),
+            }));
         }
+        Some(BoardClick::Advance { units, to }) => {
+            orders.write(PlayerOrder(Order::Advance {
+                units: units.clone(),
+                to: *to,
+            }));
+        }
+        _ => {}
     }
 }
 

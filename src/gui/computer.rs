@@ -6,7 +6,7 @@
 //! (PostUpdate), so the frame's other systems never see a half-changed game.
 
 use super::state::Replay;
-pub use super::state::{ComputerPace, Seats, seats_from_names};
+use super::state::{ComputerPace, Seats};
 use crate::ai::{ComputerPlayer, NotPlayed, Profile, side_to_act};
 use crate::game::combat_phase::PendingCombat;
 use crate::game::components::Sides;
@@ -240,7 +240,7 @@ fn computer_panel(
     sides: Res<Sides>,
     mut pace: ResMut<ComputerPace>,
     mut computers: ResMut<Computers>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
     mut standing: ResMut<crate::game::standing::StandingAnswers>,
 ) -> Result {
     let computer = seats.0.iter().any(Option::is_some);
@@ -253,7 +253,7 @@ fn computer_panel(
     {
         return Ok(());
     }
-    if keys.just_pressed(KeyCode::KeyK) && !super::ctrl_held(&keys) {
+    if keys.just(super::keymap::Action::ComputerNow) {
         computers.hurry = true;
     }
     let ctx = contexts.ctx_mut()?;

@@ -60,7 +60,6 @@ fn end_screen(
     units: Query<(&Unit, &Side, &Steps)>,
     mut commands: MessageWriter<GameCommand>,
     mut undo: MessageWriter<super::orders::History>,
-    mut exit: MessageWriter<AppExit>,
     mut hidden: Local<bool>,
     autosave: Option<Res<crate::game::autosave::Autosave>>,
 ) -> Result {
@@ -124,7 +123,8 @@ fn end_screen(
                     undo.write(super::orders::History::Undo);
                 }
                 if ui.button("Quit").clicked() {
-                    exit.write(AppExit::Success);
+                    // Through the session: the game is written to its autosave first.
+                    commands.write(GameCommand::Quit);
                 }
             });
             if autosaved {

@@ -9,7 +9,10 @@ use super::attack::AttackPlan;
 use super::choices::Asked;
 use super::layout::Layout;
 use super::state::BoardCamera;
-use crate::game::components::Position;
+use crate::game::components::{Position, Unit};
+
+/// Where each unit stands, by id.
+type UnitCells<'w, 's> = Query<'w, 's, (&'static Unit, &'static Position)>;
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
@@ -57,7 +60,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The cells of the combat in hand, in a stable order.
-fn combat_cells(plan: &AttackPlan, asked: &Asked, answer: &AnswerAsk, positions: &Query<&Position>) -> Vec<Cell> {
+fn combat_cells(plan: &AttackPlan, asked: &Asked, answer: &AnswerAsk, positions: &UnitCells) -> Vec<Cell> {
     let mut cells = core_cells(plan, asked, answer, positions);
     if let Some(r) = &asked.retreat {
         cells.extend(r.paths.iter().flat_map(|(path, _, _)| path.iter().copied()));
@@ -71,14 +74,14 @@ fn combat_cells(plan: &AttackPlan, asked: &Asked, answer: &AnswerAsk, positions:
 }
 
 /// The cells that matter most: the target, the attackers, the cell retreated from or advanced into.
-fn core_cells(plan: &AttackPlan, asked: &Asked, answer: &AnswerAsk, positions: &Query<&Position>) -> Vec<Cell> {
+fn core_cells(plan: &AttackPlan, asked: &Asked, answer: &AnswerAsk, positions: &UnitCells) -> Vec<Cell> {
     let mut cells: Vec<Cell> = plan.target.into_iter().collect();
     if plan.target.is_some() {
         cells.extend(
-            plan.attackers
+            positions
                 .iter()
-                .filter_map(|e| positions.get(*e).ok())
-                .map(|p| p.0),
+                .filter(|(u, _)| plan.attackers.contains(&u.id))
+                .map(|(_, p)| p.0),
         );
     }
     cells.extend(asked.retreat.as_ref().map(|r| r.from));
@@ -157,7 +160,7 @@ fn make_room(
     plan: Res<AttackPlan>,
     asked: Res<Asked>,
     answer: Res<AnswerAsk>,
-    positions: Query<&Position>,
+    positions: UnitCells,
     layout: Res<Layout>,
     windows: Query<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform, &Transform, &Projection), With<BoardCamera>>,

@@ -23,7 +23,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(GameState::NoGame), |mut h: ResMut<HandOver>| {
             *h = HandOver::default()
         })
-        .add_systems(PreUpdate, swallow_input.after(bevy::input::InputSystems))
+        .add_systems(PreUpdate, swallow_input.after(super::keymap::KeySet))
         .add_systems(Update, notice_hand_over.run_if(resource_exists::<TurnState>))
         .add_systems(
             EguiPrimaryContextPass,
@@ -126,15 +126,18 @@ fn notice_hand_over(
 /// seats the next player.
 fn swallow_input(
     mut hand: ResMut<HandOver>,
+    mut actions: ResMut<super::keymap::Keys>,
     mut keys: ResMut<ButtonInput<KeyCode>>,
     mut buttons: ResMut<ButtonInput<MouseButton>>,
 ) {
     if hand.waiting.is_none() {
         return;
     }
-    if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::NumpadEnter]) {
+    if actions.just(super::keymap::Action::Continue) {
         hand.waiting = None;
     }
+    // Nothing reaches the hidden board; Quit still asks (the game is autosaved first).
+    actions.keep_only(&[super::keymap::Action::Quit]);
     keys.reset_all();
     buttons.reset_all();
 }
@@ -184,7 +187,7 @@ fn hand_over_screen(
                     ));
                     ui.add_space(16.0);
                     let button = egui::Button::new(
-                        egui::RichText::new(format!("I play {} — show the board (Enter)", info.name)).size(20.0),
+                        egui::RichText::new(format!("I play {} — show the board (Enter, Space)", info.name)).size(20.0),
                     )
                     .fill(color.gamma_multiply(0.5));
                     if ui.add(button).clicked() {

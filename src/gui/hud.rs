@@ -3,12 +3,13 @@
 //! egui bars around the board are in `bars.rs`.
 
 use super::board::{ShowLabels, toggle_labels};
+use super::keymap::{Action, Keys};
 use super::layout::Layout;
 use super::orders::end_phase;
+use super::state::BoardCamera;
 use super::state::Settings;
-use super::state::{BoardCamera, PointerOverUi};
 use super::state::{ConfirmEndTurn, PlayerOrder};
-pub use super::state::{Hovered, HudSystems, LastRefusal, Selection};
+use super::state::{Hovered, HudSystems, LastRefusal, Selection};
 use crate::game::components::*;
 use crate::game::execute::OrderRefused;
 use crate::game::movement::{movers_and_others, search_moves};
@@ -31,8 +32,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                track_hover,
-                handle_clicks.run_if(super::state::no_dialog),
+                track_hover.before(super::state::ClickSystems),
+                handle_clicks
+                    .after(super::state::ClickSystems)
+                    .run_if(super::state::no_dialog),
                 handle_keys.run_if(super::state::no_dialog),
                 refresh_reach,
                 note_refusals,
@@ -64,118 +67,93 @@ fn track_hover(
     }
 }
 
-/// What a left click on the board does, the combat phase's attacks aside.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ClickIntent {
-    Move,
-    Select,
-}
-
-/// A click moves the selection to a highlighted cell, or to an empty one (to be told why not);
-/// a click on another of the side's stacks selects it, unless Shift is held, which moves the
-/// selection onto it to merge (out of reach too: the refusal says why it cannot).
-fn click_intent(selected: bool, clicked_selected: bool, own_there: bool, shift: bool) -> ClickIntent {
-    if !selected || clicked_selected {
-        return ClickIntent::Select;
-    }
-    if !own_there || shift {
-        ClickIntent::Move
-    } else {
-        ClickIntent::Select
-    }
-}
-
+/// A click that selects or moves (`clicks.rs` worked out which), or an attack outside a combat
+/// phase, refused in words.
 fn handle_clicks(
-    keys: Res<ButtonInput<KeyCode>>,
-    buttons: Res<ButtonInput<MouseButton>>,
-    over_ui: Res<PointerOverUi>,
-    hovered: Res<Hovered>,
-    index: Res<MapIndex>,
-    turn: Res<TurnState>,
-    phase: Res<State<Phase>>,
+    this: Res<super::state::ThisClick>,
+    (index, turn, phase): (Res<MapIndex>, Res<TurnState>, Res<State<Phase>>),
     sides: Query<&Side>,
     unit_ids: Query<&Unit>,
     mut selection: ResMut<Selection>,
     mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
     mut note: ResMut<super::state::HistoryNote>,
-    plan: Res<super::attack::AttackPlan>,
 ) {
-    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
-        return;
-    }
-    let Some(cell) = hovered.0 else { return };
-    let enemies = super::attack::enemies_in(cell, &index, &sides, turn.active);
-    if *phase.get() == Phase::Combat && !selection.units.is_empty() && enemies {
-        return; // an attack: the attack plugin declares it
-    }
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if *phase.get() == Phase::Combat && shift && plan.target.is_some() {
-        // A stack joining or leaving the prepared attack (the attack plugin): not a selection,
-        // which would outlive the attack and move with its advance.
-        return;
-    }
+    use super::state::BoardClick;
+    let cell = match &this.0 {
+        Some(BoardClick::Move(cell) | BoardClick::Select(cell) | BoardClick::AttackOutOfPhase(cell)) => *cell,
+        _ => return,
+    };
     // Undo's note would hide the refusal this click may bring: both last until the next action.
     refusal.0 = None;
     note.0 = None;
-    let own: Vec<Entity> = index
-        .stack(cell)
-        .iter()
-        .copied()
-        .filter(|e| sides.get(*e).is_ok_and(|s| *s == turn.active))
-        .collect();
-    let clicked_selected = own.iter().any(|e| selection.units.contains(e));
-    if enemies && clicked_selected {
-        // Rommel: the selection shares its square with the enemy; a click there attacks it, but
-        // only in a combat phase (which returned above).
-        refusal.0 = Some(format!(
-            "attack {cell}: attacks are made in the combat phase; this is the {:?} phase",
-            phase.get()
-        ));
-        return;
+    match &this.0 {
+        Some(BoardClick::AttackOutOfPhase(_)) => {
+            // Rommel: the selection shares its square with the enemy; a click there attacks it,
+            // but only in a combat phase.
+            refusal.0 = Some(format!(
+                "attack {cell}: attacks are made in the combat phase; this is the {:?} phase",
+                phase.get()
+            ));
+        }
+        Some(BoardClick::Move(_)) => {
+            orders.write(PlayerOrder(Order::Move {
+                units: selection.units.clone(),
+                to: cell,
+            }));
+        }
+        _ => {
+            let own: Vec<String> = index
+                .stack(cell)
+                .iter()
+                .filter(|e| sides.get(**e).is_ok_and(|s| *s == turn.active))
+                .filter_map(|e| unit_ids.get(*e).ok().map(|u| u.id.clone()))
+                .collect();
+            *selection = Selection {
+                units: own,
+                ..default()
+            };
+        }
     }
-    let intent = click_intent(!selection.units.is_empty(), clicked_selected, !own.is_empty(), shift);
-    if intent == ClickIntent::Move {
-        let units = selection
-            .units
-            .iter()
-            .filter_map(|e| unit_ids.get(*e).ok().map(|u| u.id.clone()))
-            .collect();
-        orders.write(PlayerOrder(Order::Move { units, to: cell }));
-        return;
-    }
-    *selection = Selection {
-        units: own,
-        ..default()
-    };
 }
 
 fn handle_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<Keys>,
     mut orders: MessageWriter<PlayerOrder>,
     (mut confirm, turn, map, settings): (ResMut<ConfirmEndTurn>, Res<TurnState>, Res<GameMap>, Res<Settings>),
     mut selection: ResMut<Selection>,
     mut labels: ResMut<ShowLabels>,
     mut help: ResMut<ShowHelp>,
     (ask, seats): (Res<super::answer_ask::AnswerAsk>, Res<super::state::Seats>),
+    (asked, mut refusal): (Res<super::choices::Asked>, ResMut<LastRefusal>),
 ) {
-    let chord = super::ctrl_held(&keys) || keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);
-    if chord || confirm.0 {
-        return; // Ctrl+… belongs to the menu's shortcuts; the confirmation has its own keys
+    if confirm.0 {
+        return; // the confirmation has its own keys
     }
-    // Enter answers a question on screen; and a computer's phase is the computer's to end.
+    // Enter answers a question on screen; a retreat or advance asked about comes first; and a
+    // computer's phase is the computer's to end.
     let may_end = !ask.asking() && seats.computer(turn.active.0).is_none();
-    if may_end && (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::KeyE)) {
-        end_phase(&mut orders, &mut confirm, &turn, &map, &settings);
-        *selection = Selection::default();
+    if may_end && keys.just(Action::EndPhase) {
+        if asked.retreat.is_some() || asked.advance.is_some() {
+            refusal.0 =
+                Some("end the phase: first choose where to retreat or advance (click a highlighted cell)".into());
+        } else {
+            end_phase(&mut orders, &mut confirm, &turn, &map, &settings);
+            *selection = Selection::default();
+        }
     }
-    if keys.just_pressed(KeyCode::Escape) {
-        *selection = Selection::default();
+    if keys.just(Action::Cancel) {
+        // Esc closes this help when it is open, else lets go of the selection.
+        if help.0 {
+            help.0 = false;
+        } else {
+            *selection = Selection::default();
+        }
     }
-    if keys.just_pressed(KeyCode::KeyC) {
+    if keys.just(Action::Labels) {
         toggle_labels(&mut labels);
     }
-    if keys.just_pressed(KeyCode::F1) || keys.just_pressed(KeyCode::KeyH) {
+    if keys.just(Action::Help) {
         help.0 = !help.0;
     }
 }
@@ -187,7 +165,7 @@ fn refresh_reach(
     turn: Res<TurnState>,
     phase: Res<State<Phase>>,
     map: Res<GameMap>,
-    zoc: Res<Zoc>,
+    (zoc, ids): (Res<Zoc>, Res<UnitIds>),
     units: Query<crate::game::movement::MoverData>,
 ) {
     // The phase follows TurnState a frame later, so a phase change also triggers a refresh.
@@ -196,8 +174,12 @@ fn refresh_reach(
     {
         return;
     }
-    selection.units.retain(|e| units.contains(*e));
-    let result = movers_and_others(&selection.units, &units)
+    // Units gone since (eliminated, or not yet there after an undo) leave the selection, and so
+    // do those an undo took to another cell than the first one's: a selection is one stack.
+    let cell_of = |id: &String| ids.0.get(id).and_then(|e| units.get(*e).ok()).map(|u| u.3.0);
+    let first = selection.units.iter().find_map(cell_of);
+    selection.units.retain(|id| first.is_some() && cell_of(id) == first);
+    let result = movers_and_others(&selection.entities(&ids), &units)
         .and_then(|(movers, others)| search_moves(&map, &zoc.0, *phase.get(), turn.active, &movers, &others));
     let sel = selection.bypass_change_detection();
     match result {
@@ -227,11 +209,11 @@ fn draw_selection(
     selection: Res<Selection>,
     layout: Res<Layout>,
     palette: Res<super::state::Palette>,
-    positions: Query<&Position>,
+    (positions, ids): (Query<&Position>, Res<UnitIds>),
     camera: Query<&Projection, With<BoardCamera>>,
     mut gizmos: Gizmos,
 ) {
-    let Some(at) = selection.units.first().and_then(|e| positions.get(*e).ok()) else {
+    let Some(at) = selection.entities(&ids).first().and_then(|e| positions.get(*e).ok()) else {
         return;
     };
     // World units per screen pixel: the edges sit 2 px either side of the 2 px outline.
@@ -266,25 +248,5 @@ fn draw_selection(
             gizmos.line_2d(c + Vec2::new(-d, -d), c + Vec2::new(d, d), color);
             gizmos.line_2d(c + Vec2::new(-d, d), c + Vec2::new(d, -d), color);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{ClickIntent, click_intent};
-
-    #[test]
-    fn a_click_on_another_own_stack_selects_it_and_shift_click_merges() {
-        use ClickIntent::*;
-        // Nothing selected, or the selection itself clicked: select.
-        assert_eq!(click_intent(false, false, true, false), Select);
-        assert_eq!(click_intent(true, true, true, false), Select);
-        assert_eq!(click_intent(true, true, true, true), Select);
-        // An empty cell: move (in reach or not: the refusal says why).
-        assert_eq!(click_intent(true, false, false, false), Move);
-        // Another own stack: select it; Shift+click moves onto it to merge, in reach or not (the
-        // game refuses a merge out of reach and the status bar says why).
-        assert_eq!(click_intent(true, false, true, false), Select);
-        assert_eq!(click_intent(true, false, true, true), Move);
     }
 }

@@ -288,7 +288,7 @@ fn reload_game(world: &mut World, files: &[PathBuf]) {
 
 /// Starts `game` in place of the one on the board (the board is drawn again for it).
 fn restart(world: &mut World, game: crate::game::save::LoadedGame, file: PathBuf) {
-    super::leave::autosave_before_leaving(world);
+    super::session::autosave_before_leaving(world);
     world.insert_resource(crate::game::autosave::SaveStatus {
         message: format!(
             "Reloaded {} (changed on disk): {} carried over",

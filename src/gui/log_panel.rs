@@ -44,9 +44,8 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-fn toggle(keys: Res<ButtonInput<KeyCode>>, mut panel: ResMut<LogPanel>, mut contexts: EguiContexts) {
-    let typing = contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input());
-    if keys.just_pressed(KeyCode::KeyL) && !typing {
+fn toggle(keys: Res<super::keymap::Keys>, mut panel: ResMut<LogPanel>) {
+    if keys.just(super::keymap::Action::GameLog) {
         panel.open = !panel.open;
     }
 }

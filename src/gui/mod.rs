@@ -10,6 +10,7 @@ pub mod bars;
 pub mod board;
 pub mod camera;
 pub mod choices;
+pub mod clicks;
 pub mod computer;
 pub mod counters;
 pub mod crt;
@@ -23,9 +24,9 @@ mod frame_reuse;
 pub mod guide;
 pub mod handover;
 pub mod hud;
+pub mod keymap;
 pub mod lab_window;
 pub mod layout;
-pub mod leave;
 pub mod live_reload;
 pub mod log_panel;
 pub mod marks;
@@ -40,6 +41,7 @@ pub mod saves;
 mod scene_changes;
 pub mod score;
 pub mod script;
+pub mod session;
 pub mod settings;
 pub mod stack_panel;
 pub mod start;
@@ -78,7 +80,7 @@ pub struct RunOptions {
     /// `hexfront edit [FILE]`: open the editor on the file, or on a new map.
     pub edit: Option<Option<PathBuf>>,
     /// `--present 1080|720`: presentation mode in a window of exactly that size.
-    pub present: Option<present::FrameSize>,
+    pub present: Option<state::FrameSize>,
     /// `hexfront showcase`: the scenarios the computer plays against itself, round and round.
     pub showcase: Option<Vec<crate::scenario::Scenario>>,
 }
@@ -110,7 +112,7 @@ pub fn plugin(app: &mut App) {
             computer::plugin,
             lab_window::plugin,
             window_icon::plugin,
-            leave::plugin,
+            session::plugin,
             focus::plugin,
             score::plugin,
             handover::plugin,
@@ -121,7 +123,13 @@ pub fn plugin(app: &mut App) {
             live_reload::plugin,
             present::plugin,
         ))
-        .add_plugins((answer_window::plugin, turn_report::plugin, rules_reference::plugin));
+        .add_plugins((
+            answer_window::plugin,
+            turn_report::plugin,
+            rules_reference::plugin,
+            keymap::plugin,
+            clicks::plugin,
+        ));
 }
 
 /// Run condition: a game is on the board, being played or over (its board still shown, watched
@@ -129,16 +137,6 @@ pub fn plugin(app: &mut App) {
 pub fn board_shown(state: Option<Res<State<crate::game::phase::GameState>>>) -> bool {
     use crate::game::phase::GameState;
     state.is_some_and(|s| matches!(s.get(), GameState::Playing | GameState::Over))
-}
-
-/// Whether Ctrl (or Cmd on macOS) is held: menu shortcuts, which plain-key commands then ignore.
-pub fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
-    keys.any_pressed([
-        KeyCode::ControlLeft,
-        KeyCode::ControlRight,
-        KeyCode::SuperLeft,
-        KeyCode::SuperRight,
-    ])
 }
 
 /// The renderer asks the graphics driver for memory in small blocks (8-64 MiB, not wgpu's default
@@ -164,7 +162,7 @@ fn render_plugin() -> bevy::render::RenderPlugin {
 /// Opens the window, on `start` when one is given (else on the start screen), and runs until it
 /// is closed.
 pub fn run(
-    start: Option<start::StartGame>,
+    start: Option<state::StartGame>,
     seed: u64,
     screenshot: Option<ScreenshotRequest>,
     options: RunOptions,
@@ -211,9 +209,9 @@ pub fn run(
             .with_seed(seed)
             .with_seats(options.seats.clone()),
     );
-    app.insert_resource(computer::Seats(options.seats.clone()));
+    app.insert_resource(state::Seats(options.seats.clone()));
     if options.present.is_some() || options.showcase.is_some() {
-        app.insert_resource(present::Presenting(true));
+        app.insert_resource(state::Presenting(true));
     }
     if let Some(scenarios) = options.showcase {
         app.insert_resource(present::showcase::Showcase::new(scenarios, seed));
@@ -261,7 +259,7 @@ pub fn run(
 
 /// The game's window: 1600×1000, or a capture's exact size in presentation mode.
 fn primary_window(title: String, options: &RunOptions) -> Window {
-    let (width, height) = options.present.map_or((1600, 1000), present::FrameSize::pixels);
+    let (width, height) = options.present.map_or((1600, 1000), state::FrameSize::pixels);
     Window {
         title,
         // A capture's size exactly, whatever the desktop's scaling.
@@ -273,7 +271,7 @@ fn primary_window(title: String, options: &RunOptions) -> Window {
         // A presentation window with the transparent background can be composited. Only then:
         // a transparent window shows nothing where nothing composites it (Xvfb, some drivers).
         transparent: options.present.is_some()
-            && settings::saved().streaming.background == settings::Background::Transparent,
+            && settings::saved().streaming.background == state::Background::Transparent,
         // A benchmark counts frames as fast as they come, not as the display shows them.
         present_mode: if options.bench_frames.is_some() {
             bevy::window::PresentMode::AutoNoVsync

@@ -4,7 +4,7 @@
 //! ends.
 
 use super::state::Settings;
-pub use super::state::{ConfirmEndTurn, HistoryNote, OrderSystems, PlayerOrder};
+use super::state::{ConfirmEndTurn, HistoryNote, OrderSystems, PlayerOrder};
 use crate::game::components::GameMap;
 use crate::game::execute::{OrderRefused, issue};
 use crate::game::order::Order;
@@ -81,30 +81,25 @@ fn give_player_orders(world: &mut World) {
     }
 }
 
-/// After a rebuild (undo, a replay stepping back) every unit is a new entity: the selection, the
-/// prepared attack and the last result let go of the old ones.
+/// After a rebuild (undo, a replay stepping back) every unit is a new entity: the preview and the
+/// last result let go of the old ones. The selection and the prepared attack name units by id
+/// and stay (the units gone since are dropped when they are next read).
 fn forget_entities(
     mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
-    mut selection: ResMut<super::state::Selection>,
-    mut plan: ResMut<super::attack::AttackPlan>,
     mut preview: ResMut<super::attack::AttackPreview>,
     mut last: ResMut<super::attack::LastCombat>,
 ) {
     if rebuilt.read().count() > 0 {
-        *selection = default();
-        *plan = default();
         *preview = default();
         last.0 = None;
     }
 }
 
-fn history_keys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<History>) {
-    let ctrl = super::ctrl_held(&keys);
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-        out.write(if shift { History::Redo } else { History::Undo });
+fn history_keys(keys: Res<super::keymap::Keys>, mut out: MessageWriter<History>) {
+    if keys.just(super::keymap::Action::Undo) {
+        out.write(History::Undo);
     }
-    if ctrl && keys.just_pressed(KeyCode::KeyY) {
+    if keys.just(super::keymap::Action::Redo) {
         out.write(History::Redo);
     }
 }
@@ -129,7 +124,7 @@ fn confirm_end_turn(
     mut contexts: EguiContexts,
     mut confirm: ResMut<ConfirmEndTurn>,
     mut orders: MessageWriter<PlayerOrder>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
     turn: Res<TurnState>,
     sides: Res<crate::game::components::Sides>,
 ) -> Result {
@@ -149,7 +144,10 @@ fn confirm_end_turn(
                 "This ends the {side} player turn. Undo (Ctrl+Z) can take it back until the next die is rolled."
             ));
             ui.horizontal(|ui| {
-                if ui.button(egui::RichText::new("End the turn (Y)").strong()).clicked() {
+                if ui
+                    .button(egui::RichText::new("End the turn (Y, Enter)").strong())
+                    .clicked()
+                {
                     answer = Some(true);
                 }
                 if ui.button("Keep playing (N, Esc)").clicked() {
@@ -162,10 +160,11 @@ fn confirm_end_turn(
                     .weak(),
             );
         });
-    if keys.just_pressed(KeyCode::KeyY) {
+    // Enter says yes too, though not the Enter that asked (this frame).
+    if keys.just(super::keymap::Action::Yes) || (keys.just(super::keymap::Action::Confirm) && !confirm.is_changed()) {
         answer = Some(true);
     }
-    if keys.any_just_pressed([KeyCode::KeyN, KeyCode::Escape]) {
+    if keys.just(super::keymap::Action::No) || keys.just(super::keymap::Action::Cancel) {
         answer = Some(false);
     }
     if let Some(yes) = answer {

@@ -8,7 +8,7 @@
 
 use super::present::overlay::{Overlay, TheatreMoments};
 use super::present::theatre;
-pub use super::state::{Replay, Seek, watch};
+use super::state::{Replay, Seek};
 use crate::game::autosave::SaveStatus;
 use crate::game::execute::replay_entry;
 use crate::game::log::OrderLog;
@@ -31,19 +31,20 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn replay_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
     mut replay: ResMut<Replay>,
     mut seek: MessageWriter<Seek>,
     theatre: Res<TheatreMoments>,
 ) {
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if keys.just_pressed(KeyCode::KeyU) {
+    use super::keymap::Action;
+    let shift = keys.shift();
+    if keys.just(Action::NextUpset) {
         theatre::jump_to_upset(&mut replay, &mut seek, &theatre);
     }
-    if keys.just_pressed(KeyCode::Space) {
+    if keys.just(Action::ReplayPlay) {
         replay.playing = !replay.playing;
     }
-    if keys.just_pressed(KeyCode::ArrowRight) {
+    if keys.just(Action::ReplayOn) {
         let to = if shift {
             replay.next_mark(replay.at, true)
         } else {
@@ -51,7 +52,7 @@ fn replay_keys(
         };
         seek.write(Seek::To(to));
     }
-    if keys.just_pressed(KeyCode::ArrowLeft) {
+    if keys.just(Action::ReplayBack) {
         let to = if shift {
             replay.previous_mark(true)
         } else {
@@ -59,10 +60,10 @@ fn replay_keys(
         };
         seek.write(Seek::To(to));
     }
-    if keys.just_pressed(KeyCode::Home) {
+    if keys.just(Action::ReplayStart) {
         seek.write(Seek::To(0));
     }
-    if keys.just_pressed(KeyCode::End) {
+    if keys.just(Action::ReplayEnd) {
         seek.write(Seek::To(replay.log.len()));
     }
 }

@@ -22,6 +22,7 @@ pub enum Page {
     Options,
     Table,
     Terrain,
+    Notes,
 }
 
 impl RulesReference {
@@ -34,16 +35,24 @@ impl RulesReference {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<RulesReference>()
-        .add_systems(Update, toggle_key.run_if(resource_exists::<GameMap>))
+        .add_systems(
+            Update,
+            toggle_key
+                .before(super::state::HudSystems)
+                .run_if(resource_exists::<GameMap>),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             reference_window.run_if(resource_exists::<GameMap>),
         );
 }
 
-fn toggle_key(keys: Res<ButtonInput<KeyCode>>, mut reference: ResMut<RulesReference>) {
-    if keys.just_pressed(KeyCode::F3) {
+fn toggle_key(mut keys: ResMut<super::keymap::Keys>, mut reference: ResMut<RulesReference>) {
+    if keys.just(super::keymap::Action::RulesReference) {
         reference.open = !reference.open;
+    }
+    if reference.open && keys.take(super::keymap::Action::Cancel) {
+        reference.open = false;
     }
 }
 
@@ -87,18 +96,36 @@ fn reference_window(mut contexts: EguiContexts, mut reference: ResMut<RulesRefer
                 ui.selectable_value(&mut reference.page, Page::Options, "Options and who decides");
                 ui.selectable_value(&mut reference.page, Page::Table, "Combat table");
                 ui.selectable_value(&mut reference.page, Page::Terrain, "Terrain effects");
+                ui.selectable_value(&mut reference.page, Page::Notes, "Source and notes");
             });
             ui.separator();
             egui::ScrollArea::vertical().show(ui, |ui| match reference.page {
                 Page::Options => options_page(ui, &map),
                 Page::Table => table_page(ui, &map),
                 Page::Terrain => terrain_page(ui, &map),
+                Page::Notes => notes_page(ui, &map),
             });
         });
     if !open {
         reference.open = false;
     }
     Ok(())
+}
+
+/// Where the ruleset's numbers come from, and its notes: the choices made where the rule texts are
+/// silent and the numbers authored for Hexfront.
+fn notes_page(ui: &mut egui::Ui, map: &GameMap) {
+    let raw = &map.ruleset.raw;
+    ui.label(egui::RichText::new(&raw.name).strong());
+    ui.add(egui::Label::new(format!("Source: {}", raw.source)).wrap());
+    ui.add_space(6.0);
+    if raw.notes.is_empty() {
+        ui.label(egui::RichText::new("This ruleset has no notes.").weak());
+    }
+    for note in &raw.notes {
+        ui.add(egui::Label::new(format!("• {note}")).wrap());
+        ui.add_space(3.0);
+    }
 }
 
 fn options_page(ui: &mut egui::Ui, map: &GameMap) {

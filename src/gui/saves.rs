@@ -6,14 +6,14 @@
 
 use super::state::PlayerOrder;
 use super::state::Replay;
-use super::state::StartGame;
+
 use super::state::{ConfirmConcede, LoadWindow};
 use super::state::{Palette, SettingsFile};
 use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::components::{GameRng, ScenarioSource, Sides};
 use crate::game::order::Order;
 use crate::game::phase::{GameState, TurnState};
-use crate::game::save::{LoadedGame, continues_game, load_game, save_game, write_turn_file};
+use crate::game::save::{continues_game, load_game, save_game, write_turn_file};
 use crate::storage::{self, SaveFile};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -100,15 +100,15 @@ enum WriteNow {
     Watch,
 }
 
-fn hotkeys(keys: Res<ButtonInput<KeyCode>>, mut out: MessageWriter<GameCommand>) {
-    let ctrl = super::ctrl_held(&keys);
-    if ctrl && keys.just_pressed(KeyCode::KeyS) {
+fn hotkeys(keys: Res<super::keymap::Keys>, mut out: MessageWriter<GameCommand>) {
+    use super::keymap::Action;
+    if keys.just(Action::Save) {
         out.write(GameCommand::Save);
     }
-    if ctrl && keys.just_pressed(KeyCode::KeyO) {
+    if keys.just(Action::Load) {
         out.write(GameCommand::OpenLoad);
     }
-    if keys.just_pressed(KeyCode::F2) {
+    if keys.just(Action::NewGame) {
         out.write(GameCommand::NewGame);
     }
 }
@@ -172,10 +172,10 @@ fn handle_commands(
                 load.turns = storage::list_saves(&storage::turns_dir());
             }
             GameCommand::NewGame => {
-                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::state::Leave::NewGame));
+                commands.queue(|w: &mut World| super::session::ask_or_leave(w, super::state::Leave::NewGame));
             }
             GameCommand::Quit => {
-                commands.queue(|w: &mut World| super::leave::ask_or_leave(w, super::state::Leave::Quit));
+                commands.queue(|w: &mut World| super::session::ask_or_leave(w, super::state::Leave::Quit));
             }
             GameCommand::Settings => settings.open = !settings.open,
             GameCommand::BalanceLab => {}
@@ -295,7 +295,7 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
             _ => {}
         }
         let since = info.since;
-        start(world, game, Some(since), path);
+        super::session::open_file_game(world, game, Some(since), path);
         return SaveStatus {
             message: format!(
                 "Opened {}: watch the new orders, then Continue the game",
@@ -309,17 +309,8 @@ fn open_file(world: &mut World, path: &Path, watch: bool) -> SaveStatus {
     } else {
         format!("Loaded {}", path.display())
     };
-    start(world, game, watch.then_some(0), path);
+    super::session::open_file_game(world, game, watch.then_some(0), path);
     SaveStatus { message, failed: false }
-}
-
-fn start(world: &mut World, game: LoadedGame, watch: Option<usize>, from: &Path) {
-    world.insert_resource(StartGame {
-        game,
-        watch,
-        from: Some(from.to_path_buf()),
-    });
-    world.resource_mut::<NextState<GameState>>().set(GameState::NoGame);
 }
 
 /// A file to open, chosen in the load window.
@@ -328,7 +319,7 @@ struct OpenNow(PathBuf, bool);
 
 fn open_now(world: &mut World) {
     if world.contains_resource::<OpenNow>() {
-        super::leave::autosave_before_leaving(world);
+        super::session::autosave_before_leaving(world);
     }
     if let Some(OpenNow(path, watch)) = world.remove_resource::<OpenNow>() {
         let status = open_file(world, &path, watch);
@@ -342,12 +333,12 @@ fn load_window(
     mut contexts: EguiContexts,
     mut load: ResMut<LoadWindow>,
     mut commands: Commands,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
 ) -> Result {
     if !load.open {
         return Ok(());
     }
-    if keys.just_pressed(KeyCode::Escape) {
+    if keys.just(super::keymap::Action::Cancel) {
         load.open = false;
         return Ok(());
     }
@@ -412,12 +403,14 @@ fn load_window(
             });
             ui.separator();
             ui.horizontal(|ui| {
-                ui.add(
+                let field = ui.add(
                     egui::TextEdit::singleline(&mut load.path)
                         .hint_text("or a path: …/turn-3-to-us.ron")
                         .desired_width(280.0),
                 );
-                if ui.button("Open").clicked() && !load.path.trim().is_empty() {
+                // Enter in the field opens it, as the button does.
+                let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if (ui.button("Open (Enter)").clicked() || entered) && !load.path.trim().is_empty() {
                     chosen = Some((PathBuf::from(load.path.trim()), false));
                 }
             });
@@ -436,12 +429,12 @@ fn confirm_concede(
     mut orders: MessageWriter<PlayerOrder>,
     turn: Res<TurnState>,
     sides: Res<Sides>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
 ) -> Result {
     if !concede.0 {
         return Ok(());
     }
-    if keys.just_pressed(KeyCode::Escape) {
+    if keys.just(super::keymap::Action::Cancel) {
         concede.0 = false;
         return Ok(());
     }

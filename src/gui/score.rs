@@ -14,7 +14,10 @@ pub struct ShowScore(pub bool);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ShowScore>()
-        .add_systems(Update, toggle.run_if(super::board_shown))
+        .add_systems(
+            Update,
+            toggle.before(super::state::HudSystems).run_if(super::board_shown),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             score_panel.run_if(
@@ -25,10 +28,13 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-fn toggle(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<ShowScore>, mut contexts: EguiContexts) {
-    let typing = contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input());
-    if keys.just_pressed(KeyCode::KeyV) && !super::ctrl_held(&keys) && !typing {
+fn toggle(mut keys: ResMut<super::keymap::Keys>, mut show: ResMut<ShowScore>) {
+    if keys.just(super::keymap::Action::Score) {
         show.0 = !show.0;
+    }
+    // Esc closes it (and so does not also clear the selection).
+    if show.0 && keys.take(super::keymap::Action::Cancel) {
+        show.0 = false;
     }
 }
 

@@ -69,7 +69,7 @@ fn run_scripted_attack(
     step: Option<Res<State<CombatStep>>>,
     turn: Res<TurnState>,
     index: Res<MapIndex>,
-    sides: Query<&Side>,
+    sides: Query<(&Side, &crate::game::components::Unit)>,
     mut plan: ResMut<AttackPlan>,
     mut orders: MessageWriter<PlayerOrder>,
     mut rolls: MessageWriter<RollRequest>,
@@ -89,11 +89,12 @@ fn run_scripted_attack(
     }
     match script.pinned_at {
         None => {
-            let attackers: Vec<Entity> = index
+            let attackers: Vec<String> = index
                 .stack(script.from)
                 .iter()
-                .copied()
-                .filter(|e| sides.get(*e).is_ok_and(|s| *s == turn.active))
+                .filter_map(|e| sides.get(*e).ok())
+                .filter(|(s, _)| **s == turn.active)
+                .map(|(_, u)| u.id.clone())
                 .collect();
             if attackers.is_empty() {
                 warn!("--attack: no units of the side to play in {}", script.from);

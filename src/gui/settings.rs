@@ -1,7 +1,7 @@
 //! Player settings (UI scale, colour-blind-safe palette), remembered between runs in
 //! `settings.ron` in the data folder, and the palette every overlay draws with.
 
-pub use super::state::{Background, ByRenderer, Palette, Settings, SettingsFile, Streaming, software_renderer};
+use super::state::{Background, ByRenderer, Palette, Settings, SettingsFile, Streaming, software_renderer};
 use crate::storage;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -16,7 +16,10 @@ pub(super) fn plugin(app: &mut App) {
             open: false,
             problem,
         })
-        .add_systems(Update, (toggle_window, save_and_apply).chain())
+        .add_systems(
+            Update,
+            (toggle_window, save_and_apply).chain().before(super::state::HudSystems),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             (apply_scale, apply_shadows, settings_window).chain(),
@@ -43,9 +46,12 @@ fn load(path: &std::path::Path) -> (Settings, Option<String>) {
     }
 }
 
-fn toggle_window(keys: Res<ButtonInput<KeyCode>>, mut file: ResMut<SettingsFile>) {
-    if keys.just_pressed(KeyCode::F10) {
+fn toggle_window(mut keys: ResMut<super::keymap::Keys>, mut file: ResMut<SettingsFile>) {
+    if keys.just(super::keymap::Action::Settings) {
         file.open = !file.open;
+    }
+    if file.open && keys.take(super::keymap::Action::Cancel) {
+        file.open = false;
     }
 }
 

@@ -29,15 +29,11 @@ fn stack_panel(
     index: Res<MapIndex>,
     turn: Res<TurnState>,
     sides: Res<Sides>,
-    positions: Query<&Position>,
+    (positions, ids): (Query<&Position>, Res<crate::game::components::UnitIds>),
     units: Query<UnitRow>,
 ) -> Result {
-    let Some(cell) = selection
-        .units
-        .first()
-        .and_then(|e| positions.get(*e).ok())
-        .map(|p| p.0)
-    else {
+    let selected = selection.entities(&ids);
+    let Some(cell) = selected.first().and_then(|e| positions.get(*e).ok()).map(|p| p.0) else {
         return Ok(());
     };
     let stack: Vec<Entity> = index.stack(cell).iter().rev().copied().collect();
@@ -45,7 +41,7 @@ fn stack_panel(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let mut chosen: Vec<Entity> = selection.units.clone();
+    let mut chosen: Vec<Entity> = selected.clone();
     egui::Window::new(format!("Stack at {cell}"))
         .id(egui::Id::new("stack-panel"))
         .resizable(false)
@@ -107,8 +103,11 @@ fn stack_panel(
     // empty choice is ignored so the selection stays on this cell.
     let bottom_first = index.stack(cell);
     chosen.sort_by_key(|e| bottom_first.iter().position(|s| s == e));
-    if !chosen.is_empty() && chosen != selection.units {
-        selection.units = chosen;
+    if !chosen.is_empty() && chosen != selected {
+        selection.units = chosen
+            .iter()
+            .filter_map(|e| units.get(*e).ok().map(|u| u.0.id.clone()))
+            .collect();
     }
     Ok(())
 }

@@ -272,18 +272,54 @@ pub struct PointerOverUi(pub bool);
 #[derive(Resource, Default)]
 pub struct Hovered(pub Option<Cell>);
 
-/// The selected stack and where it can move.
+/// The selected stack and where it can move, units by their ids (so the selection outlives an
+/// undo, which rebuilds the units' entities).
 #[derive(Resource, Default)]
 pub struct Selection {
-    pub units: Vec<Entity>,
+    pub units: Vec<String>,
     pub reach: FxHashMap<Cell, Reach>,
     /// Why the selection cannot move, when it cannot.
     pub cannot_move: Option<String>,
 }
 
+impl Selection {
+    /// The selected units' entities (those still on the map).
+    pub fn entities(&self, ids: &crate::game::components::UnitIds) -> Vec<Entity> {
+        self.units.iter().filter_map(|id| ids.0.get(id).copied()).collect()
+    }
+}
+
 /// The last refused order, shown until the next action.
 #[derive(Resource, Default)]
 pub struct LastRefusal(pub Option<String>);
+
+/// What this frame's left click on the board means, worked out once (`clicks.rs`) for the screens
+/// that act on it; `None` without a click on a cell. Each screen takes only its own kinds.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct ThisClick(pub Option<BoardClick>);
+
+/// A left click on a board cell, read in the game's state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoardClick {
+    /// The retreat the game asks about, along this path (it ends in the cell clicked).
+    Retreat { unit: String, path: Vec<Cell> },
+    /// These attackers advance into the cell.
+    Advance { units: Vec<String>, to: Cell },
+    /// A combat phase with a selection: prepare an attack on the enemy here.
+    PinAttack(Cell),
+    /// Shift and a prepared attack: the side's stack here joins it, or leaves it.
+    JoinOrLeaveAttack(Cell),
+    /// The selection shares its cell with an enemy outside a combat phase (Rommel's squares).
+    AttackOutOfPhase(Cell),
+    /// Move the selection here.
+    Move(Cell),
+    /// Select the side's stack here (nothing, where it has none).
+    Select(Cell),
+}
+
+/// Where the click is worked out: the systems reading `ThisClick` run after it.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClickSystems;
 
 /// The board-input systems of the HUD (hover, clicks, keys, reach), for ordering others after.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -525,16 +561,27 @@ pub struct LoadWindow {
 #[derive(Resource, Default)]
 pub struct ConfirmConcede(pub(super) bool);
 
-/// Run condition: no dialog is open (the end-of-turn and concede questions, the Open and Settings
-/// windows), so clicks and keys meant for it do not reach the board behind it.
-pub fn no_dialog(
-    confirm: Res<ConfirmEndTurn>,
-    concede: Res<ConfirmConcede>,
-    load: Res<LoadWindow>,
-    settings: Res<SettingsFile>,
-    leave: Res<ConfirmLeave>,
-) -> bool {
-    !(confirm.0 || concede.0 || load.open || settings.open || leave.0.is_some())
+/// The dialogs that take the keyboard and the clicks while open: the end-of-turn, concede and
+/// leave questions, the Open and Settings windows.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Dialogs<'w> {
+    confirm: Res<'w, ConfirmEndTurn>,
+    concede: Res<'w, ConfirmConcede>,
+    load: Res<'w, LoadWindow>,
+    settings: Res<'w, SettingsFile>,
+    leave: Res<'w, ConfirmLeave>,
+}
+
+impl Dialogs<'_> {
+    pub fn open(&self) -> bool {
+        self.confirm.0 || self.concede.0 || self.load.open || self.settings.open || self.leave.0.is_some()
+    }
+}
+
+/// Run condition: no dialog is open, so clicks and keys meant for it do not reach the board
+/// behind it.
+pub fn no_dialog(dialogs: Dialogs) -> bool {
+    !dialogs.open()
 }
 
 // From board.

@@ -35,6 +35,12 @@ pub(super) fn plugin(app: &mut App) {
             *r = ComputerTurnReport::default()
         })
         .add_systems(
+            Update,
+            dismiss_on_key
+                .before(super::state::HudSystems)
+                .run_if(in_state(GameState::Playing)),
+        )
+        .add_systems(
             EguiPrimaryContextPass,
             report_panel.run_if(in_state(GameState::Playing).and_then(super::state::off)),
         );
@@ -78,6 +84,22 @@ fn watch_turns(world: &mut World) {
     *world.resource_mut::<ComputerTurnReport>() = report;
 }
 
+/// Enter or Esc closes the report, taking the key: the Enter that dismisses it does not also end
+/// the phase behind it.
+fn dismiss_on_key(mut keys: ResMut<super::keymap::Keys>, mut report: ResMut<ComputerTurnReport>) {
+    use super::keymap::Action;
+    if report.shown.is_none() {
+        return;
+    }
+    let confirm = keys.take(Action::Confirm);
+    if confirm || keys.take(Action::Cancel) {
+        if confirm {
+            keys.take(Action::EndPhase);
+        }
+        report.shown = None;
+    }
+}
+
 fn report_panel(mut contexts: EguiContexts, mut report: ResMut<ComputerTurnReport>) -> Result {
     let Some(shown) = &report.shown else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -97,7 +119,7 @@ fn report_panel(mut contexts: EguiContexts, mut report: ResMut<ComputerTurnRepor
                 }
             });
             if ui
-                .button("Got it")
+                .button("Got it (Enter)")
                 .on_hover_text("Close this report (it stays in the log)")
                 .clicked()
             {

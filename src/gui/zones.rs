@@ -46,9 +46,8 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-fn toggle_zones(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<ShowZones>) {
-    // Ctrl+Z is undo.
-    if keys.just_pressed(KeyCode::KeyZ) && !super::ctrl_held(&keys) {
+fn toggle_zones(keys: Res<super::keymap::Keys>, mut show: ResMut<ShowZones>) {
+    if keys.just(super::keymap::Action::Zones) {
         show.0 = !show.0;
     }
 }

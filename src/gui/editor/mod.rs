@@ -442,7 +442,9 @@ pub fn default_new() -> Editor {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        shortcuts.run_if(in_state(GameState::NoGame).and_then(resource_exists::<Editor>)),
+        shortcuts
+            .run_if(in_state(GameState::NoGame).and_then(resource_exists::<Editor>))
+            .run_if(super::state::no_dialog),
     )
     .add_systems(
         EguiPrimaryContextPass,
@@ -455,29 +457,31 @@ pub fn closed(editor: Option<Res<Editor>>) -> bool {
     editor.is_none()
 }
 
+/// The editor's chords come from the keymap (`keymap::KEYMAP`); its tool keys from its tools
+/// (`Tool::ALL`, shown on the tool bar), with the unit tool's sides, the brush and Delete.
 fn shortcuts(
     keys: Res<ButtonInput<KeyCode>>,
+    actions: Res<super::keymap::Keys>,
     mut editor: ResMut<Editor>,
     mut contexts: EguiContexts,
     mut commands: Commands,
 ) -> Result {
+    use super::keymap::Action;
     let typing = contexts.ctx_mut()?.egui_wants_keyboard_input();
-    let ctrl = super::ctrl_held(&keys);
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let ctrl = super::keymap::ctrl_held(&keys);
     // While a field is being typed in, Ctrl+Z/Y are the field's own; mid-drag, nothing to undo yet.
     let busy = typing || editor.stroke.is_some();
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) && !busy {
-        if shift { editor.redo() } else { editor.undo() }
-    } else if ctrl && keys.just_pressed(KeyCode::KeyY) && !busy {
+    if actions.just(Action::Undo) && !busy {
+        editor.undo();
+    } else if actions.just(Action::Redo) && !busy {
         editor.redo();
-    } else if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        if shift {
-            let d = dialogs::Dialog::save_as(&editor);
-            editor.dialog = Some(d);
-        } else {
-            editor.save();
-        }
-    } else if keys.just_pressed(KeyCode::F5) {
+    } else if actions.just(Action::SaveAs) {
+        let d = dialogs::Dialog::save_as(&editor);
+        editor.dialog = Some(d);
+    } else if actions.just(Action::Save) {
+        editor.save();
+    } else if actions.just(Action::BackToEditor) {
+        // F5: play-test the scenario (and, in the game so started, back to the editor).
         playtest(&mut editor, &mut commands);
     } else if !ctrl && !typing && editor.dialog.is_none() {
         for (tool, _, key, _) in Tool::ALL {

@@ -62,8 +62,8 @@ fn showing(presenting: &super::Presenting, replay: Option<&Replay>) -> bool {
     presenting.0 || replay.is_some_and(|r| r.playing)
 }
 
-fn fixed_camera_key(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<Settings>) {
-    if keys.just_pressed(KeyCode::KeyG) && !super::super::ctrl_held(&keys) {
+fn fixed_camera_key(keys: Res<super::super::keymap::Keys>, mut settings: ResMut<Settings>) {
+    if keys.just(super::super::keymap::Action::Glide) {
         settings.streaming.follow_camera = !settings.streaming.follow_camera;
     }
 }

@@ -14,7 +14,7 @@ use super::state::BoardCamera;
 use super::state::{Background, Settings};
 use crate::game::components::{GameMap, ScenarioSource, Sides};
 use crate::game::phase::{Phase, TurnState};
-pub use crate::gui::state::{FrameSize, LOWER_THIRD, Presenting, off, on, set_frame_size, zoom};
+use crate::gui::state::{LOWER_THIRD, Presenting, on, zoom};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -71,13 +71,11 @@ pub(super) fn plugin(app: &mut App) {
 
 /// F11 turns presentation mode on and off; turning it on fits the map to the frame.
 fn toggle(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
     mut presenting: ResMut<Presenting>,
-    mut contexts: EguiContexts,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let typing = contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input());
-    if keys.just_pressed(KeyCode::F11) && !typing {
+    if keys.just(super::keymap::Action::Presenting) {
         presenting.0 = !presenting.0;
         redraw.write(RequestRedraw);
     }
@@ -88,7 +86,7 @@ fn toggle(
 fn fit_frame(
     presenting: Res<Presenting>,
     layout: Res<Layout>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
     windows: Query<Ref<Window>, With<PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
     replay: Option<Res<super::state::Replay>>,
@@ -99,7 +97,7 @@ fn fit_frame(
     let replay_opened = replay.as_ref().is_some_and(|r| r.is_added());
     let asked = presenting.is_changed()
         || layout.is_added()
-        || keys.just_pressed(KeyCode::KeyF)
+        || keys.just(super::keymap::Action::Fit)
         || replay_opened
         || settings.is_changed();
     if !(asked || window.is_changed() && !window.is_added()) {
@@ -319,6 +317,7 @@ mod tests {
 
     #[test]
     fn frame_sizes_are_exact_and_others_are_refused_by_name() {
+        use crate::gui::state::FrameSize;
         assert_eq!(FrameSize::parse("1080").unwrap().pixels(), (1920, 1080));
         assert_eq!(FrameSize::parse("1280x720").unwrap().pixels(), (1280, 720));
         let e = FrameSize::parse("4k").unwrap_err();

@@ -4,17 +4,17 @@
 //! are read off the frame (`start_files`).
 
 use super::layout::Layout;
-use super::state::Replay;
+
 use super::state::{Palette, SettingsFile};
 mod panels;
 
 use super::start_files::{FileRead, FileReader, listed_files, modified};
-use crate::game::autosave::{Autosave, SaveStatus};
+
 use crate::game::phase::GameState;
-use crate::game::save::{LoadedGame, start_loaded};
-pub use crate::gui::state::StartGame;
+use crate::game::save::LoadedGame;
+use crate::gui::state::StartGame;
 use crate::scenario::{self, Scenario};
-use crate::storage;
+
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::path::PathBuf;
@@ -245,6 +245,11 @@ impl StartMenu {
     pub fn keeping_choices(mut self, old: &StartMenu) -> Self {
         self.seed = old.seed.clone();
         self.seats = old.seats.clone();
+        // The shipped scenario chosen stays chosen (they come first, in the same order; a file
+        // read off the frame may not be listed yet).
+        if old.selected < scenario::SHIPPED.len() {
+            self.selected = old.selected;
+        }
         self
     }
 
@@ -285,12 +290,7 @@ fn take_file_reads(
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (
-            start_pending,
-            start_on_enter.run_if(super::editor::closed),
-            take_file_reads,
-        )
-            .run_if(in_state(GameState::NoGame)),
+        (start_on_enter.run_if(super::editor::closed), take_file_reads).run_if(in_state(GameState::NoGame)),
     )
     .add_systems(OnEnter(GameState::NoGame), clear_board_state)
     .add_systems(
@@ -299,45 +299,9 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// Spawns the waiting game once the old one is gone and replays its log (to the end, or to the
-/// entry to watch from), with its autosave file.
-fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
-    let Some(pending) = pending else { return };
-    let start = pending.clone();
-    commands.remove_resource::<StartGame>();
-    commands.insert_resource(super::state::OpenedFrom(start.from.clone()));
-    commands.insert_resource(Autosave::new(storage::autosave_path(
-        &storage::saves_dir(),
-        start.from.as_deref(),
-        &start.game.scenario.raw.name,
-        std::time::SystemTime::now(),
-    )));
-    commands.queue(move |world: &mut World| {
-        if let Err(e) = start_loaded(world, &start.game, start.watch) {
-            // Checked when the file was read, so only a bug gets here: say so, keep what replayed.
-            world.insert_resource(SaveStatus {
-                message: format!("The game did not replay: {e}"),
-                failed: true,
-            });
-        }
-        if let Some(at) = start.watch {
-            let mut replay = Replay::new(start.game.log.clone(), at);
-            // A turn file's new orders are what its receiver came to watch.
-            replay.new_from = start.game.turn_file.as_ref().map(|_| at);
-            super::state::watch(world, replay);
-        }
-    });
-}
-
-fn start_on_enter(
-    keys: Res<ButtonInput<KeyCode>>,
-    menu: Option<Res<StartMenu>>,
-    mut commands: Commands,
-    mut contexts: EguiContexts,
-) {
-    // Enter in a text field belongs to the field.
-    let typing = contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input());
-    if !keys.just_pressed(KeyCode::Enter) || typing {
+fn start_on_enter(keys: Res<super::keymap::Keys>, menu: Option<Res<StartMenu>>, mut commands: Commands) {
+    // Enter in a text field belongs to the field (`Start` is not taken while typing).
+    if !keys.just(super::keymap::Action::Start) {
         return;
     }
     if let Some(menu) = menu

@@ -1,13 +1,19 @@
-//! Leaving a game: a new game (F2, Game menu), Quit (Ctrl+Q, Game menu) and closing the window ask
-//! first while a game is being played; whichever way it goes, the game is first written to its
-//! autosave, so nothing is lost.
+//! The session: what the window holds (the start screen, a game played or watched, the editor)
+//! and every way between them, carried out here. A game starts by a `StartGame` request (from
+//! the start screen, a file opened, the editor's play-test, a live reload, the showcase), which
+//! `start_pending` spawns once the old game is gone; `open_file_game` starts one read from a file.
+//! A new game (F2, the Game menu, the end screen), Quit (Ctrl+Q, the menus) and closing the window
+//! ask first while a game is being played; whichever way it goes, the game is first written to its
+//! autosave, so nothing is lost. F5 in a game started from the editor goes back to it.
 
 use super::start::StartMenu;
 use super::state::Replay;
-use super::state::{ConfirmLeave, Leave};
-use crate::game::autosave::Autosave;
+use super::state::{ConfirmLeave, Leave, StartGame};
+use crate::game::autosave::{Autosave, SaveStatus};
 use crate::game::log::OrderLog;
 use crate::game::phase::GameState;
+use crate::game::save::{LoadedGame, start_loaded};
+use crate::storage;
 use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -15,8 +21,50 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ConfirmLeave>()
         .add_systems(Update, (quit_key, close_requested))
+        .add_systems(Update, start_pending.run_if(in_state(GameState::NoGame)))
         .add_systems(Update, back_to_editor.run_if(in_state(GameState::Playing)))
         .add_systems(EguiPrimaryContextPass, confirm_leave);
+}
+
+/// Spawns the waiting game once the old one is gone and replays its log (to the end, or to the
+/// entry to watch from), with its autosave file.
+fn start_pending(mut commands: Commands, pending: Option<Res<StartGame>>) {
+    let Some(pending) = pending else { return };
+    let start = pending.clone();
+    commands.remove_resource::<StartGame>();
+    commands.insert_resource(super::state::OpenedFrom(start.from.clone()));
+    commands.insert_resource(Autosave::new(storage::autosave_path(
+        &storage::saves_dir(),
+        start.from.as_deref(),
+        &start.game.scenario.raw.name,
+        std::time::SystemTime::now(),
+    )));
+    commands.queue(move |world: &mut World| {
+        if let Err(e) = start_loaded(world, &start.game, start.watch) {
+            // Checked when the file was read, so only a bug gets here: say so, keep what replayed.
+            world.insert_resource(SaveStatus {
+                message: format!("The game did not replay: {e}"),
+                failed: true,
+            });
+        }
+        if let Some(at) = start.watch {
+            let mut replay = Replay::new(start.game.log.clone(), at);
+            // A turn file's new orders are what its receiver came to watch.
+            replay.new_from = start.game.turn_file.as_ref().map(|_| at);
+            super::state::watch(world, replay);
+        }
+    });
+}
+
+/// Starts `game`, read from the file at `from` (a save, a turn file), in place of the one in play
+/// (to watch from entry `watch` when given).
+pub fn open_file_game(world: &mut World, game: LoadedGame, watch: Option<usize>, from: &std::path::Path) {
+    world.insert_resource(StartGame {
+        game,
+        watch,
+        from: Some(from.to_path_buf()),
+    });
+    world.resource_mut::<NextState<GameState>>().set(GameState::NoGame);
 }
 
 /// Whether leaving now asks first: a game is being played (not watched, not over) and has orders.
@@ -49,7 +97,7 @@ pub fn ask_or_leave(world: &mut World, leave: Leave) {
 /// Writes the game to its autosave, then goes.
 pub fn leave_now(world: &mut World, leave: Leave) {
     world.resource_mut::<ConfirmLeave>().0 = None;
-    super::leave::autosave_before_leaving(world);
+    super::session::autosave_before_leaving(world);
     match leave {
         Leave::NewGame => {
             // The list is read again (new saves show), keeping the seed and seats chosen.
@@ -67,8 +115,8 @@ pub fn leave_now(world: &mut World, leave: Leave) {
     }
 }
 
-fn quit_key(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands) {
-    if super::ctrl_held(&keys) && keys.just_pressed(KeyCode::KeyQ) {
+fn quit_key(keys: Res<super::keymap::Keys>, mut commands: Commands) {
+    if keys.just(super::keymap::Action::Quit) {
         commands.queue(|w: &mut World| ask_or_leave(w, Leave::Quit));
     }
 }
@@ -92,7 +140,7 @@ fn close_requested(
 fn confirm_leave(
     mut contexts: EguiContexts,
     mut confirm: ResMut<ConfirmLeave>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Res<super::keymap::Keys>,
     autosave: Option<Res<Autosave>>,
     editor: Option<Res<super::editor::Editor>>,
     state: Option<Res<State<GameState>>>,
@@ -101,13 +149,15 @@ fn confirm_leave(
     let Some(leave) = confirm.0 else { return Ok(()) };
     let editing = state.is_some_and(|s| *s.get() == GameState::NoGame);
     let unsaved = editor.as_ref().filter(|e| e.is_dirty()).map(|e| e.title());
-    if keys.just_pressed(KeyCode::Escape) {
+    if keys.just(super::keymap::Action::Cancel) {
         confirm.0 = None;
         return Ok(());
     }
-    let go = keys.just_pressed(KeyCode::Enter);
+    let go = keys.just(super::keymap::Action::Confirm);
     let ctx = contexts.ctx_mut()?;
     let (title, button) = match leave {
+        // A play-test goes back to the editor it came from (which stays open under the game).
+        Leave::NewGame if editor.is_some() && !editing => ("Leave this play-test?", "Back to the editor (Enter)"),
         Leave::NewGame => ("Leave this game?", "Leave for the start screen (Enter)"),
         Leave::Quit => ("Quit Hexfront?", "Quit (Enter)"),
     };
@@ -175,8 +225,8 @@ pub(super) fn autosave_before_leaving(world: &mut World) {
 }
 
 /// F5 in a game started from the editor leaves it (saved to its autosave first) for the editor.
-fn back_to_editor(keys: Res<ButtonInput<KeyCode>>, editor: Option<Res<super::editor::Editor>>, mut commands: Commands) {
-    if editor.is_some() && keys.just_pressed(KeyCode::F5) {
+fn back_to_editor(keys: Res<super::keymap::Keys>, editor: Option<Res<super::editor::Editor>>, mut commands: Commands) {
+    if editor.is_some() && keys.just(super::keymap::Action::BackToEditor) {
         commands.queue(|w: &mut World| leave_now(w, Leave::NewGame));
     }
 }
