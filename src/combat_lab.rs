@@ -85,6 +85,22 @@ struct ResolveJson<'a> {
     outcome: &'a combat::Outcome,
 }
 
+/// When the dice given (`--dice`) are not the dice the combat rolled: too many (the rest unused),
+/// or too few (the rest came from the seed).
+fn dice_warning(given: usize, rolled: usize, seed: u64) -> Option<String> {
+    if given == 0 || given == rolled {
+        return None;
+    }
+    Some(if given > rolled {
+        format!("{given} dice were given but the combat rolled only {rolled}")
+    } else {
+        format!(
+            "{given} dice were given but the combat rolled {rolled}: the last {} came from seed {seed}",
+            rolled - given
+        )
+    })
+}
+
 pub fn resolve(path: &Path, seed: u64, forced: &[u8], json: bool) -> ExitCode {
     let case = match load(path) {
         Ok(c) => c,
@@ -97,12 +113,8 @@ pub fn resolve(path: &Path, seed: u64, forced: &[u8], json: bool) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refused(path, &e),
     };
-    if dice.forced_used() < forced.len() {
-        eprintln!(
-            "warning: {} dice were given but the combat rolled only {}",
-            forced.len(),
-            dice.forced_used()
-        );
+    if let Some(warning) = dice_warning(forced.len(), outcome.rolls.len(), seed) {
+        eprintln!("warning: {warning}");
     }
     if json {
         let out = ResolveJson {
@@ -119,4 +131,20 @@ pub fn resolve(path: &Path, seed: u64, forced: &[u8], json: bool) -> ExitCode {
         print!("{}", report::outcome_text(s, &assessment, &outcome));
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dice_given_that_are_not_the_dice_rolled_are_warned_of() {
+        assert_eq!(super::dice_warning(0, 2, 1), None, "no --dice: the seed's, no warning");
+        assert_eq!(super::dice_warning(2, 2, 1), None);
+        let more = super::dice_warning(3, 2, 1).unwrap();
+        assert!(more.contains("3 dice were given") && more.contains("only 2"), "{more}");
+        let fewer = super::dice_warning(1, 2, 7).unwrap();
+        assert!(
+            fewer.contains("rolled 2") && fewer.contains("the last 1 came from seed 7"),
+            "{fewer}"
+        );
+    }
 }

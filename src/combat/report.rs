@@ -118,11 +118,18 @@ pub fn brief(r: &CombatResult, you_attack: bool) -> String {
     } else {
         ("attacker", "defender")
     };
+    // The defenders gone and no attacker left to move in (an exchange that took them all): the
+    // cell is emptied, not taken.
+    let attackers_left = r.attacker.units.iter().any(|u| !u.eliminated);
+    let cell = match (r.cell_taken, attackers_left) {
+        (true, true) => " · cell taken",
+        (true, false) => " · cell emptied (no attacker left)",
+        (false, _) => "",
+    };
     format!(
-        "{attacker} {} · {defender} {}{}",
+        "{attacker} {} · {defender} {}{cell}",
         side_brief(&r.attacker),
         side_brief(&r.defender),
-        if r.cell_taken { " · cell taken" } else { "" }
     )
 }
 
@@ -224,4 +231,27 @@ pub fn outcome_text(s: &Situation, a: &Assessment, o: &Outcome) -> String {
     }
     let _ = writeln!(out, "result: {}", result_text(s, &o.result));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::SideResult;
+
+    #[test]
+    fn an_exchange_that_leaves_no_attacker_empties_the_cell_rather_than_taking_it() {
+        let mut r = CombatResult {
+            code: crate::combat::ResultCode::Table("EX".into()),
+            attacker: SideResult::new(1),
+            defender: SideResult::new(1),
+            cell_taken: true,
+        };
+        r.defender.units[0].eliminated = true;
+        assert!(brief(&r, true).ends_with("· cell taken"), "{}", brief(&r, true));
+        r.attacker.units[0].eliminated = true;
+        let both = brief(&r, false);
+        assert!(both.ends_with("· cell emptied (no attacker left)"), "{both}");
+        r.cell_taken = false;
+        assert!(!brief(&r, true).contains("cell"), "{}", brief(&r, true));
+    }
 }

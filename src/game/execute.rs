@@ -38,8 +38,7 @@ pub(super) fn plugin(app: &mut App) {
     // A refusal is also a message, for the client's status bar.
     app.add_message::<OrderRefused>()
         .init_resource::<OrderLog>()
-        .init_resource::<BeforeOrder>()
-        .init_resource::<super::components::PhaseEndRules>();
+        .init_resource::<BeforeOrder>();
 }
 
 /// What views registered to be called with each new order just before it is carried out (once
