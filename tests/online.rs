@@ -374,27 +374,14 @@ fn a_player_against_the_servers_computer_plays_to_the_end_and_a_restarted_server
             let m = next(&mut sa.client).await;
             sa.take(m);
         }
-        let held = sa.follower.len();
         assert!(
             sa.follower.ended.is_none(),
             "40 entries are not a whole game of Mortain"
         );
         server.stop().await;
         let server = start(&dir).await;
-        let mut a2 = Client::connect(&ws(server.addr)).await.unwrap();
-        a2.request(&ClientMessage::Login { token }).await.unwrap();
         // The game is rebuilt from the database; the client goes on from the entries it holds.
-        let blank = Follower::new(sa.follower.view.clone()).unwrap();
-        let follower = std::mem::replace(&mut sa.follower, blank);
-        sa.follower = watch(&mut a2, &game, held, Some(follower)).await;
-        sa.client = a2;
-        while sa.follower.ended.is_none() {
-            sa.act(&game).await;
-            let m = next(&mut sa.client).await;
-            sa.take(m);
-        }
-        assert_eq!(sa.follower.checked, sa.follower.len());
-        assert!(sa.follower.len() > held);
+        play_on_after_restart(&mut sa, server.addr, &token, &game).await;
         server.stop().await;
     });
 }

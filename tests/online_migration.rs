@@ -6,7 +6,7 @@
 mod common;
 
 use common::online::*;
-use hexfront::net::client::{Client, Follower};
+use hexfront::net::client::Client;
 use hexfront::net::protocol::{ClientMessage, Opponent};
 use serde_json::{Map, Value, json};
 use sqlx::{Connection, Row};
@@ -160,19 +160,7 @@ fn a_server_on_the_release_befores_database_rewrites_its_attacks_and_the_game_go
         }
         assert_eq!(fresh.checked, held, "every migrated entry replays to the server's hash");
         // The player goes on from the entries it holds, to the end of the game.
-        let mut a2 = Client::connect(&ws(server.addr)).await.unwrap();
-        a2.request(&ClientMessage::Login { token }).await.unwrap();
-        let blank = Follower::new(sa.follower.view.clone()).unwrap();
-        let follower = std::mem::replace(&mut sa.follower, blank);
-        sa.follower = watch(&mut a2, &game, held, Some(follower)).await;
-        sa.client = a2;
-        while sa.follower.ended.is_none() {
-            sa.act(&game).await;
-            let m = next(&mut sa.client).await;
-            sa.take(m);
-        }
-        assert_eq!(sa.follower.checked, sa.follower.len());
-        assert!(sa.follower.len() > held);
+        play_on_after_restart(&mut sa, server.addr, &token, &game).await;
         println!(
             "{held} entries held, {changed} attacks with {options} options migrated, {} entries at the end",
             sa.follower.len()

@@ -309,6 +309,29 @@ impl Seat {
     }
 }
 
+/// A seat goes on after its server restarted on the same database, at `addr`: a new connection
+/// logged in with `token` follows the game from the entries the seat holds (each checked against
+/// the server's hash) and plays to the end against the server's computer.
+pub async fn play_on_after_restart(seat: &mut Seat, addr: SocketAddr, token: &str, game: &str) {
+    let held = seat.follower.len();
+    let mut client = Client::connect(&ws(addr)).await.unwrap();
+    client
+        .request(&ClientMessage::Login { token: token.into() })
+        .await
+        .unwrap();
+    let blank = Follower::new(seat.follower.view.clone()).unwrap();
+    let follower = std::mem::replace(&mut seat.follower, blank);
+    seat.follower = watch(&mut client, game, held, Some(follower)).await;
+    seat.client = client;
+    while seat.follower.ended.is_none() {
+        seat.act(game).await;
+        let m = next(&mut seat.client).await;
+        seat.take(m);
+    }
+    assert_eq!(seat.follower.checked, seat.follower.len());
+    assert!(seat.follower.len() > held, "the game went on after the restart");
+}
+
 /// Both seats until the game is over for both: each acts when it is its turn, and takes
 /// whatever arrives first.
 pub async fn play_on(a: &mut Seat, b: &mut Seat, game: &str) {
