@@ -293,8 +293,16 @@ fn advance_question(
 
 /// Clicking the end cell of a legal retreat, or an allowed advance target, chooses it
 /// (`clicks.rs` worked out which).
-fn click_to_choose(this: Res<super::state::ThisClick>, mut orders: MessageWriter<PlayerOrder>) {
+fn click_to_choose(
+    this: Res<super::state::ThisClick>,
+    mut orders: MessageWriter<PlayerOrder>,
+    mut refusal: ResMut<super::state::LastRefusal>,
+) {
     use super::state::BoardClick;
+    // A refusal shown lasts until the next action: this choice is one.
+    if matches!(&this.0, Some(BoardClick::Retreat { .. } | BoardClick::Advance { .. })) {
+        refusal.0 = None;
+    }
     match &this.0 {
         Some(BoardClick::Retreat { unit, path }) => {
             orders.write(PlayerOrder(Order::Retreat {

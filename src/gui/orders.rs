@@ -112,10 +112,19 @@ fn move_through_history(world: &mut World) {
                 Some("Undo and redo are for playing: leave the replay (Branch here) first".into());
             continue;
         }
+        // The replay behind an undo passes through every phase since the start, and leaving a
+        // combat phase drops the prepared attack: it is kept when the game is back in one.
+        let prepared = world.resource::<super::attack::AttackPlan>().clone();
         let note = match h {
             History::Undo => undo::undo(world).map(|w| format!("Undone: {w}")),
             History::Redo => undo::redo(world).map(|w| format!("Redone: {w}")),
         };
+        let in_combat = world
+            .get_resource::<State<crate::game::phase::Phase>>()
+            .is_some_and(|p| *p.get() == crate::game::phase::Phase::Combat);
+        if in_combat {
+            world.insert_resource(prepared);
+        }
         world.resource_mut::<HistoryNote>().0 = Some(note.unwrap_or_else(|why| format!("Cannot: {why}")));
     }
 }
