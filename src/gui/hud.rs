@@ -118,7 +118,7 @@ fn handle_clicks(
 }
 
 fn handle_keys(
-    keys: Res<Keys>,
+    mut keys: ResMut<Keys>,
     mut orders: MessageWriter<PlayerOrder>,
     (mut confirm, turn, map, settings): (ResMut<ConfirmEndTurn>, Res<TurnState>, Res<GameMap>, Res<Settings>),
     mut selection: ResMut<Selection>,
@@ -142,13 +142,12 @@ fn handle_keys(
             *selection = Selection::default();
         }
     }
-    if keys.just(Action::Cancel) {
-        // Esc closes this help when it is open, else lets go of the selection.
-        if help.0 {
-            help.0 = false;
-        } else {
-            *selection = Selection::default();
-        }
+    // Esc closes this help when it is open (taking the key: the prepared attack stays), else
+    // lets go of the selection.
+    if help.0 && keys.take(Action::Cancel) {
+        help.0 = false;
+    } else if keys.just(Action::Cancel) {
+        *selection = Selection::default();
     }
     if keys.just(Action::Labels) {
         toggle_labels(&mut labels);

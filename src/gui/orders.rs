@@ -119,10 +119,15 @@ fn move_through_history(world: &mut World) {
             History::Undo => undo::undo(world).map(|w| format!("Undone: {w}")),
             History::Redo => undo::redo(world).map(|w| format!("Redone: {w}")),
         };
+        // Only while the attacker is the one to act: a defender asked again (a retreat undone)
+        // does not see the attack its enemy is preparing (Rommel's hidden tactic among it).
         let in_combat = world
             .get_resource::<State<crate::game::phase::Phase>>()
             .is_some_and(|p| *p.get() == crate::game::phase::Phase::Combat);
-        if in_combat {
+        let attacker_acts = world
+            .get_resource::<crate::game::phase::TurnState>()
+            .is_some_and(|t| crate::ai::side_to_act(world) == Some(t.active.0));
+        if in_combat && attacker_acts {
             world.insert_resource(prepared);
         }
         world.resource_mut::<HistoryNote>().0 = Some(note.unwrap_or_else(|why| format!("Cannot: {why}")));
