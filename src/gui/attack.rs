@@ -13,7 +13,7 @@ use crate::combat::{self, Odds, OptionTaken, RetreatOrSteps, Situation, Tactic};
 use crate::game::combat_phase::{CombatResolved, DeclaredCombat, GameView, PendingCombat, accelerated_effort_by};
 use crate::game::components::{MapIndex, Side};
 use crate::game::order::{AttackOrder, DefenseOrder, Order};
-use crate::game::phase::{CombatStep, GameState, Phase, TurnState};
+use crate::game::phase::{CombatStep, GameState, Phase};
 use crate::rules::grid::Cell;
 use bevy::prelude::*;
 
@@ -140,8 +140,6 @@ pub(super) fn enemies_in(cell: Cell, index: &MapIndex, sides: &Query<&Side>, act
 fn pin_on_click(
     this: Res<super::state::ThisClick>,
     keys: Res<super::keymap::Keys>,
-    (index, turn): (Res<MapIndex>, Res<TurnState>),
-    side_of: Query<(&Side, &crate::game::components::Unit)>,
     mut selection: ResMut<Selection>,
     mut plan: ResMut<AttackPlan>,
     mut last: ResMut<LastCombat>,
@@ -151,28 +149,21 @@ fn pin_on_click(
         *plan = AttackPlan::default();
         last.0 = None;
     }
-    match this.0 {
-        Some(BoardClick::JoinOrLeaveAttack(cell)) => {
-            let own: Vec<String> = index
-                .stack(cell)
-                .iter()
-                .filter_map(|e| side_of.get(*e).ok())
-                .filter(|(s, _)| **s == turn.active)
-                .map(|(_, u)| u.id.clone())
-                .collect();
+    match &this.0 {
+        Some(BoardClick::JoinOrLeaveAttack(own)) => {
             if own.iter().all(|e| plan.attackers.contains(e)) {
                 plan.attackers.retain(|e| !own.contains(e));
             } else {
                 for e in own {
-                    if !plan.attackers.contains(&e) {
-                        plan.attackers.push(e);
+                    if !plan.attackers.contains(e) {
+                        plan.attackers.push(e.clone());
                     }
                 }
             }
         }
         Some(BoardClick::PinAttack(cell)) => {
             *plan = AttackPlan {
-                target: Some(cell),
+                target: Some(*cell),
                 attackers: selection.units.clone(),
                 ..default()
             };

@@ -156,7 +156,8 @@ fn the_attack_plan_gives_the_order_the_window_shows_in_every_ruleset() {
         };
         let rules = w.resource::<crate::game::components::GameMap>().ruleset.combat.clone();
         let german =
-            w.resource::<crate::game::components::Sides>().0[w.resource::<TurnState>().active.0].id == "german";
+            w.resource::<crate::game::components::Sides>().0[w.resource::<crate::game::phase::TurnState>().active.0].id
+                == "german";
         {
             let mut state = SystemState::<(GameView, Res<PendingCombat>)>::new(w);
             let (view, pending) = state.get(w).unwrap();

@@ -24,7 +24,8 @@ pub struct ClickFacts {
     pub clicked_selected: bool,
     pub attack_prepared: bool,
     pub enemies_here: bool,
-    pub own_here: bool,
+    /// The side to play's units in the cell (ids).
+    pub own: Vec<String>,
     /// The retreat asked about, when one of its paths ends here: the unit and that path.
     pub retreat_here: Option<(String, Vec<Cell>)>,
     /// The advance asked about, when the cell is an allowed target: who would go.
@@ -43,7 +44,7 @@ pub fn interpret(f: ClickFacts) -> BoardClick {
         return BoardClick::Advance { units, to: cell };
     }
     if f.combat_phase && f.shift && f.attack_prepared {
-        return BoardClick::JoinOrLeaveAttack(cell);
+        return BoardClick::JoinOrLeaveAttack(f.own);
     }
     if f.combat_phase && f.selected && f.enemies_here {
         return BoardClick::PinAttack(cell);
@@ -54,11 +55,11 @@ pub fn interpret(f: ClickFacts) -> BoardClick {
     // A click moves the selection to a highlighted cell, or to an empty one (to be told why not);
     // on another of the side's stacks it selects it, unless Shift is held, which moves the
     // selection onto it to merge (out of reach too: the refusal says why it cannot).
-    let moves = f.selected && !f.clicked_selected && (!f.own_here || f.shift);
+    let moves = f.selected && !f.clicked_selected && (f.own.is_empty() || f.shift);
     if moves {
         BoardClick::Move(cell)
     } else {
-        BoardClick::Select(cell)
+        BoardClick::Select(f.own)
     }
 }
 
@@ -68,7 +69,7 @@ fn interpret_clicks(
     buttons: Res<ButtonInput<MouseButton>>,
     (keys, over_ui, hovered): (Res<Keys>, Res<PointerOverUi>, Res<Hovered>),
     (index, turn, phase): (Res<MapIndex>, Res<TurnState>, Res<State<Phase>>),
-    (sides, units): (Query<&Side>, Query<&Unit>),
+    (sides, units): (Query<&Side>, Query<(&Side, &Unit)>),
     (selection, plan): (Res<Selection>, Res<AttackPlan>),
     (asked, ticks): (Res<Asked>, Res<AdvanceTicks>),
     mut this: ResMut<ThisClick>,
@@ -78,11 +79,12 @@ fn interpret_clicks(
         return;
     }
     let Some(cell) = hovered.0 else { return };
-    let own: Vec<Entity> = index
+    let own: Vec<String> = index
         .stack(cell)
         .iter()
-        .copied()
-        .filter(|e| sides.get(*e).is_ok_and(|s| *s == turn.active))
+        .filter_map(|e| units.get(*e).ok())
+        .filter(|(s, _)| **s == turn.active)
+        .map(|(_, u)| u.id.clone())
         .collect();
     let retreat_here = asked.retreat.as_ref().and_then(|r| {
         let (path, ..) = r.paths.iter().find(|(p, ..)| p.last() == Some(&cell))?;
@@ -98,12 +100,10 @@ fn interpret_clicks(
         combat_phase: *phase.get() == Phase::Combat,
         shift: keys.shift(),
         selected: !selection.units.is_empty(),
-        clicked_selected: own
-            .iter()
-            .any(|e| units.get(*e).is_ok_and(|u| selection.units.contains(&u.id))),
+        clicked_selected: own.iter().any(|id| selection.units.contains(id)),
         attack_prepared: plan.target.is_some(),
         enemies_here: enemies_in(cell, &index, &sides, turn.active),
-        own_here: !own.is_empty(),
+        own,
         retreat_here,
         advance_here,
     }));
@@ -130,6 +130,7 @@ mod tests {
     #[test]
     fn a_click_means_one_thing_in_the_rules_order() {
         let cell = Cell::new(3, 4);
+        let mine = || vec!["pz".to_string()];
         let base = ClickFacts {
             cell,
             combat_phase: false,
@@ -138,7 +139,7 @@ mod tests {
             clicked_selected: false,
             attack_prepared: false,
             enemies_here: false,
-            own_here: false,
+            own: Vec::new(),
             retreat_here: None,
             advance_here: None,
         };
@@ -149,26 +150,26 @@ mod tests {
         };
         let cases: Vec<(BoardClick, BoardClick)> = vec![
             // Nothing selected: select.
-            (with(&|_| {}), BoardClick::Select(cell)),
+            (with(&|_| {}), BoardClick::Select(Vec::new())),
             // An empty cell: move (in reach or not: the refusal says why).
             (with(&|f| f.selected = true), BoardClick::Move(cell)),
             // Another own stack: select it; Shift+click moves onto it to merge.
             (
-                with(&|f| (f.selected, f.own_here) = (true, true)),
-                BoardClick::Select(cell),
+                with(&|f| (f.selected, f.own) = (true, mine())),
+                BoardClick::Select(mine()),
             ),
             (
-                with(&|f| (f.selected, f.own_here, f.shift) = (true, true, true)),
+                with(&|f| (f.selected, f.own, f.shift) = (true, mine(), true)),
                 BoardClick::Move(cell),
             ),
             // The selection itself, Shift or not: select.
             (
-                with(&|f| (f.selected, f.own_here, f.clicked_selected) = (true, true, true)),
-                BoardClick::Select(cell),
+                with(&|f| (f.selected, f.own, f.clicked_selected) = (true, mine(), true)),
+                BoardClick::Select(mine()),
             ),
             (
-                with(&|f| (f.selected, f.own_here, f.clicked_selected, f.shift) = (true, true, true, true)),
-                BoardClick::Select(cell),
+                with(&|f| (f.selected, f.own, f.clicked_selected, f.shift) = (true, mine(), true, true)),
+                BoardClick::Select(mine()),
             ),
             (
                 with(&|f| (f.selected, f.enemies_here, f.combat_phase) = (true, true, true)),
@@ -179,8 +180,11 @@ mod tests {
                 BoardClick::AttackOutOfPhase(cell),
             ),
             (
-                with(&|f| (f.combat_phase, f.shift, f.attack_prepared, f.enemies_here) = (true, true, true, true)),
-                BoardClick::JoinOrLeaveAttack(cell),
+                with(&|f| {
+                    (f.combat_phase, f.shift, f.attack_prepared, f.enemies_here) = (true, true, true, true);
+                    f.own = mine();
+                }),
+                BoardClick::JoinOrLeaveAttack(mine()),
             ),
             (
                 with(&|f| {
@@ -200,7 +204,10 @@ mod tests {
                 },
             ),
             // An allowed cell none of the units ticked may enter: a plain click there.
-            (with(&|f| f.advance_here = Some(Vec::new())), BoardClick::Select(cell)),
+            (
+                with(&|f| f.advance_here = Some(Vec::new())),
+                BoardClick::Select(Vec::new()),
+            ),
         ];
         for (i, (got, expected)) in cases.iter().enumerate() {
             assert_eq!(got, expected, "case {i}");

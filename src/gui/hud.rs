@@ -71,24 +71,21 @@ fn track_hover(
 /// phase, refused in words.
 fn handle_clicks(
     this: Res<super::state::ThisClick>,
-    (index, turn, phase): (Res<MapIndex>, Res<TurnState>, Res<State<Phase>>),
-    sides: Query<&Side>,
-    unit_ids: Query<&Unit>,
+    phase: Res<State<Phase>>,
     mut selection: ResMut<Selection>,
     mut orders: MessageWriter<PlayerOrder>,
     mut refusal: ResMut<LastRefusal>,
     mut note: ResMut<super::state::HistoryNote>,
 ) {
     use super::state::BoardClick;
-    let cell = match &this.0 {
-        Some(BoardClick::Move(cell) | BoardClick::Select(cell) | BoardClick::AttackOutOfPhase(cell)) => *cell,
-        _ => return,
+    let Some(click @ (BoardClick::Move(_) | BoardClick::Select(_) | BoardClick::AttackOutOfPhase(_))) = &this.0 else {
+        return;
     };
     // Undo's note would hide the refusal this click may bring: both last until the next action.
     refusal.0 = None;
     note.0 = None;
-    match &this.0 {
-        Some(BoardClick::AttackOutOfPhase(_)) => {
+    match click {
+        BoardClick::AttackOutOfPhase(cell) => {
             // Rommel: the selection shares its square with the enemy; a click there attacks it,
             // but only in a combat phase.
             refusal.0 = Some(format!(
@@ -96,24 +93,19 @@ fn handle_clicks(
                 phase.get()
             ));
         }
-        Some(BoardClick::Move(_)) => {
+        BoardClick::Move(cell) => {
             orders.write(PlayerOrder(Order::Move {
                 units: selection.units.clone(),
-                to: cell,
+                to: *cell,
             }));
         }
-        _ => {
-            let own: Vec<String> = index
-                .stack(cell)
-                .iter()
-                .filter(|e| sides.get(**e).is_ok_and(|s| *s == turn.active))
-                .filter_map(|e| unit_ids.get(*e).ok().map(|u| u.id.clone()))
-                .collect();
+        BoardClick::Select(own) => {
             *selection = Selection {
-                units: own,
+                units: own.clone(),
                 ..default()
             };
         }
+        _ => {}
     }
 }
 

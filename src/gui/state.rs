@@ -307,14 +307,14 @@ pub enum BoardClick {
     Advance { units: Vec<String>, to: Cell },
     /// A combat phase with a selection: prepare an attack on the enemy here.
     PinAttack(Cell),
-    /// Shift and a prepared attack: the side's stack here joins it, or leaves it.
-    JoinOrLeaveAttack(Cell),
+    /// Shift and a prepared attack: the side's stack here (these unit ids) joins it, or leaves it.
+    JoinOrLeaveAttack(Vec<String>),
     /// The selection shares its cell with an enemy outside a combat phase (Rommel's squares).
     AttackOutOfPhase(Cell),
     /// Move the selection here.
     Move(Cell),
-    /// Select the side's stack here (nothing, where it has none).
-    Select(Cell),
+    /// Select the side's stack here: these unit ids (none, where it has none).
+    Select(Vec<String>),
 }
 
 /// Where the click is worked out: the systems reading `ThisClick` run after it.
