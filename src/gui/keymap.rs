@@ -362,6 +362,17 @@ impl Keys {
         self.just.remove(&action)
     }
 
+    /// A window's key: `action` opens or closes it; Esc closes it when open, taking the key (so it
+    /// does not also clear the selection or drop the prepared attack). The window's new state,
+    /// when it changes (so a window left alone is not marked changed).
+    pub fn toggled(&mut self, open: bool, action: Action) -> Option<bool> {
+        let mut now = open ^ self.just(action);
+        if now && self.take(Action::Cancel) {
+            now = false;
+        }
+        (now != open).then_some(now)
+    }
+
     /// Whether Shift is held (a click or a step then does more).
     pub fn shift(&self) -> bool {
         self.shift
@@ -480,6 +491,19 @@ mod tests {
             (false, false),
         );
         assert!(fast.just(A::Undo) && !fast.just(A::Zones));
+    }
+
+    #[test]
+    fn a_windows_key_opens_and_closes_it_and_esc_closes_it_taking_the_key() {
+        assert_eq!(frame(&[K::KeyV], false).toggled(false, A::Score), Some(true));
+        assert_eq!(frame(&[K::KeyV], false).toggled(true, A::Score), Some(false));
+        let mut esc = frame(&[K::Escape], false);
+        assert_eq!(esc.toggled(true, A::Score), Some(false));
+        assert!(!esc.just(A::Cancel), "the Esc that closed the window is taken");
+        let mut esc = frame(&[K::Escape], false);
+        assert_eq!(esc.toggled(false, A::Score), None, "a closed window is left alone");
+        assert!(esc.just(A::Cancel), "and Esc goes on to the board");
+        assert_eq!(frame(&[], false).toggled(true, A::Score), None);
     }
 
     #[test]

@@ -48,11 +48,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn toggle_key(mut keys: ResMut<super::keymap::Keys>, mut reference: ResMut<RulesReference>) {
-    if keys.just(super::keymap::Action::RulesReference) {
-        reference.open = !reference.open;
-    }
-    if reference.open && keys.take(super::keymap::Action::Cancel) {
-        reference.open = false;
+    if let Some(open) = keys.toggled(reference.open, super::keymap::Action::RulesReference) {
+        reference.open = open;
     }
 }
 

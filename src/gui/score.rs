@@ -29,12 +29,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn toggle(mut keys: ResMut<super::keymap::Keys>, mut show: ResMut<ShowScore>) {
-    if keys.just(super::keymap::Action::Score) {
-        show.0 = !show.0;
-    }
-    // Esc closes it (and so does not also clear the selection).
-    if show.0 && keys.take(super::keymap::Action::Cancel) {
-        show.0 = false;
+    if let Some(open) = keys.toggled(show.0, super::keymap::Action::Score) {
+        show.0 = open;
     }
 }
 

@@ -47,11 +47,8 @@ fn load(path: &std::path::Path) -> (Settings, Option<String>) {
 }
 
 fn toggle_window(mut keys: ResMut<super::keymap::Keys>, mut file: ResMut<SettingsFile>) {
-    if keys.just(super::keymap::Action::Settings) {
-        file.open = !file.open;
-    }
-    if file.open && keys.take(super::keymap::Action::Cancel) {
-        file.open = false;
+    if let Some(open) = keys.toggled(file.open, super::keymap::Action::Settings) {
+        file.open = open;
     }
 }
 
