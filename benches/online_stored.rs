@@ -41,6 +41,7 @@ fn template(me: &str, other: &str) -> (GameRow, Vec<SeatRow>) {
         id: String::new(),
         scenario: "st-vith-1944".into(),
         scenario_text: text.into(),
+        ruleset_text: None,
         edition: hexfront::game::edition::CURRENT_EDITION,
         secret: hex(&secret),
         commitment: dice_proof::commitment(&secret),
@@ -89,6 +90,13 @@ async fn populate(url: &str, n: usize, row: &GameRow, seats: &[SeatRow], log: &[
     use sqlx::Connection;
     let mut db = sqlx::AnyConnection::connect(url).await.unwrap();
     let started = Instant::now();
+    let text_hash = hexfront::net::store::text_hash(&row.scenario_text);
+    sqlx::query("INSERT INTO scenario_texts (hash, text) VALUES ($1, $2)")
+        .bind(&text_hash)
+        .bind(&row.scenario_text)
+        .execute(&mut db)
+        .await
+        .unwrap();
     for chunk in (0..n).collect::<Vec<_>>().chunks(2_000) {
         let mut tx = db.begin().await.unwrap();
         for &i in chunk {
@@ -99,12 +107,12 @@ async fn populate(url: &str, n: usize, row: &GameRow, seats: &[SeatRow], log: &[
                 Some("p-others".into())
             };
             sqlx::query(
-                "INSERT INTO games (id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, created, \
+                "INSERT INTO games (id, scenario, scenario_hash, edition, secret, commitment, invite, listed, ended, created, \
                  observer_delay, turn_seconds, turn_concede) VALUES ($1, $2, $3, $4, $5, $6, NULL, 0, 0, $7, '\"none\"', NULL, 0)",
             )
             .bind(&id)
             .bind(&row.scenario)
-            .bind(&row.scenario_text)
+            .bind(&text_hash)
             .bind(i64::from(row.edition))
             .bind(&row.secret)
             .bind(&row.commitment)

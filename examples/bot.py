@@ -21,7 +21,7 @@ import sys
 
 import websockets
 
-PROTOCOL = 2
+PROTOCOL = 3
 VERSION = "0.1.0"
 # Seconds without any message before the bot gives up.
 SILENCE = 120

@@ -283,6 +283,7 @@ fn the_holders_client_gives_a_link_only_for_the_next_entry_and_refuses_an_undo_p
         scenario: "mortain-1944".into(),
         scenario_name: scenario.raw.name.clone(),
         scenario_text: text.into(),
+        ruleset_text: None,
         edition: hexfront::game::edition::CURRENT_EDITION,
         seats: ["german", "us"]
             .iter()

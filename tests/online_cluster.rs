@@ -240,3 +240,94 @@ fn two_server_processes_share_a_game_and_one_takes_it_over_when_the_other_dies()
         );
     });
 }
+
+/// What a process's `/api/status` says: (games held, claims taken over).
+fn held_and_taken(addr: SocketAddr) -> (u64, u64) {
+    let (_, body) = http_get(addr, "/api/status");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    (
+        json["games_held"].as_u64().unwrap(),
+        json["taken_over"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn observers_on_another_process_read_a_game_without_taking_it() {
+    let Ok(base) = std::env::var("HEXFRONT_TEST_POSTGRES") else {
+        eprintln!("skipped: set HEXFRONT_TEST_POSTGRES to a PostgreSQL URL to run the two-process test");
+        return;
+    };
+    let dir = temp_dir("cluster-readers");
+    let rt = common::online::runtime();
+    rt.block_on(async {
+        let db = postgres_db(&base, &dir).await;
+        let (first, at_first) = spawn_server(&db, &dir.join("first.log"));
+        let (second, at_second) = spawn_server(&db, &dir.join("second.log"));
+        let (_first, _second) = (Process(first), Process(second));
+        // Both players on the first process; two observers on the second, each reading the
+        // game's log as it grows and asking what it takes now after every entry.
+        let (mut anna, _) = register(at_first, "Anna").await;
+        let (mut bert, _) = register(at_first, "Bert").await;
+        let (game, invite, _) = create(&mut anna, SCENARIO, "us", Opponent::Invite).await;
+        let (fa, fb) = join_and_follow(&mut anna, &mut bert, &game, invite).await;
+        let mut a = Seat::new(anna, fa, "standard", 3);
+        let mut b = Seat::new(bert, fb, "standard", 4);
+        let mut observers = Vec::new();
+        for name in ["Watcher 1", "Watcher 2"] {
+            let (mut c, _) = register(at_second, name).await;
+            let f = watch(&mut c, &game, 0, None).await;
+            observers.push((c, f));
+        }
+        let mut reads = 0;
+        for target in (2..=40).step_by(2) {
+            play_until(&mut a, &mut b, &mut observers, &game, target).await;
+            for (client, follower) in observers.iter_mut() {
+                client
+                    .send(&ClientMessage::Options { game: game.clone() })
+                    .await
+                    .unwrap();
+                loop {
+                    match next(client).await {
+                        ServerMessage::Options { expect, .. } => {
+                            // Read from the database: its entries may be ahead of what the
+                            // notices brought this client so far, never behind.
+                            assert!(expect >= follower.len(), "the reading process's copy is up to date");
+                            break;
+                        }
+                        m => follower.take(&m).unwrap(),
+                    }
+                }
+                reads += 1;
+            }
+        }
+        // Orders still on their way come back; then every copy reads to the longest log.
+        for seat in [&mut a, &mut b] {
+            if let Some(e) = seat.sent.filter(|e| seat.follower.len() <= *e) {
+                until_len(seat, e + 1).await;
+            }
+        }
+        let longest = a.follower.len().max(b.follower.len());
+        until_len(&mut a, longest).await;
+        until_len(&mut b, longest).await;
+        for (client, follower) in observers.iter_mut() {
+            while follower.len() < longest {
+                let m = next(client).await;
+                follower.take(&m).unwrap();
+            }
+        }
+        let compared = same_log(&[&a.follower, &b.follower, &observers[0].1, &observers[1].1]);
+        let (held_second, taken_second) = held_and_taken(at_second);
+        let (held_first, taken_first) = held_and_taken(at_first);
+        assert_eq!(
+            (held_second, taken_second),
+            (0, 0),
+            "the readers' process took no claim"
+        );
+        assert_eq!(
+            (held_first, taken_first),
+            (1, 0),
+            "the players' process kept the game throughout"
+        );
+        println!("{reads} reads on the other process, {compared} entry copies compared, no claim changed hands");
+    });
+}

@@ -1,7 +1,8 @@
 //! A server started on a database of the release before save format 4 (its stored attacks with a
 //! field per option, schema 7) rewrites them once as lists of options and its games go on: a
 //! follower replays every entry to the server's hashes, the player plays on, and an entry that
-//! reads neither way stops the migration by name and changes nothing.
+//! reads neither way stops the migration by name and changes nothing. A database of schema 8
+//! (each game with a copy of its scenario's text) keeps each text once.
 
 mod common;
 
@@ -73,12 +74,98 @@ async fn as_the_release_before(db: &str) -> (usize, usize) {
             .await
             .unwrap();
     }
+    conn.close().await.unwrap();
+    as_schema_8(db).await;
+    let mut conn = sqlx::AnyConnection::connect(db).await.unwrap();
     sqlx::query("DELETE FROM schema_version WHERE version > 7")
         .execute(&mut conn)
         .await
         .unwrap();
     conn.close().await.unwrap();
     (options, changed)
+}
+
+/// Puts the database back as schema 8 left it: each game with its own copy of its scenario's
+/// text, no table of texts, no uploads.
+async fn as_schema_8(db: &str) {
+    let mut conn = sqlx::AnyConnection::connect(db).await.unwrap();
+    for sql in [
+        "ALTER TABLE games ADD COLUMN scenario_text TEXT NOT NULL DEFAULT ''",
+        "UPDATE games SET scenario_text = (SELECT text FROM scenario_texts WHERE scenario_texts.hash = games.scenario_hash)",
+        "ALTER TABLE games DROP COLUMN scenario_hash",
+        "ALTER TABLE games DROP COLUMN ruleset_hash",
+        "DROP TABLE scenario_texts",
+        "DROP TABLE uploads",
+        "DELETE FROM schema_version WHERE version > 8",
+    ] {
+        sqlx::query(sql).execute(&mut conn).await.unwrap();
+    }
+    conn.close().await.unwrap();
+}
+
+/// The number of rows `sql` (a `SELECT COUNT(*) AS n …`) counts.
+async fn count(db: &str, sql: &'static str) -> i64 {
+    let mut conn = sqlx::AnyConnection::connect(db).await.unwrap();
+    let n = sqlx::query(sql).fetch_one(&mut conn).await.unwrap().get("n");
+    conn.close().await.unwrap();
+    n
+}
+
+#[test]
+fn each_scenario_text_is_stored_once_and_an_older_database_moves_its_copies() {
+    let dir = temp_dir("texts");
+    let rt = runtime();
+    rt.block_on(async {
+        let db = db_url(&dir).await;
+        let server = start(&dir).await;
+        let (mut a, _, token) = player(server.addr, "Anna").await;
+        let mut games = Vec::new();
+        for scenario in ["mortain-1944", "st-vith-1944", "mortain-1944", "mortain-1944"] {
+            let side = if scenario.starts_with("mortain") {
+                "german"
+            } else {
+                "us"
+            };
+            games.push(
+                create(&mut a, scenario, side, Opponent::Computer("novice".into()))
+                    .await
+                    .0,
+            );
+        }
+        assert_eq!(
+            count(&db, "SELECT COUNT(*) AS n FROM scenario_texts").await,
+            2,
+            "two texts for four games"
+        );
+        server.stop().await;
+
+        as_schema_8(&db).await;
+        let copies = "SELECT COUNT(*) AS n FROM games WHERE LENGTH(scenario_text) > 1000";
+        assert_eq!(count(&db, copies).await, 4, "schema 8 keeps a copy a game");
+
+        // The server of this release moves the copies, one text each, and every game reads.
+        let server = start(&dir).await;
+        assert_eq!(count(&db, "SELECT COUNT(*) AS n FROM scenario_texts").await, 2);
+        let mut conn = sqlx::AnyConnection::connect(&db).await.unwrap();
+        let columns = sqlx::query("SELECT * FROM games").fetch_one(&mut conn).await.unwrap();
+        assert!(
+            columns.try_get::<String, _>("scenario_text").is_err(),
+            "the games' copies are gone"
+        );
+        conn.close().await.unwrap();
+        let mut watcher = Client::connect(&ws(server.addr)).await.unwrap();
+        watcher.request(&ClientMessage::Login { token }).await.unwrap();
+        for (game, scenario) in games
+            .iter()
+            .zip(["mortain-1944", "st-vith-1944", "mortain-1944", "mortain-1944"])
+        {
+            let follower = watch(&mut watcher, game, 0, None).await;
+            let (shipped, _) = hexfront::net::lobby::shipped(scenario).unwrap();
+            assert_eq!(follower.view.scenario_text, shipped, "{game}");
+        }
+        println!("4 games, 2 texts before and after the migration");
+        server.stop().await;
+    });
 }
 
 /// Stored entries holding `needle` (read whole: `LIKE` takes `_` for any letter).

@@ -232,7 +232,7 @@ impl Follower {
     /// A follower of the game `view` describes, at its start.
     pub fn new(view: GameView) -> Result<Self, String> {
         let scenario =
-            Scenario::from_ron_str(format!("{}.ron", view.scenario), &view.scenario_text).map_err(|e| e.to_string())?;
+            super::user_scenarios::scenario_of(&view.scenario, &view.scenario_text, view.ruleset_text.as_deref())?;
         let app = fresh_app(&scenario, view.edition);
         let walk = crate::game::dice_proof::ChainWalk {
             chained: view.chained,

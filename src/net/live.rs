@@ -529,12 +529,12 @@ impl Worker {
     }
 
     fn log(&mut self, id: &str) -> Result<LogSnapshot, String> {
-        if self.live(id)?.is_none() {
+        if self.readable(id)?.is_none() {
             return Ok(LogSnapshot::default());
         }
         self.computer_turns(id);
         let game = self
-            .live(id)?
+            .readable(id)?
             .ok_or_else(|| format!("game `{id}` waits for a player"))?;
         let world = game.app.world();
         Ok(LogSnapshot {
@@ -550,12 +550,12 @@ impl Worker {
     }
 
     fn options(&mut self, id: &str, player: Option<&str>) -> Result<(usize, bool, OrderOptions), String> {
-        if self.live(id)?.is_none() {
+        if self.readable(id)?.is_none() {
             return Ok((0, false, OrderOptions::default()));
         }
         self.computer_turns(id);
         let game = self
-            .live(id)?
+            .readable(id)?
             .ok_or_else(|| format!("game `{id}` waits for a player"))?;
         let seated = player.is_some() && game.seats.iter().any(|s| s.player.as_deref() == player);
         if !seated && game.row.observer_delay != super::protocol::ObserverDelay::None && !is_over(game.app.world()) {
@@ -576,7 +576,7 @@ impl Worker {
     }
 
     fn saved(&mut self, id: &str) -> Result<crate::game::save::SavedGame, String> {
-        let game = self.live(id)?.ok_or_else(|| format!("game `{id}` has not begun"))?;
+        let game = self.readable(id)?.ok_or_else(|| format!("game `{id}` has not begun"))?;
         if !game.row.ended && !is_over(game.app.world()) {
             return Err(format!(
                 "game `{id}` is not over: its secret stays on the server until it ends"

@@ -1,5 +1,5 @@
 //! Players and games before play: registering (a random token, only its hash kept), making a
-//! game of a shipped scenario (the server's secret drawn and committed to), taking a seat, and
+//! game of a shipped or uploaded scenario (the server's secret drawn and committed to), taking a seat, and
 //! the game as a client sees it.
 
 use super::protocol::{GameView, ObserverDelay, Opponent, SeatView, TurnTime};
@@ -51,6 +51,72 @@ pub fn shipped(name: &str) -> Result<(&'static str, Scenario), String> {
         })?;
     let scenario = Scenario::from_ron_str(*path, text).map_err(|e| e.to_string())?;
     Ok((text, scenario))
+}
+
+/// The scenario a new game is made from: its name, its texts and the scenario.
+struct ChosenScenario {
+    name: String,
+    text: String,
+    ruleset_text: Option<String>,
+    scenario: Scenario,
+}
+
+/// A shipped scenario by its name, or an uploaded one by its id (`u-…`).
+async fn chosen_scenario(store: &Store, name: &str) -> Result<ChosenScenario, String> {
+    if !name.starts_with("u-") {
+        let (text, scenario) = shipped(name)?;
+        return Ok(ChosenScenario {
+            name: name.to_string(),
+            text: text.to_string(),
+            ruleset_text: None,
+            scenario,
+        });
+    }
+    let upload = store
+        .upload(name)
+        .await?
+        .ok_or_else(|| format!("scenario: no uploaded scenario `{name}` (POST /api/scenarios answers with the id)"))?;
+    let stem = upload.file.strip_suffix(".ron").unwrap_or(&upload.file).to_string();
+    let scenario = super::user_scenarios::scenario_of(&stem, &upload.scenario_text, upload.ruleset_text.as_deref())?;
+    Ok(ChosenScenario {
+        name: stem,
+        text: upload.scenario_text,
+        ruleset_text: upload.ruleset_text,
+        scenario,
+    })
+}
+
+/// Uploads checked at once, at most: a flood of large files queues here rather than taking
+/// every core from the games.
+static UPLOAD_CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+/// Checks and stores a scenario `player` uploaded: its id and the scenario. Parsing runs on a
+/// blocking thread (a large file must not hold up the connections' tasks), one upload at a time.
+pub async fn upload(
+    store: &Store,
+    player: &str,
+    request: super::user_scenarios::UploadRequest,
+) -> Result<(String, Scenario), String> {
+    let _turn = UPLOAD_CHECKS
+        .acquire()
+        .await
+        .map_err(|e| format!("checking the upload stopped: {e}"))?;
+    let (request, scenario) = tokio::task::spawn_blocking(move || {
+        let checked = super::user_scenarios::check(&request);
+        (request, checked)
+    })
+    .await
+    .map_err(|e| format!("checking the upload stopped: {e}"))?;
+    let scenario = scenario?;
+    let ruleset_text = request.ruleset.map(|r| r.text);
+    let upload = super::store::Upload {
+        id: super::store::Upload::id_of(&request.scenario.text, ruleset_text.as_deref()),
+        file: request.scenario.file,
+        scenario_text: request.scenario.text,
+        ruleset_text,
+    };
+    store.add_upload(&upload, player).await?;
+    Ok((upload.id, scenario))
 }
 
 /// What the creator of a game chooses.
@@ -105,7 +171,8 @@ pub async fn create(store: &Store, player: &str, new: NewGame<'_>) -> Result<(St
             "observer_delay.seconds: {s} is more than {MAX_TURN_SECONDS} (thirty days)"
         ));
     }
-    let (text, scenario) = shipped(scenario_name)?;
+    let chosen = chosen_scenario(store, scenario_name).await?;
+    let scenario = &chosen.scenario;
     let sides: Vec<&str> = scenario.raw.sides.iter().map(|s| s.id.as_str()).collect();
     let mine = sides.iter().position(|s| s.eq_ignore_ascii_case(side)).ok_or_else(|| {
         format!(
@@ -121,8 +188,9 @@ pub async fn create(store: &Store, player: &str, new: NewGame<'_>) -> Result<(St
     let invite = matches!(opponent, Opponent::Invite).then(|| hex(&random_bytes::<5>()));
     let row = GameRow {
         id: format!("g-{}", hex(&random_bytes::<6>())),
-        scenario: scenario_name.to_string(),
-        scenario_text: text.to_string(),
+        scenario: chosen.name,
+        scenario_text: chosen.text,
+        ruleset_text: chosen.ruleset_text,
         edition: crate::game::edition::CURRENT_EDITION,
         secret: hex(&secret),
         commitment: dice_proof::commitment(&secret),
@@ -250,6 +318,7 @@ pub async fn game_view(store: &Store, game: &str, player: Option<&str>) -> Resul
         scenario: row.scenario.clone(),
         scenario_name: scenario.raw.name.clone(),
         scenario_text: row.scenario_text.clone(),
+        ruleset_text: row.ruleset_text.clone(),
         edition: row.edition,
         started: seats.iter().all(SeatRow::taken),
         seats: views,

@@ -1,13 +1,14 @@
 //! Play across the internet: `hexfront serve` (the rules' authority, a database, each connection
 //! given only its side's view), the protocol, and a headless client library.
 //!
-//! Dependency direction inside: `protocol`, `outbox` (a connection's bounded queue), `store` and `claims` (which process carries out a
-//! game, with several on one PostgreSQL) at the bottom; `hub` and `live` (the games in play)
+//! Dependency direction inside: `protocol`, `outbox` (a connection's bounded queue),
+//! `user_scenarios` (uploads checked; a game's scenario built from its texts), `store` and
+//! `claims` (which process carries out a game, with several on one PostgreSQL) at the bottom; `hub` and `live` (the games in play)
 //! over them, `shared` bundling them; `cluster` (events passed between processes) over those;
 //! over that `lobby`, `delay` (observers held
 //! back), `follow` (a connection following a game) under `connection`, `notice` (webhooks) and
 //! `clock` (time per turn, notices); `server` on top. `client` stands beside them, using only
-//! `protocol` (and `lobby`'s random bytes).
+//! `protocol`, `user_scenarios` (and `lobby`'s random bytes).
 
 pub mod chat;
 pub mod claims;
@@ -27,3 +28,4 @@ pub mod rate;
 pub mod server;
 mod shared;
 pub mod store;
+pub mod user_scenarios;

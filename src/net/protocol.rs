@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// The protocol number: a client and a server must have the same (the dice and hashes come from
 /// the same engine).
-pub const PROTOCOL: u32 = 2;
+pub const PROTOCOL: u32 = 3;
 
 /// The largest frame either side accepts (scenario uploads go by HTTP).
 pub const MAX_FRAME: usize = 64 * 1024;
@@ -138,11 +138,15 @@ pub struct SeatView {
 #[serde(deny_unknown_fields)]
 pub struct GameView {
     pub game: String,
-    /// The scenario's file name (a shipped one) and display name.
+    /// The scenario's file name without `.ron` (a shipped one, or an uploaded one's) and
+    /// display name.
     pub scenario: String,
     pub scenario_name: String,
     /// The scenario's text as the game was made from it (RON).
     pub scenario_text: String,
+    /// The user ruleset's text, for an uploaded scenario that names one (RON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset_text: Option<String>,
     /// The rules edition the game is played under.
     pub edition: u32,
     pub seats: Vec<SeatView>,

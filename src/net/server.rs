@@ -118,6 +118,12 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         .route("/api/games/{id}/saved", get(saved))
         .route("/api/games/{id}/messages", get(messages))
         .route("/api/request", axum::routing::post(request))
+        .route(
+            "/api/scenarios",
+            axum::routing::post(upload_scenario).layer(axum::extract::DefaultBodyLimit::max(
+                super::user_scenarios::MAX_UPLOAD_BODY,
+            )),
+        )
         .layer(axum::middleware::from_fn_with_state(shared.clone(), per_address))
         .with_state(shared);
     let listener = tokio::net::TcpListener::bind(listen)
@@ -273,17 +279,57 @@ async fn open_games(State(shared): State<Shared>) -> Response {
 
 /// The newest 50 games of the player whose bearer token is given.
 async fn my_games(State(shared): State<Shared>, headers: axum::http::HeaderMap) -> Response {
-    let Some(token) = bearer(&headers) else {
-        return (StatusCode::UNAUTHORIZED, "Authorization: Bearer TOKEN is needed").into_response();
-    };
-    let player = match shared.store.player_by_token(&super::lobby::token_hash(&token)).await {
-        Ok(Some((id, _))) => id,
-        Ok(None) => return (StatusCode::UNAUTHORIZED, "Authorization: no player has this token").into_response(),
-        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+    let player = match player_of(&shared, &headers).await {
+        Ok(player) => player,
+        Err(refusal) => return refusal,
     };
     match shared.store.player_games(&player, 50).await {
         Ok(games) => axum::Json(serde_json::json!({ "games": games })).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+    }
+}
+
+/// The player whose token `Authorization: Bearer TOKEN` gives, or the refusal to send.
+async fn player_of(shared: &Shared, headers: &axum::http::HeaderMap) -> Result<String, Response> {
+    let Some(token) = bearer(headers) else {
+        return Err((StatusCode::UNAUTHORIZED, "Authorization: Bearer TOKEN is needed").into_response());
+    };
+    match shared.store.player_by_token(&super::lobby::token_hash(&token)).await {
+        Ok(Some((id, _))) => Ok(id),
+        Ok(None) => Err((StatusCode::UNAUTHORIZED, "Authorization: no player has this token").into_response()),
+        Err(e) => Err((StatusCode::INTERNAL_SERVER_ERROR, e).into_response()),
+    }
+}
+
+/// `POST /api/scenarios`: a player's scenario (and the ruleset file it names), checked as
+/// `hexfront validate` checks files and stored; answered with the id `create` takes.
+async fn upload_scenario(State(shared): State<Shared>, headers: axum::http::HeaderMap, body: String) -> Response {
+    let player = match player_of(&shared, &headers).await {
+        Ok(player) => player,
+        Err(refusal) => return refusal,
+    };
+    let request: super::user_scenarios::UploadRequest = match serde_json::from_str(&body) {
+        Ok(request) => request,
+        Err(e) => {
+            return bad_request(format!(
+                "the upload is not the JSON expected ({e}): {{\"scenario\":{{\"file\":\"NAME.ron\",\"text\":\"…\"}},\"ruleset\":{{\"file\":…,\"text\":…}} or left out}}"
+            ));
+        }
+    };
+    match super::lobby::upload(&shared.store, &player, request).await {
+        Ok((id, scenario)) => axum::Json(serde_json::json!({
+            "scenario": id,
+            "name": scenario.raw.name,
+            "sides": scenario.raw.sides.iter().map(|s| s.id.clone()).collect::<Vec<_>>(),
+            "ruleset": scenario.raw.ruleset,
+        }))
+        .into_response(),
+        Err(message) if message.starts_with("database") => (StatusCode::INTERNAL_SERVER_ERROR, message).into_response(),
+        Err(message) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            axum::Json(ServerMessage::Error { message }),
+        )
+            .into_response(),
     }
 }
 

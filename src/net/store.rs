@@ -4,11 +4,13 @@
 
 mod chat;
 mod schema;
+mod texts;
 mod waits;
 
 use super::protocol::{ObserverDelay, TurnTime};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
+pub use texts::{Upload, text_hash};
 pub use waits::{Lapse, Notice};
 
 /// One of a player's games, as their list shows it.
@@ -27,10 +29,13 @@ pub struct GameListed {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     pub id: String,
-    /// The shipped scenario's file name.
+    /// The shipped scenario's file name without `.ron`, or the uploaded scenario's.
     pub scenario: String,
-    /// Its text when the game was made (a later release may change the file).
+    /// Its text when the game was made (a later release may change the file); stored once
+    /// however many games use it.
     pub scenario_text: String,
+    /// The text of the user ruleset an uploaded scenario names (none for a built-in ruleset).
+    pub ruleset_text: Option<String>,
     pub edition: u32,
     /// The server's secret (hex): never sent before the game ends.
     pub secret: String,
@@ -50,7 +55,7 @@ pub struct GameRow {
 impl GameRow {
     /// The scenario the game was made from (its text as stored, not today's shipped file).
     pub fn scenario(&self) -> Result<crate::scenario::Scenario, String> {
-        crate::scenario::Scenario::from_ron_str(format!("{}.ron", self.scenario), &self.scenario_text)
+        super::user_scenarios::scenario_of(&self.scenario, &self.scenario_text, self.ruleset_text.as_deref())
             .map_err(|e| format!("game `{}`: its scenario no longer loads: {e}", self.id))
     }
 }
@@ -212,14 +217,19 @@ impl Store {
     pub async fn add_game(&self, game: &GameRow, seats: &[SeatRow]) -> Result<(), String> {
         let e = |x| db_error("adding a game", x);
         let mut tx = self.pool.begin().await.map_err(e)?;
+        let scenario_hash = texts::put_text(&mut tx, &game.scenario_text).await?;
+        let ruleset_hash = match &game.ruleset_text {
+            Some(text) => Some(texts::put_text(&mut tx, text).await?),
+            None => None,
+        };
         sqlx::query(
-            "INSERT INTO games (id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, created, \
-             observer_delay, turn_seconds, turn_concede, chained) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11, $12, $13)",
+            "INSERT INTO games (id, scenario, scenario_hash, edition, secret, commitment, invite, listed, ended, created, \
+             observer_delay, turn_seconds, turn_concede, chained, ruleset_hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11, $12, $13, $14)",
         )
         .bind(&game.id)
         .bind(&game.scenario)
-        .bind(&game.scenario_text)
+        .bind(scenario_hash)
         .bind(i64::from(game.edition))
         .bind(&game.secret)
         .bind(&game.commitment)
@@ -230,6 +240,7 @@ impl Store {
         .bind(game.turn_time.map(|t| i64::from(t.seconds)))
         .bind(game.turn_time.map_or(0, |t| i64::from(t.concede)))
         .bind(i64::from(game.chained))
+        .bind(ruleset_hash)
         .execute(&mut *tx)
         .await
         .map_err(e)?;
@@ -249,8 +260,10 @@ impl Store {
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, String> {
         let row = sqlx::query(
-            "SELECT id, scenario, scenario_text, edition, secret, commitment, invite, listed, ended, observer_delay, \
-             turn_seconds, turn_concede, waiting_side, waiting_since, chained FROM games WHERE id = $1",
+            "SELECT g.id, g.scenario, t.text AS scenario_text, r.text AS ruleset_text, g.edition, g.secret, g.commitment, \
+             g.invite, g.listed, g.ended, g.observer_delay, g.turn_seconds, g.turn_concede, g.waiting_side, \
+             g.waiting_since, g.chained FROM games g JOIN scenario_texts t ON t.hash = g.scenario_hash \
+             LEFT JOIN scenario_texts r ON r.hash = g.ruleset_hash WHERE g.id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -260,6 +273,7 @@ impl Store {
             id: r.get("id"),
             scenario: r.get("scenario"),
             scenario_text: r.get("scenario_text"),
+            ruleset_text: r.get("ruleset_text"),
             edition: r.get::<i64, _>("edition") as u32,
             secret: r.get("secret"),
             commitment: r.get("commitment"),

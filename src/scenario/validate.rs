@@ -68,6 +68,22 @@ pub struct Scenario {
 impl Scenario {
     /// Parses and validates a scenario's text; `file` names it in errors.
     pub fn from_ron_str(file: impl AsRef<Path>, text: &str) -> Result<Scenario, LoadError> {
+        Self::from_ron_str_with(file, text, RulesetFrom::Files)
+    }
+
+    /// `from_ron_str` on a server: the ruleset is a built-in one or `given` (an uploaded
+    /// scenario's, a stored game's); no file is read, and a ruleset file named but not given is
+    /// refused.
+    pub fn from_ron_str_no_files(
+        file: impl AsRef<Path>,
+        text: &str,
+        given: Option<Arc<Ruleset>>,
+    ) -> Result<Scenario, LoadError> {
+        let from = given.map_or(RulesetFrom::BuiltIn, RulesetFrom::Given);
+        Self::from_ron_str_with(file, text, from)
+    }
+
+    fn from_ron_str_with(file: impl AsRef<Path>, text: &str, ruleset: RulesetFrom) -> Result<Scenario, LoadError> {
         let src = Source::new(file.as_ref(), text);
         let top = super::top_level_name(text);
         let opening = super::opening(text);
@@ -100,7 +116,7 @@ impl Scenario {
             });
         }
         let raw: RawScenario = src.parse()?;
-        validate(&src, raw)
+        validate_with(&src, raw, ruleset)
     }
 
     /// Validates a scenario already parsed from `src` (a saved game's `scenario`, with
@@ -111,7 +127,7 @@ impl Scenario {
 
     /// `from_raw` with its ruleset given (a saved game carries its user ruleset with it).
     pub fn from_raw_with_ruleset(src: &Source, raw: RawScenario, ruleset: Arc<Ruleset>) -> Result<Scenario, LoadError> {
-        validate_with(src, raw, Some(ruleset))
+        validate_with(src, raw, RulesetFrom::Given(ruleset))
     }
 
     /// Whether its ruleset is a user's ruleset file rather than a built-in one.
@@ -132,12 +148,18 @@ impl Scenario {
 
 /// The scenario's ruleset: `given` (a saved game's own copy of a user ruleset), a built-in one,
 /// or a user ruleset file found from the scenario's file (`user_ruleset`).
-fn ruleset_of(src: &Source, raw: &RawScenario, given: Option<Arc<Ruleset>>) -> Result<Arc<Ruleset>, LoadError> {
-    if let Some(r) = given {
+fn ruleset_of(src: &Source, raw: &RawScenario, from: RulesetFrom) -> Result<Arc<Ruleset>, LoadError> {
+    if let RulesetFrom::Given(r) = from {
         return Ok(r);
     }
     if let Some(r) = Ruleset::builtin(&raw.ruleset) {
         return r.map(Arc::new);
+    }
+    if super::user_ruleset::names_a_file(&raw.ruleset) && matches!(from, RulesetFrom::BuiltIn) {
+        return Err(src.error(
+            "ruleset",
+            format!("the ruleset file `{}` was not given with the scenario", raw.ruleset),
+        ));
     }
     if super::user_ruleset::names_a_file(&raw.ruleset) {
         return match super::user_ruleset::load(&raw.ruleset, &src.file) {
@@ -156,11 +178,21 @@ fn ruleset_of(src: &Source, raw: &RawScenario, given: Option<Arc<Ruleset>>) -> R
     ))
 }
 
-fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
-    validate_with(src, raw, None)
+/// Where a scenario's ruleset may come from.
+enum RulesetFrom {
+    /// Built-in, or a user ruleset file found from the scenario's file.
+    Files,
+    /// Built-in only (a server reads no file a scenario names).
+    BuiltIn,
+    /// This one (a saved game's or an upload's copy of a user ruleset).
+    Given(Arc<Ruleset>),
 }
 
-fn validate_with(src: &Source, raw: RawScenario, given: Option<Arc<Ruleset>>) -> Result<Scenario, LoadError> {
+fn validate(src: &Source, raw: RawScenario) -> Result<Scenario, LoadError> {
+    validate_with(src, raw, RulesetFrom::Files)
+}
+
+fn validate_with(src: &Source, raw: RawScenario, given: RulesetFrom) -> Result<Scenario, LoadError> {
     super::limits::scenario(src, &raw)?;
     let ruleset = ruleset_of(src, &raw, given)?;
     let board = validate_map(src, &raw, &ruleset)?;

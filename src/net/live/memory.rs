@@ -2,7 +2,7 @@
 //! the database's log, or, taken back from another server process, brought up to date with the
 //! entries that process added), its wait noted for the clock, and let go when idle or asked for.
 
-use super::super::claims::CLAIM_WAIT;
+use super::super::claims::{CLAIM_WAIT, Claims};
 use super::{Job, LiveGame, Worker, chain, forget_narration, game_seed};
 use crate::ai::{ComputerPlayer, Profile, side_to_act};
 use crate::game::components::Sides;
@@ -80,11 +80,7 @@ impl Worker {
             && !claims.holds(id)
         {
             self.claim(id)?;
-            // Another process may have carried it out since: bring what memory holds up to date.
-            if let Err(e) = self.refresh(id) {
-                eprintln!("game `{id}`: {e}");
-                self.games.remove(id);
-            }
+            self.claimed(id, &claims);
         }
         if !self.games.contains_key(id) {
             let mut game = match self.rebuild(id) {
@@ -101,6 +97,62 @@ impl Worker {
                 eprintln!("game `{id}`: {e}");
             }
             self.games.insert(id.to_string(), game);
+        }
+        let game = self.games.get_mut(id);
+        if let Some(g) = game {
+            g.last_used = Instant::now();
+            return Ok(Some(g));
+        }
+        Ok(None)
+    }
+
+    /// Just claimed: another process may have carried the game out since this one last held
+    /// it, so what memory holds of it is brought up to date (or dropped, to be rebuilt).
+    fn claimed(&mut self, id: &str, claims: &Claims) {
+        match self.refresh(id) {
+            Ok(()) if self.games.contains_key(id) => claims.note_caught_up(),
+            Ok(()) => {}
+            Err(e) => {
+                eprintln!("game `{id}`: {e}");
+                self.games.remove(id);
+            }
+        }
+    }
+
+    /// The game for reading (its log, the orders it takes, its save). With several processes
+    /// on one database, a game another process holds is read from a copy brought up to date
+    /// from the database's log, without asking for its claim: observers and followers on this
+    /// process do not make the game change hands. A game whose computer player is to act is
+    /// claimed, so that it acts. `Ok(None)`: a seat is still free.
+    pub(super) fn readable(&mut self, id: &str) -> Result<Option<&mut LiveGame>, String> {
+        let Some(claims) = self.claims.clone() else {
+            return self.live(id);
+        };
+        // Free, it is taken (as an order would): this process carries it out, notes whom it
+        // waits for and runs its computer player.
+        if claims.holds(id) {
+            return self.live(id);
+        }
+        if self.block(claims.try_claim(id))? {
+            self.claimed(id, &claims);
+            return self.live(id);
+        }
+        if let Err(e) = self.refresh(id) {
+            eprintln!("game `{id}`: {e}");
+            self.games.remove(id);
+        }
+        if !self.games.contains_key(id) {
+            match self.rebuild(id)? {
+                Some(game) => drop(self.games.insert(id.to_string(), game)),
+                None => return Ok(None),
+            }
+        }
+        let computer_acts = self
+            .games
+            .get(id)
+            .is_some_and(|g| side_to_act(g.app.world()).is_some_and(|side| g.computers.contains_key(&side)));
+        if computer_acts {
+            return self.live(id);
         }
         let game = self.games.get_mut(id);
         if let Some(g) = game {
@@ -141,9 +193,6 @@ impl Worker {
             return Ok(());
         }
         replay_stored(game.app.world_mut(), &mut game.times, &stored, held)?;
-        if let Some(claims) = &self.claims {
-            claims.note_caught_up();
-        }
         game.row = self
             .block(self.store.game(id))?
             .ok_or_else(|| format!("no game `{id}`"))?;

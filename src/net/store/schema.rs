@@ -57,10 +57,22 @@ const MIGRATIONS: &[&[&str]] = &[
     // 8: an attack's options are the list its combat system offers (save format 4): no new
     // column; every stored attack is rewritten (`rewrite_attack_options`).
     &[],
+    // 9: scenario and ruleset texts stored once each, by hash (`move_scenario_texts` fills them
+    // from the games' own copies, then the games' column goes); scenarios players uploaded.
+    &[
+        "CREATE TABLE scenario_texts (hash TEXT PRIMARY KEY, text TEXT NOT NULL)",
+        "ALTER TABLE games ADD COLUMN scenario_hash TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE games ADD COLUMN ruleset_hash TEXT",
+        "CREATE TABLE uploads (id TEXT PRIMARY KEY, file TEXT NOT NULL, scenario_hash TEXT NOT NULL, \
+         ruleset_hash TEXT, player TEXT NOT NULL, at BIGINT NOT NULL)",
+    ],
 ];
 
 /// The schema version whose step rewrites the stored attacks to save format 4's options.
 const ATTACK_OPTIONS_STEP: usize = 8;
+
+/// The schema version whose step stores each scenario text once.
+const SCENARIO_TEXTS_STEP: usize = 9;
 
 /// Brings the schema on `conn` up to date, a step a transaction.
 pub(super) async fn migrate_on(conn: &mut sqlx::AnyConnection) -> Result<(), String> {
@@ -107,6 +119,44 @@ async fn migration_step(
     }
     if version == ATTACK_OPTIONS_STEP {
         rewrite_attack_options(tx).await?;
+    }
+    if version == SCENARIO_TEXTS_STEP {
+        move_scenario_texts(tx).await?;
+    }
+    Ok(())
+}
+
+/// Moves each game's copy of its scenario's text into `scenario_texts`, once per distinct text,
+/// a page of games at a time, then drops the games' column.
+async fn move_scenario_texts(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> Result<(), String> {
+    let e = |x| db_error("storing each scenario text once (schema 9)", x);
+    let mut moved = 0usize;
+    loop {
+        let rows = sqlx::query("SELECT id, scenario_text FROM games WHERE scenario_hash = '' ORDER BY id LIMIT 500")
+            .fetch_all(&mut **tx)
+            .await
+            .map_err(e)?;
+        if rows.is_empty() {
+            break;
+        }
+        for row in &rows {
+            let (id, text): (String, String) = (row.get("id"), row.get("scenario_text"));
+            let hash = super::texts::put_text(tx, &text).await?;
+            sqlx::query("UPDATE games SET scenario_hash = $1 WHERE id = $2")
+                .bind(hash)
+                .bind(id)
+                .execute(&mut **tx)
+                .await
+                .map_err(e)?;
+            moved += 1;
+        }
+    }
+    sqlx::query("ALTER TABLE games DROP COLUMN scenario_text")
+        .execute(&mut **tx)
+        .await
+        .map_err(e)?;
+    if moved > 0 {
+        eprintln!("database: the scenario texts of {moved} stored games kept once each, by hash (schema 9)");
     }
     Ok(())
 }
