@@ -196,6 +196,25 @@ fn an_uploaded_scenario_with_its_own_ruleset_is_checked_stored_once_and_played_t
             saved.contains("Our Killing Ground") && saved.contains("mechanized: 2"),
             "the save carries the user ruleset"
         );
+        // A player keeps at most 50 uploads: 49 more (each a comment apart) and the next is refused.
+        let limit = hexfront::net::user_scenarios::MAX_UPLOADS_A_PLAYER as usize;
+        for i in 1..limit {
+            let (status, answer) = post(
+                &body(&format!("// copy {i}\n{scenario}"), Some(("our-rules.ron", &rules))),
+                Some(&token),
+            );
+            assert_eq!(status, 200, "upload {i}: {answer}");
+        }
+        let (status, answer) = post(
+            &body(&format!("// one too many\n{scenario}"), Some(("our-rules.ron", &rules))),
+            Some(&token),
+        );
+        assert!(status == 422 && answer.contains("limit"), "{status}: {answer}");
+        assert_eq!(
+            stored_texts(&db).await,
+            limit as i64 + 1,
+            "50 scenario texts, one ruleset text"
+        );
         println!(
             "{} refusals, 1 upload (2 texts), {} entries played and checked, verified",
             refusals.len(),

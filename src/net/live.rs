@@ -345,7 +345,8 @@ impl Worker {
         let index = log.len() - 1;
         // The turn the game is back in: the one the order taken back was given in.
         let turn = last.when.turn;
-        self.block(self.store.remove_last_entry(id, index))
+        let at = game.times.get(index).copied().unwrap_or_default();
+        self.block(self.store.remove_last_entry(id, index, at))
             .map_err(Refusal::Failed)?;
         self.games.remove(id);
         self.hub.publish(id, super::hub::Event::Undone { index, turn });
@@ -528,14 +529,23 @@ impl Worker {
         }
     }
 
+    /// The game just read, after its computer player's turns (which may have let it leave
+    /// memory: then read again).
+    fn still_in_memory(&mut self, id: &str) -> Result<&mut LiveGame, String> {
+        if !self.games.contains_key(id) {
+            self.readable(id)?;
+        }
+        self.games
+            .get_mut(id)
+            .ok_or_else(|| format!("game `{id}` waits for a player"))
+    }
+
     fn log(&mut self, id: &str) -> Result<LogSnapshot, String> {
         if self.readable(id)?.is_none() {
             return Ok(LogSnapshot::default());
         }
         self.computer_turns(id);
-        let game = self
-            .readable(id)?
-            .ok_or_else(|| format!("game `{id}` waits for a player"))?;
+        let game = self.still_in_memory(id)?;
         let world = game.app.world();
         Ok(LogSnapshot {
             entries: world.resource::<OrderLog>().entries.clone(),
@@ -554,9 +564,7 @@ impl Worker {
             return Ok((0, false, OrderOptions::default()));
         }
         self.computer_turns(id);
-        let game = self
-            .readable(id)?
-            .ok_or_else(|| format!("game `{id}` waits for a player"))?;
+        let game = self.still_in_memory(id)?;
         let seated = player.is_some() && game.seats.iter().any(|s| s.player.as_deref() == player);
         if !seated && game.row.observer_delay != super::protocol::ObserverDelay::None && !is_over(game.app.world()) {
             return Err(format!(

@@ -77,13 +77,27 @@ async fn chosen_scenario(store: &Store, name: &str) -> Result<ChosenScenario, St
         .await?
         .ok_or_else(|| format!("scenario: no uploaded scenario `{name}` (POST /api/scenarios answers with the id)"))?;
     let stem = upload.file.strip_suffix(".ron").unwrap_or(&upload.file).to_string();
-    let scenario = super::user_scenarios::scenario_of(&stem, &upload.scenario_text, upload.ruleset_text.as_deref())?;
+    let (scenario_text, ruleset_text) = (upload.scenario_text.clone(), upload.ruleset_text.clone());
+    let name = stem.clone();
+    let scenario = tokio::task::spawn_blocking(move || {
+        super::user_scenarios::scenario_of(&name, &scenario_text, ruleset_text.as_deref())
+    })
+    .await
+    .map_err(|e| format!("reading the scenario stopped: {e}"))??;
     Ok(ChosenScenario {
         name: stem,
         text: upload.scenario_text,
         ruleset_text: upload.ruleset_text,
         scenario,
     })
+}
+
+/// A stored game's scenario, parsed on a blocking thread (an uploaded text may be large).
+async fn parsed(row: &GameRow) -> Result<Scenario, String> {
+    let row = row.clone();
+    tokio::task::spawn_blocking(move || row.scenario())
+        .await
+        .map_err(|e| format!("reading the scenario stopped: {e}"))?
 }
 
 /// Uploads checked at once, at most: a flood of large files queues here rather than taking
@@ -97,6 +111,12 @@ pub async fn upload(
     player: &str,
     request: super::user_scenarios::UploadRequest,
 ) -> Result<(String, Scenario), String> {
+    use super::user_scenarios::MAX_UPLOADS_A_PLAYER;
+    if store.uploads_of(player).await? >= MAX_UPLOADS_A_PLAYER {
+        return Err(format!(
+            "you keep {MAX_UPLOADS_A_PLAYER} uploaded scenarios on this server already, its limit a player"
+        ));
+    }
     let _turn = UPLOAD_CHECKS
         .acquire()
         .await
@@ -284,7 +304,7 @@ pub async fn join(
     {
         return Err(format!("game `{game}`: somebody took the seat first"));
     }
-    Ok(row.scenario()?.raw.sides[free.side].id.clone())
+    Ok(parsed(&row).await?.raw.sides[free.side].id.clone())
 }
 
 /// The game as `player` (if any) sees it.
@@ -294,7 +314,7 @@ pub async fn game_view(store: &Store, game: &str, player: Option<&str>) -> Resul
         .await?
         .ok_or_else(|| format!("game: no game `{game}`"))?;
     let seats = store.seats(game).await?;
-    let scenario = row.scenario()?;
+    let scenario = parsed(&row).await?;
     let mut views = Vec::new();
     for s in &seats {
         let side = &scenario.raw.sides[s.side];

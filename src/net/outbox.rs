@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::sync::{Notify, mpsc};
 
-/// Messages a connection may have waiting by default: a whole catch-up of a long game fits.
+/// Messages a connection may have waiting by default (a game view counting a unit for each KiB
+/// of its texts): a whole catch-up of a long game fits.
 pub const LIMIT: usize = 50_000;
 
 /// The sending side: cloned by every task that speaks on the connection.
@@ -38,17 +39,30 @@ pub fn outbox(limit: usize) -> (Outbox, Inbox) {
     (out, Inbox { rx, queued })
 }
 
+/// What a message counts for against the limit: one, and a game view (which carries its
+/// scenario's texts) one more for each KiB of them, so that a client asking for the game again
+/// and again without reading holds a bounded amount of memory.
+fn weight(m: &ServerMessage) -> usize {
+    match m {
+        ServerMessage::Game(view) => {
+            1 + (view.scenario_text.len() + view.ruleset_text.as_ref().map_or(0, String::len)) / 1024
+        }
+        _ => 1,
+    }
+}
+
 impl Outbox {
     /// Queues `m`: false when the connection is gone, or has let too many messages pile up (it
     /// is then cut off: `overflowed` resolves).
     pub fn send(&self, m: ServerMessage) -> bool {
-        if self.queued.fetch_add(1, Ordering::Relaxed) >= self.limit {
-            self.queued.fetch_sub(1, Ordering::Relaxed);
+        let w = weight(&m);
+        if self.queued.fetch_add(w, Ordering::Relaxed) + w > self.limit {
+            self.queued.fetch_sub(w, Ordering::Relaxed);
             self.overflow.notify_one();
             return false;
         }
         if self.tx.send(m).is_err() {
-            self.queued.fetch_sub(1, Ordering::Relaxed);
+            self.queued.fetch_sub(w, Ordering::Relaxed);
             return false;
         }
         true
@@ -72,14 +86,14 @@ impl Inbox {
     /// The next message to write.
     pub async fn recv(&mut self) -> Option<ServerMessage> {
         let m = self.rx.recv().await?;
-        self.queued.fetch_sub(1, Ordering::Relaxed);
+        self.queued.fetch_sub(weight(&m), Ordering::Relaxed);
         Some(m)
     }
 
     /// The next message already queued, if any.
     pub fn try_recv(&mut self) -> Option<ServerMessage> {
         let m = self.rx.try_recv().ok()?;
-        self.queued.fetch_sub(1, Ordering::Relaxed);
+        self.queued.fetch_sub(weight(&m), Ordering::Relaxed);
         Some(m)
     }
 }

@@ -350,14 +350,16 @@ impl Store {
             .map_err(|e| db_error(&format!("recording entry {index} of game {game}"), e))
     }
 
-    /// Takes back entry `index`, the last of a game's log (an undo).
-    pub async fn remove_last_entry(&self, game: &str, index: usize) -> Result<(), String> {
+    /// Takes back entry `index`, the last of a game's log (an undo), made at `at`: an entry
+    /// another process wrote at that index since is not this one, and stays.
+    pub async fn remove_last_entry(&self, game: &str, index: usize, at: i64) -> Result<(), String> {
         let done = sqlx::query(
-            "DELETE FROM entries WHERE game = $1 AND idx = $2 \
+            "DELETE FROM entries WHERE game = $1 AND idx = $2 AND at = $3 \
              AND NOT EXISTS (SELECT 1 FROM entries later WHERE later.game = $1 AND later.idx > $2)",
         )
         .bind(game)
         .bind(index as i64)
+        .bind(at)
         .execute(&self.pool)
         .await
         .map_err(|e| db_error(&format!("taking back entry {index} of game {game}"), e))?;

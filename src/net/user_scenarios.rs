@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 /// The largest scenario or ruleset text an upload may carry (Barbarossa, the largest shipped
 /// scenario, is 69 KiB).
-pub const MAX_UPLOAD_TEXT: usize = 2 * 1024 * 1024;
+pub const MAX_UPLOAD_TEXT: usize = 512 * 1024;
+
+/// Uploads a player may keep on the server.
+pub const MAX_UPLOADS_A_PLAYER: i64 = 50;
 
 /// The largest upload request body: two texts at the limit, with room for JSON's escapes.
 pub const MAX_UPLOAD_BODY: usize = 5 * MAX_UPLOAD_TEXT;
@@ -38,7 +41,21 @@ pub fn scenario_of(name: &str, scenario_text: &str, ruleset_text: Option<&str>) 
         )),
         None => None,
     };
-    Scenario::from_ron_str_no_files(format!("{name}.ron"), scenario_text, ruleset).map_err(|e| e.to_string())
+    let scenario =
+        Scenario::from_ron_str_no_files(format!("{name}.ron"), scenario_text, ruleset).map_err(|e| e.to_string())?;
+    no_progress(&format!("{name}.ron"), &scenario)?;
+    Ok(scenario)
+}
+
+/// A game in progress (a scenario with a `progress` block: its turn, its dice's seed) is not a
+/// scenario a server starts from: its dice would be the file's, not the server's and players'.
+fn no_progress(file: &str, scenario: &Scenario) -> Result<(), String> {
+    if scenario.raw.progress.is_some() {
+        return Err(format!(
+            "{file}: field `progress`: a game in progress (its turn and its dice's seed) cannot be uploaded; upload the scenario it started from"
+        ));
+    }
+    Ok(())
 }
 
 /// A file name an upload may have: `name.ron`, letters, digits, `-`, `_` and `.` only.
@@ -88,6 +105,7 @@ pub fn check(request: &UploadRequest) -> Result<Scenario, String> {
     };
     let scenario = Scenario::from_ron_str_no_files(&request.scenario.file, &request.scenario.text, ruleset)
         .map_err(|e| e.to_string())?;
+    no_progress(&request.scenario.file, &scenario)?;
     let named = &scenario.raw.ruleset;
     match &request.ruleset {
         Some(r) if !names_a_file(named) => Err(format!(
@@ -167,6 +185,15 @@ mod tests {
             let e = check(req).err().unwrap_or_else(|| panic!("case {i} was accepted"));
             assert!(e.contains(expected), "case {i}: {e}");
         }
+        // A game in progress carries its own dice's seed: refused, here and from the database.
+        let snapshot = include_str!("../../tests/fixtures/mortain-combat-phase.ron");
+        let e = check(&request(snapshot, None)).unwrap_err();
+        assert!(e.contains("field `progress`"), "{e}");
+        assert!(
+            scenario_of("x", snapshot, None)
+                .unwrap_err()
+                .contains("field `progress`")
+        );
         // The refusal of a ruleset file not sent names the scenario's field.
         let e = check(&request(&user, None)).unwrap_err();
         assert!(e.contains("field `ruleset`") && e.contains("was not given"), "{e}");

@@ -109,21 +109,27 @@ impl Worker {
     /// Just claimed: another process may have carried the game out since this one last held
     /// it, so what memory holds of it is brought up to date (or dropped, to be rebuilt).
     fn claimed(&mut self, id: &str, claims: &Claims) {
-        match self.refresh(id) {
-            Ok(()) if self.games.contains_key(id) => claims.note_caught_up(),
-            Ok(()) => {}
-            Err(e) => {
-                eprintln!("game `{id}`: {e}");
-                self.games.remove(id);
-            }
+        if let Err(e) = self.refresh(id) {
+            eprintln!("game `{id}`: {e}");
+            self.games.remove(id);
         }
+        let Some(mut game) = self.games.remove(id) else {
+            return;
+        };
+        claims.note_caught_up();
+        // Whom it waits for, as the log now stands (the last holder may have died between an
+        // entry and its note), as when a game is rebuilt.
+        if let Err(e) = self.note_waiting(&mut game, super::super::store::now()) {
+            eprintln!("game `{id}`: {e}");
+        }
+        self.games.insert(id.to_string(), game);
     }
 
     /// The game for reading (its log, the orders it takes, its save). With several processes
     /// on one database, a game another process holds is read from a copy brought up to date
     /// from the database's log, without asking for its claim: observers and followers on this
-    /// process do not make the game change hands. A game whose computer player is to act is
-    /// claimed, so that it acts. `Ok(None)`: a seat is still free.
+    /// process do not make the game change hands (its holder runs its computer player).
+    /// `Ok(None)`: a seat is still free.
     pub(super) fn readable(&mut self, id: &str) -> Result<Option<&mut LiveGame>, String> {
         let Some(claims) = self.claims.clone() else {
             return self.live(id);
@@ -146,13 +152,6 @@ impl Worker {
                 Some(game) => drop(self.games.insert(id.to_string(), game)),
                 None => return Ok(None),
             }
-        }
-        let computer_acts = self
-            .games
-            .get(id)
-            .is_some_and(|g| side_to_act(g.app.world()).is_some_and(|side| g.computers.contains_key(&side)));
-        if computer_acts {
-            return self.live(id);
         }
         let game = self.games.get_mut(id);
         if let Some(g) = game {

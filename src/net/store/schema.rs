@@ -130,15 +130,15 @@ async fn migration_step(
 /// a page of games at a time, then drops the games' column.
 async fn move_scenario_texts(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> Result<(), String> {
     let e = |x| db_error("storing each scenario text once (schema 9)", x);
-    let mut moved = 0usize;
+    let (mut moved, mut after) = (0usize, String::new());
     loop {
-        let rows = sqlx::query("SELECT id, scenario_text FROM games WHERE scenario_hash = '' ORDER BY id LIMIT 500")
+        let rows = sqlx::query("SELECT id, scenario_text FROM games WHERE id > $1 ORDER BY id LIMIT 500")
+            .bind(&after)
             .fetch_all(&mut **tx)
             .await
             .map_err(e)?;
-        if rows.is_empty() {
-            break;
-        }
+        let Some(last) = rows.last() else { break };
+        after = last.get("id");
         for row in &rows {
             let (id, text): (String, String) = (row.get("id"), row.get("scenario_text"));
             let hash = super::texts::put_text(tx, &text).await?;

@@ -89,6 +89,16 @@ impl Store {
         }))
     }
 
+    /// How many uploads `player` keeps.
+    pub async fn uploads_of(&self, player: &str) -> Result<i64, String> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM uploads WHERE player = $1")
+            .bind(player)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| db_error("counting a player's uploads", e))?;
+        Ok(row.get("n"))
+    }
+
     /// How many distinct texts the database keeps (the operator's status, the tests).
     pub async fn text_count(&self) -> Result<i64, String> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM scenario_texts")
