@@ -30,6 +30,8 @@ struct Plan {
     scenario: String,
     /// SQLite's `synchronous` (`full`, the server's default, or `normal`).
     synchronous: String,
+    /// The server's `--workers` (left to the server when not given).
+    workers: Option<String>,
 }
 
 fn plan() -> Plan {
@@ -39,6 +41,7 @@ fn plan() -> Plan {
         seconds: 60,
         scenario: "st-vith-1944".into(),
         synchronous: "full".into(),
+        workers: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -50,6 +53,7 @@ fn plan() -> Plan {
             "--seconds" => plan.seconds = value.parse().expect("--seconds S"),
             "--scenario" => plan.scenario = value,
             "--synchronous" => plan.synchronous = value,
+            "--workers" => plan.workers = Some(value),
             // `cargo bench` passes `--bench`.
             _ => {
                 i += 1;
@@ -263,10 +267,14 @@ fn usage(pid: &str) -> (u64, f64) {
     (rss, ticks as f64 / 100.0)
 }
 
-fn spawn_server(db: &str, log: &std::path::Path) -> (std::process::Child, SocketAddr) {
+fn spawn_server(db: &str, log: &std::path::Path, workers: Option<&str>) -> (std::process::Child, SocketAddr) {
     let log = std::fs::File::create(log).expect("the server's log file");
+    let mut args = vec!["serve", "--listen", "127.0.0.1:0", "--idle", "1000000", "--db", db];
+    if let Some(n) = workers {
+        args.extend(["--workers", n]);
+    }
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hexfront"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--idle", "1000000", "--db", db])
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(log)
         .spawn()
@@ -312,7 +320,7 @@ fn main() {
         plan.synchronous
     );
     let log = dir.join("server.log");
-    let (mut child, addr) = spawn_server(&db, &log);
+    let (mut child, addr) = spawn_server(&db, &log, plan.workers.as_deref());
     let pid = child.id().to_string();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -364,12 +372,13 @@ fn main() {
         let n = all.round_trips.len();
         let windows = window_p99(&mut all.windows);
         println!(
-            "games {} | an order per game every {:.1} s | {:.0} s | scenario {} | SQLite synchronous={}",
+            "games {} | an order per game every {:.1} s | {:.0} s | scenario {} | SQLite synchronous={} | workers {}",
             plan.games,
             plan.every.as_secs_f64(),
             elapsed,
             plan.scenario,
-            plan.synchronous
+            plan.synchronous,
+            plan.workers.as_deref().unwrap_or("one a core")
         );
         println!(
             "orders accepted {n} ({:.1}/s), refused {}, no order to give {}, ticks missed {}; pushes received {}, games ended {}",

@@ -157,6 +157,10 @@ enum Command {
         /// roll, so you cannot know a die before your order is fixed) unless made without.
         #[arg(long)]
         chained_dice: bool,
+        /// Threads carrying out the games' orders (each game belongs to one): default, one a
+        /// processor core.
+        #[arg(long, value_name = "N")]
+        workers: Option<usize>,
     },
     /// Resolve a combat case once with seeded dice (`--seed`), or with forced dice.
     Resolve {
@@ -193,12 +197,14 @@ fn main() -> ExitCode {
             public_url,
             allow_private_webhooks,
             chained_dice,
+            workers,
         }) => {
             let options = hexfront::net::server::Options {
                 idle: std::time::Duration::from_secs(idle),
                 public_url,
                 allow_private_webhooks,
                 chained_dice_by_default: chained_dice,
+                workers,
                 ..Default::default()
             };
             serve(listen, db, options)

@@ -103,14 +103,6 @@ async fn as_schema_8(db: &str) {
     conn.close().await.unwrap();
 }
 
-/// The number of rows `sql` (a `SELECT COUNT(*) AS n …`) counts.
-async fn count(db: &str, sql: &'static str) -> i64 {
-    let mut conn = sqlx::AnyConnection::connect(db).await.unwrap();
-    let n = sqlx::query(sql).fetch_one(&mut conn).await.unwrap().get("n");
-    conn.close().await.unwrap();
-    n
-}
-
 #[test]
 fn each_scenario_text_is_stored_once_and_an_older_database_moves_its_copies() {
     let dir = temp_dir("texts");
@@ -133,7 +125,7 @@ fn each_scenario_text_is_stored_once_and_an_older_database_moves_its_copies() {
             );
         }
         assert_eq!(
-            count(&db, "SELECT COUNT(*) AS n FROM scenario_texts").await,
+            db_count(&db, "SELECT COUNT(*) AS n FROM scenario_texts").await,
             2,
             "two texts for four games"
         );
@@ -141,11 +133,11 @@ fn each_scenario_text_is_stored_once_and_an_older_database_moves_its_copies() {
 
         as_schema_8(&db).await;
         let copies = "SELECT COUNT(*) AS n FROM games WHERE LENGTH(scenario_text) > 1000";
-        assert_eq!(count(&db, copies).await, 4, "schema 8 keeps a copy a game");
+        assert_eq!(db_count(&db, copies).await, 4, "schema 8 keeps a copy a game");
 
         // The server of this release moves the copies, one text each, and every game reads.
         let server = start(&dir).await;
-        assert_eq!(count(&db, "SELECT COUNT(*) AS n FROM scenario_texts").await, 2);
+        assert_eq!(db_count(&db, "SELECT COUNT(*) AS n FROM scenario_texts").await, 2);
         let mut conn = sqlx::AnyConnection::connect(&db).await.unwrap();
         let columns = sqlx::query("SELECT * FROM games").fetch_one(&mut conn).await.unwrap();
         assert!(

@@ -9,7 +9,6 @@ mod common;
 use common::online::*;
 use hexfront::net::protocol::{ClientMessage, Opponent, ServerMessage};
 use serde_json::{Value, json};
-use sqlx::{Connection, Row};
 
 /// Mortain on a ruleset of the player's own: the Killing Ground with bocage easier for tanks.
 fn texts() -> (String, String) {
@@ -61,14 +60,7 @@ fn too_large(addr: std::net::SocketAddr, token: &str) -> u16 {
 }
 
 async fn stored_texts(db: &str) -> i64 {
-    let mut conn = sqlx::AnyConnection::connect(db).await.unwrap();
-    let n = sqlx::query("SELECT COUNT(*) AS n FROM scenario_texts")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap()
-        .get("n");
-    conn.close().await.unwrap();
-    n
+    db_count(db, "SELECT COUNT(*) AS n FROM scenario_texts").await
 }
 
 #[test]
@@ -76,7 +68,6 @@ fn an_uploaded_scenario_with_its_own_ruleset_is_checked_stored_once_and_played_t
     let dir = temp_dir("uploads");
     let rt = runtime();
     rt.block_on(async {
-        sqlx::any::install_default_drivers();
         let db = db_url(&dir).await;
         let server = start(&dir).await;
         let (mut a, _, token) = player(server.addr, "Anna").await;

@@ -56,6 +56,8 @@ pub struct Options {
     pub chained_dice_by_default: bool,
     /// Messages a connection may have waiting (it does not read) before it is cut off.
     pub outbox_limit: usize,
+    /// Threads carrying out the games' orders (`None`: one a processor core).
+    pub workers: Option<usize>,
 }
 
 impl Default for Options {
@@ -67,6 +69,7 @@ impl Default for Options {
             public_url: None,
             chained_dice_by_default: false,
             outbox_limit: super::outbox::LIMIT,
+            workers: None,
         }
     }
 }
@@ -83,7 +86,10 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
     if options.chained_dice_by_default && store.is_postgres() {
         return Err("--chained-dice is for a server on a player's own computer (SQLite); hash-chained dice are refused on a PostgreSQL database that several processes may share".into());
     }
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let cores = options
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
     let (close, closing) = tokio::sync::watch::channel(false);
     let (hub, workers, claims) = if store.is_postgres() {
         clustered(db_url, &store, cores, options.idle, closing.clone()).await?

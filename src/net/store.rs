@@ -10,6 +10,7 @@ mod waits;
 use super::protocol::{ObserverDelay, TurnTime};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
+use std::sync::Arc;
 pub use texts::{Upload, text_hash};
 pub use waits::{Lapse, Notice};
 
@@ -84,6 +85,8 @@ pub struct Store {
     pool: AnyPool,
     /// A PostgreSQL database (several server processes may share it), not a SQLite file.
     postgres: bool,
+    /// SQLite's checkpoints, made apart from the commits.
+    _checkpointer: Option<Arc<Checkpointer>>,
 }
 
 /// The advisory-lock key of the schema's migrations, on PostgreSQL (a game's claim is keyed by a
@@ -112,8 +115,13 @@ impl Store {
                 Box::pin(async move {
                     if let Some(mode) = synchronous {
                         sqlx::raw_sql(sqlx::AssertSqlSafe(format!("PRAGMA synchronous={mode}")))
-                            .execute(conn)
+                            .execute(&mut *conn)
                             .await?;
+                    }
+                    if sqlite {
+                        // Checkpoints are made by `checkpoints`, not by the commit that fills
+                        // the log (it would wait for the disk with every order behind it).
+                        sqlx::raw_sql("PRAGMA wal_autocheckpoint=0").execute(&mut *conn).await?;
                     }
                     Ok(())
                 })
@@ -129,9 +137,11 @@ impl Store {
                 .await
                 .map_err(|e| db_error("turning on write-ahead logging", e))?;
         }
+        let checkpointer = sqlite.then(|| Arc::new(Checkpointer(tokio::spawn(checkpoints(url.clone())))));
         let store = Self {
             pool,
             postgres: !sqlite,
+            _checkpointer: checkpointer,
         };
         if let Err(why) = store.migrate().await {
             store.pool.close().await;
@@ -427,6 +437,34 @@ impl Store {
         .await
         .map_err(|e| db_error("listing games", e))?;
         Ok(rows.into_iter().map(|r| r.get::<String, _>("id")).collect())
+    }
+}
+
+/// The SQLite checkpoints' task, ended when the last copy of the store goes.
+#[derive(Debug)]
+struct Checkpointer(tokio::task::JoinHandle<()>);
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Copies the write-ahead log into the SQLite database every second, on a connection of its
+/// own: a passive checkpoint waits for no writer and no writer waits for it (nor for its
+/// fsync). The log stays about as large as a second of commits.
+async fn checkpoints(url: String) {
+    use sqlx::Connection;
+    let Ok(mut conn) = sqlx::AnyConnection::connect(&url).await else {
+        eprintln!("database: no connection for checkpoints; the write-ahead log grows until restart");
+        return;
+    };
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+    loop {
+        tick.tick().await;
+        if let Err(e) = sqlx::raw_sql("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut conn).await {
+            eprintln!("database: a checkpoint failed: {e}");
+        }
     }
 }
 

@@ -67,6 +67,16 @@ pub async fn postgres_db(base: &str, dir: &std::path::Path) -> String {
     format!("{server}/{name}")
 }
 
+/// What `sql` (a `SELECT COUNT(*) AS n …`) counts in the database at `db`.
+pub async fn db_count(db: &str, sql: &'static str) -> i64 {
+    use sqlx::{Connection, Row};
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(db).await.unwrap();
+    let n = sqlx::query(sql).fetch_one(&mut conn).await.unwrap().get("n");
+    conn.close().await.unwrap();
+    n
+}
+
 pub fn ws(addr: SocketAddr) -> String {
     format!("ws://{addr}/ws")
 }
