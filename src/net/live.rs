@@ -529,17 +529,6 @@ impl Worker {
         }
     }
 
-    /// The game just read, after its computer player's turns (which may have let it leave
-    /// memory: then read again).
-    fn still_in_memory(&mut self, id: &str) -> Result<&mut LiveGame, String> {
-        if !self.games.contains_key(id) {
-            self.readable(id)?;
-        }
-        self.games
-            .get_mut(id)
-            .ok_or_else(|| format!("game `{id}` waits for a player"))
-    }
-
     fn log(&mut self, id: &str) -> Result<LogSnapshot, String> {
         if self.readable(id)?.is_none() {
             return Ok(LogSnapshot::default());

@@ -161,6 +161,17 @@ impl Worker {
         Ok(None)
     }
 
+    /// The game just read, after its computer player's turns (which may have let it leave
+    /// memory: then read again).
+    pub(super) fn still_in_memory(&mut self, id: &str) -> Result<&mut LiveGame, String> {
+        if !self.games.contains_key(id) {
+            self.readable(id)?;
+        }
+        self.games
+            .get_mut(id)
+            .ok_or_else(|| format!("game `{id}` waits for a player"))
+    }
+
     /// A game this process held before and takes back from another: the entries that process
     /// added are replayed with their dice; when the log changed otherwise (an undo) the game
     /// leaves memory, to be rebuilt.
