@@ -1,28 +1,33 @@
-//! The online load benchmark: `hexfront serve` in a process of its own (a temporary SQLite file),
-//! and live games driven from here, each by two WebSocket clients (both seats, both following
-//! the game) that give random legal orders, built from the server's `options`, at a fixed
-//! open-loop rate. It reports the order round trip (`options` then `order` until `accepted`,
-//! timed from the moment the order was due, so a late start counts), orders a second, ticks
-//! missed because the game's last order was still on its way, and the server's memory and CPU
-//! beside this tool's own CPU (both run on one machine).
+//! The online load benchmark: `hexfront serve` in processes of their own, and live games driven
+//! by driver processes of this tool (one a server; a process may hold only so many sockets), each
+//! game by two WebSocket clients (both seats, both following the game) that give random legal
+//! orders, built from the server's `options`, at a fixed open-loop rate. It reports the order round
+//! trip (`options` then `order` until `accepted`, timed from the moment the order was due, so a
+//! late start counts), orders a second, ticks missed because the game's last order was still on
+//! its way, and the servers' memory and CPU beside this tool's own CPU and PostgreSQL's (all run
+//! on one machine).
+//!
+//! One server on a temporary SQLite file by default; `--db postgres://…` (a user who may create
+//! databases) makes a fresh database `hexfront_load` there, and `--servers K` runs K server
+//! processes on it, each game held by one of them.
 //!
 //! ```sh
 //! cargo bench --no-default-features --bench online_load -- --games 1000 --every 5 --seconds 60
 //! cargo bench --no-default-features --bench online_load -- --games 1000 --every 1.1 --synchronous normal
+//! cargo bench --no-default-features --bench online_load -- --games 10000 --every 10 \
+//!     --db postgres://hexfront_ci:hexfront_ci@127.0.0.1:5432/hexfront_ci --servers 2
 //! ```
 
-use futures_util::{SinkExt, StreamExt};
-use hexfront::game::order_options::random_pick;
-use hexfront::net::protocol::{ClientMessage, Opponent, PROTOCOL, ServerMessage};
-use std::io::BufRead;
+#[path = "online_load/games.rs"]
+mod games;
+
+use games::{Measured, driver};
+use std::io::{BufRead, Write};
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::Message;
 
 /// What to run.
+#[derive(Clone)]
 struct Plan {
     games: usize,
     every: Duration,
@@ -32,6 +37,13 @@ struct Plan {
     synchronous: String,
     /// The server's `--workers` (left to the server when not given).
     workers: Option<String>,
+    /// A PostgreSQL URL (a user who may create databases); SQLite when not given.
+    postgres: Option<String>,
+    /// Server processes (each with a driver process of this tool).
+    servers: usize,
+    /// In a driver process: the server it drives, its index among the drivers, and the file its
+    /// round trips go to.
+    drive: Option<(SocketAddr, usize, std::path::PathBuf)>,
 }
 
 fn plan() -> Plan {
@@ -42,6 +54,9 @@ fn plan() -> Plan {
         scenario: "st-vith-1944".into(),
         synchronous: "full".into(),
         workers: None,
+        postgres: None,
+        servers: 1,
+        drive: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -54,6 +69,21 @@ fn plan() -> Plan {
             "--scenario" => plan.scenario = value,
             "--synchronous" => plan.synchronous = value,
             "--workers" => plan.workers = Some(value),
+            "--db" => plan.postgres = Some(value),
+            "--servers" => plan.servers = value.parse().expect("--servers K"),
+            "--drive" => {
+                let mut parts = value.split(',');
+                let addr = parts
+                    .next()
+                    .and_then(|a| a.parse().ok())
+                    .expect("--drive ADDR,INDEX,FILE");
+                let index = parts
+                    .next()
+                    .and_then(|a| a.parse().ok())
+                    .expect("--drive ADDR,INDEX,FILE");
+                let file = parts.next().expect("--drive ADDR,INDEX,FILE").into();
+                plan.drive = Some((addr, index, file));
+            }
             // `cargo bench` passes `--bench`.
             _ => {
                 i += 1;
@@ -62,192 +92,11 @@ fn plan() -> Plan {
         }
         i += 2;
     }
+    assert!(
+        plan.servers == 1 || plan.postgres.is_some(),
+        "--servers above 1 needs --db postgres://… (processes share a game store only there)"
+    );
     plan
-}
-
-/// One WebSocket connection: the answers to what it asked, in order; pushes only counted.
-struct Conn {
-    out: mpsc::UnboundedSender<String>,
-    answers: mpsc::UnboundedReceiver<ServerMessage>,
-}
-
-/// Counts shared by every connection.
-#[derive(Default)]
-struct Counts {
-    pushes: AtomicU64,
-    ended: AtomicU64,
-}
-
-impl Conn {
-    async fn open(addr: SocketAddr, counts: Arc<Counts>) -> Self {
-        let config = hexfront::net::client::socket_config();
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/ws"), Some(config), true)
-            .await
-            .expect("connect");
-        let (mut sink, mut stream) = socket.split();
-        let (out, mut outbox) = mpsc::unbounded_channel::<String>();
-        let (answer, answers) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            while let Some(text) = outbox.recv().await {
-                if sink.send(Message::Text(text.into())).await.is_err() {
-                    break;
-                }
-            }
-        });
-        tokio::spawn(async move {
-            while let Some(Ok(frame)) = stream.next().await {
-                let Message::Text(text) = frame else { continue };
-                // Pushes are counted, not read.
-                let push = ["entry", "revealed", "chat", "game", "undone", "time_lapsed"]
-                    .iter()
-                    .any(|t| text.starts_with(&format!("{{\"type\":\"{t}\"")));
-                if push {
-                    counts.pushes.fetch_add(1, Ordering::Relaxed);
-                    continue;
-                }
-                if text.starts_with("{\"type\":\"ended\"") {
-                    counts.ended.fetch_add(1, Ordering::Relaxed);
-                }
-                if let Ok(m) = ServerMessage::parse(&text) {
-                    let _ = answer.send(m);
-                }
-            }
-        });
-        let mut conn = Self { out, answers };
-        let hello = ClientMessage::Hello {
-            protocol: PROTOCOL,
-            version: hexfront::version::VERSION.into(),
-        };
-        conn.ask(&hello).await;
-        conn
-    }
-
-    /// Sends `m` and waits for its answer (an `ended` in between is skipped).
-    async fn ask(&mut self, m: &ClientMessage) -> ServerMessage {
-        self.out.send(serde_json::to_string(m).unwrap()).unwrap();
-        loop {
-            match self.answers.recv().await.expect("the server answers") {
-                ServerMessage::Ended { .. } => {}
-                answer => return answer,
-            }
-        }
-    }
-}
-
-/// A game driven from here: its two seats (connection and side).
-struct Game {
-    id: String,
-    seats: Vec<(Conn, String)>,
-}
-
-async fn new_game(addr: SocketAddr, scenario: &str, counts: Arc<Counts>) -> Game {
-    let mut seats = Vec::new();
-    let mut made: Option<(String, Option<String>)> = None;
-    for (i, name) in ["A", "B"].iter().enumerate() {
-        let mut c = Conn::open(addr, counts.clone()).await;
-        c.ask(&ClientMessage::Register { name: (*name).into() }).await;
-        let contribution = hexfront::net::client::contribution();
-        let side = if i == 0 {
-            let (_, shipped) = hexfront::net::lobby::shipped(scenario).expect("a shipped scenario");
-            let first = shipped.raw.sides[0].id.clone();
-            let create = ClientMessage::Create {
-                scenario: scenario.into(),
-                side: first.clone(),
-                opponent: Opponent::Invite,
-                contribution,
-                observer_delay: Default::default(),
-                turn_time: None,
-                chain: None,
-            };
-            let ServerMessage::Created { game, invite, .. } = c.ask(&create).await else {
-                panic!("not created")
-            };
-            made = Some((game, invite));
-            first
-        } else {
-            let (game, invite) = made.clone().unwrap();
-            let join = ClientMessage::Join {
-                game,
-                invite,
-                contribution,
-                chain_end: None,
-            };
-            let ServerMessage::Joined { side, .. } = c.ask(&join).await else {
-                panic!("not joined")
-            };
-            side
-        };
-        seats.push((c, side));
-    }
-    let id = made.unwrap().0;
-    for (c, _) in &mut seats {
-        let watch = ClientMessage::Watch {
-            game: id.clone(),
-            since: 0,
-        };
-        c.out.send(serde_json::to_string(&watch).unwrap()).unwrap();
-    }
-    // The game is built on the server (by the watches) once its options come back: the run
-    // measures live games, not games built as play begins.
-    seats[0].0.ask(&ClientMessage::Options { game: id.clone() }).await;
-    Game { id, seats }
-}
-
-/// What one game's driver measured.
-#[derive(Default)]
-struct Measured {
-    /// Round trips in microseconds, from the moment the order was due.
-    round_trips: Vec<u64>,
-    /// The same by the window of the run the order was due in.
-    windows: Vec<(usize, u64)>,
-    refused: u64,
-    missed: u64,
-    idle: u64,
-}
-
-/// Gives an order every `every` from `start` (offset by `phase`) until `end`.
-async fn drive(mut game: Game, start: Instant, phase: Duration, every: Duration, end: Instant, seed: u64) -> Measured {
-    let mut m = Measured::default();
-    let mut rng = seed | 1;
-    let mut due = start + phase;
-    while due < end {
-        tokio::time::sleep_until(due.into()).await;
-        let began = due;
-        let ask = ClientMessage::Options { game: game.id.clone() };
-        let ServerMessage::Options { expect, options, .. } = game.seats[0].0.ask(&ask).await else {
-            m.idle += 1;
-            due += every;
-            continue;
-        };
-        let seat = game
-            .seats
-            .iter()
-            .position(|(_, side)| options.side.as_ref() == Some(side));
-        let (Some(seat), Some(order)) = (seat, random_pick(&options, &mut rng)) else {
-            m.idle += 1;
-            due += every;
-            continue;
-        };
-        let order = ClientMessage::Order {
-            game: game.id.clone(),
-            expect,
-            order,
-        };
-        match game.seats[seat].0.ask(&order).await {
-            ServerMessage::Accepted { .. } => {
-                let window = (began - start).as_secs() as usize / WINDOW;
-                m.round_trips.push(began.elapsed().as_micros() as u64);
-                m.windows.push((window, began.elapsed().as_micros() as u64));
-            }
-            _ => m.refused += 1,
-        }
-        due += every;
-        while due < Instant::now() && due < end {
-            m.missed += 1;
-            due += every;
-        }
-    }
-    m
 }
 
 /// (RSS in KiB, CPU seconds) of a process from /proc.
@@ -312,110 +161,279 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 
 fn main() {
     let plan = plan();
-    let dir = std::env::temp_dir().join(format!("hexfront-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = format!(
-        "{}&synchronous={}",
-        hexfront::net::store::Store::sqlite_url(&dir.join("load.db")),
-        plan.synchronous
-    );
-    let log = dir.join("server.log");
-    let (mut child, addr) = spawn_server(&db, &log, plan.workers.as_deref());
-    let pid = child.id().to_string();
+    match plan.drive.clone() {
+        Some((addr, index, out)) => driver(&plan, addr, index, &out),
+        None => conduct(&plan),
+    }
+}
+
+/// This driver's share of the games (of `plan.games` over `plan.servers` drivers).
+fn share(plan: &Plan, index: usize) -> usize {
+    plan.games / plan.servers + usize::from(index < plan.games % plan.servers)
+}
+
+/// A fresh database `hexfront_load` beside the one `base` names; its URL.
+fn fresh_postgres(base: &str) -> String {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     rt.block_on(async {
-        let counts = Arc::new(Counts::default());
-        let (rss_empty, _) = usage(&pid);
-        let made = Instant::now();
-        let games: Vec<Game> = futures_util::stream::iter(0..plan.games)
-            .map(|_| new_game(addr, &plan.scenario, counts.clone()))
-            .buffer_unordered(16)
-            .collect()
-            .await;
-        // Every game is built (`new_game`); let the server settle before the clock starts.
-        tokio::time::sleep(Duration::from_secs(2)).await;
-        let (rss_live, cpu_before) = usage(&pid);
-        let (_, tool_before) = usage("self");
-        eprintln!(
-            "{} games of {} made in {:.1} s; server RSS {:.0} MiB empty, {:.0} MiB with them live",
-            plan.games,
-            plan.scenario,
-            made.elapsed().as_secs_f64(),
-            rss_empty as f64 / 1024.0,
-            rss_live as f64 / 1024.0
-        );
-        let start = Instant::now();
-        let end = start + Duration::from_secs(plan.seconds);
-        let mut tasks = Vec::new();
-        for (i, game) in games.into_iter().enumerate() {
-            let phase = plan.every.mul_f64(i as f64 / plan.games as f64);
-            tasks.push(tokio::spawn(drive(game, start, phase, plan.every, end, i as u64 * 7919 + 1)));
+        let mut admin = sqlx::AnyConnection::connect(base.split('?').next().unwrap_or(base))
+            .await
+            .expect("PostgreSQL answers");
+        for sql in ["DROP DATABASE IF EXISTS hexfront_load", "CREATE DATABASE hexfront_load"] {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut admin)
+                .await
+                .expect("the user may create databases");
         }
-        let mut all = Measured::default();
-        let mut peak_rss = rss_live;
-        for t in tasks {
-            let m = t.await.unwrap();
-            all.round_trips.extend(m.round_trips);
-            all.refused += m.refused;
-            all.missed += m.missed;
-            all.windows.extend(m.windows);
-            all.idle += m.idle;
-            peak_rss = peak_rss.max(usage(&pid).0);
-        }
-        let elapsed = start.elapsed().as_secs_f64();
-        let (rss_end, cpu_after) = usage(&pid);
-        let (_, tool_after) = usage("self");
-        all.round_trips.sort_unstable();
-        let n = all.round_trips.len();
-        let windows = window_p99(&mut all.windows);
-        println!(
-            "games {} | an order per game every {:.1} s | {:.0} s | scenario {} | SQLite synchronous={} | workers {}",
-            plan.games,
-            plan.every.as_secs_f64(),
-            elapsed,
-            plan.scenario,
-            plan.synchronous,
-            plan.workers.as_deref().unwrap_or("one a core")
-        );
-        println!(
-            "orders accepted {n} ({:.1}/s), refused {}, no order to give {}, ticks missed {}; pushes received {}, games ended {}",
-            n as f64 / elapsed,
-            all.refused,
-            all.idle,
-            all.missed,
-            counts.pushes.load(Ordering::Relaxed),
-            counts.ended.load(Ordering::Relaxed) / 2
-        );
-        println!(
-            "round trip (options + order, from the moment due): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-            percentile(&all.round_trips, 0.5),
-            percentile(&all.round_trips, 0.99),
-            percentile(&all.round_trips, 1.0)
-        );
-        let by_time: Vec<String> = windows.iter().map(|p| format!("{p:.0}")).collect();
-        println!("p99 by {WINDOW}-second window of the run (ms): {}", by_time.join(" "));
-        println!(
-            "server: RSS {:.0} MiB at the end (peak seen {:.0}), {:.2} MiB a live game; CPU {:.0}% of one core; this tool: CPU {:.0}%",
-            rss_end as f64 / 1024.0,
-            peak_rss as f64 / 1024.0,
-            (rss_live.saturating_sub(rss_empty)) as f64 / 1024.0 / plan.games.max(1) as f64,
-            100.0 * (cpu_after - cpu_before) / elapsed,
-            100.0 * (tool_after - tool_before) / elapsed
-        );
     });
-    let _ = child.kill();
-    let _ = child.wait();
-    // What the server said on its standard error (its complaints), before its folder goes.
-    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    // Its parameters kept (`?options=-c%20synchronous_commit%3Doff`, say).
+    let (url, query) = base.split_once('?').unwrap_or((base, ""));
+    let (server, _) = url.rsplit_once('/').expect("a URL ending in /DATABASE");
+    match query {
+        "" => format!("{server}/hexfront_load"),
+        _ => format!("{server}/hexfront_load?{query}"),
+    }
+}
+
+/// CPU seconds of every PostgreSQL process on this machine (0 without one).
+fn postgres_cpu() -> f64 {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    dir.filter_map(|e| e.ok())
+        .filter(|e| std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.trim() == "postgres"))
+        .map(|e| usage(&e.file_name().to_string_lossy()).1)
+        .sum()
+}
+
+/// Starts the servers and the drivers, starts the clock once every game is live, and reports.
+fn conduct(plan: &Plan) {
+    let dir = std::env::temp_dir().join(format!("hexfront-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = match &plan.postgres {
+        Some(base) => fresh_postgres(base),
+        None => format!(
+            "{}&synchronous={}",
+            hexfront::net::store::Store::sqlite_url(&dir.join("load.db")),
+            plan.synchronous
+        ),
+    };
+    let mut servers: Vec<(std::process::Child, SocketAddr)> = (0..plan.servers)
+        .map(|k| spawn_server(&db, &dir.join(format!("server{k}.log")), plan.workers.as_deref()))
+        .collect();
+    let pids: Vec<String> = servers.iter().map(|(c, _)| c.id().to_string()).collect();
+    let servers_usage = || {
+        pids.iter()
+            .map(|p| usage(p))
+            .fold((0, 0.0), |(r, c), (r2, c2)| (r + r2, c + c2))
+    };
+    let (rss_empty, _) = servers_usage();
+    let made = Instant::now();
+    let mut drivers: Vec<_> = servers
+        .iter()
+        .enumerate()
+        .map(|(k, (_, addr))| spawn_driver(plan, *addr, k, &dir.join(format!("driver{k}.txt"))))
+        .collect();
+    for (child, lines) in &mut drivers {
+        let ready = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+        assert_eq!(ready, "ready", "a driver made its games (driver {})", child.id());
+    }
+    // Every game is built; let the servers settle before the clock starts.
+    std::thread::sleep(Duration::from_secs(2));
+    let (rss_live, cpu_before) = servers_usage();
+    let postgres_before = postgres_cpu();
+    eprintln!(
+        "{} games of {} made in {:.1} s on {} server(s); server RSS {:.0} MiB empty, {:.0} MiB with them live",
+        plan.games,
+        plan.scenario,
+        made.elapsed().as_secs_f64(),
+        plan.servers,
+        rss_empty as f64 / 1024.0,
+        rss_live as f64 / 1024.0
+    );
+    for (child, _) in &mut drivers {
+        let stdin = child.stdin.as_mut().unwrap();
+        writeln!(stdin, "go").unwrap();
+        stdin.flush().unwrap();
+    }
+    let mut peak_rss = rss_live;
+    while drivers.iter_mut().any(|(c, _)| c.try_wait().unwrap().is_none()) {
+        std::thread::sleep(Duration::from_millis(500));
+        peak_rss = peak_rss.max(servers_usage().0);
+    }
+    let (rss_end, cpu_after) = servers_usage();
+    let postgres_used = postgres_cpu() - postgres_before;
+    let mut all = Measured::default();
+    let mut done = Done::default();
+    for k in 0..plan.servers {
+        done.add(read_driver(&dir.join(format!("driver{k}.txt")), &mut all));
+    }
+    let usage = Usage {
+        rss_empty,
+        rss_live,
+        rss_end,
+        peak_rss,
+        server_cpu: cpu_after - cpu_before,
+        postgres_cpu: postgres_used,
+    };
+    report(plan, all, &done, &usage);
+    for (child, _) in &mut servers {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    for k in 0..plan.servers {
+        print_log(&dir.join(format!("server{k}.log")));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+type Lines = std::io::Lines<std::io::BufReader<std::process::ChildStdout>>;
+
+/// A driver process of this tool for the server at `addr`: it says `ready` once its games are
+/// live and starts on `go`.
+fn spawn_driver(plan: &Plan, addr: SocketAddr, index: usize, out: &std::path::Path) -> (std::process::Child, Lines) {
+    let mut args = vec![
+        "--games".to_string(),
+        share(plan, index).to_string(),
+        "--every".into(),
+        plan.every.as_secs_f64().to_string(),
+        "--seconds".into(),
+        plan.seconds.to_string(),
+        "--scenario".into(),
+        plan.scenario.clone(),
+        "--servers".into(),
+        plan.servers.to_string(),
+        "--drive".into(),
+        format!("{addr},{index},{}", out.display()),
+    ];
+    if let Some(db) = &plan.postgres {
+        args.extend(["--db".into(), db.clone()]);
+    }
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("a driver starts");
+    let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    (child, lines)
+}
+
+/// What a driver counted besides its round trips.
+#[derive(Default)]
+struct Done {
+    pushes: u64,
+    ended: u64,
+    /// The drivers' CPU seconds over the run, and the longest run.
+    cpu: f64,
+    elapsed: f64,
+}
+
+impl Done {
+    fn add(&mut self, other: Done) {
+        self.pushes += other.pushes;
+        self.ended += other.ended;
+        self.cpu += other.cpu;
+        self.elapsed = self.elapsed.max(other.elapsed);
+    }
+}
+
+/// The servers' memory (KiB) and CPU (seconds) over the run, and PostgreSQL's CPU.
+struct Usage {
+    rss_empty: u64,
+    rss_live: u64,
+    rss_end: u64,
+    peak_rss: u64,
+    server_cpu: f64,
+    postgres_cpu: f64,
+}
+
+/// Adds a driver's round trips to `all` and returns its counts.
+fn read_driver(file: &std::path::Path, all: &mut Measured) -> Done {
+    let text = std::fs::read_to_string(file).expect("a driver wrote its results");
+    let mut lines = text.lines();
+    let head: Vec<f64> = lines
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    all.refused += head[0] as u64;
+    all.idle += head[1] as u64;
+    all.missed += head[2] as u64;
+    for line in lines {
+        let (w, micros) = line.split_once(' ').unwrap();
+        let micros: u64 = micros.parse().unwrap();
+        all.windows.push((w.parse().unwrap(), micros));
+        all.round_trips.push(micros);
+    }
+    Done {
+        pushes: head[3] as u64,
+        ended: head[4] as u64,
+        cpu: head[5],
+        elapsed: head[6],
+    }
+}
+
+fn report(plan: &Plan, mut all: Measured, done: &Done, usage: &Usage) {
+    let elapsed = done.elapsed;
+    all.round_trips.sort_unstable();
+    let n = all.round_trips.len();
+    let windows = window_p99(&mut all.windows);
+    let store = match &plan.postgres {
+        Some(_) => "PostgreSQL".to_string(),
+        None => format!("SQLite synchronous={}", plan.synchronous),
+    };
+    println!(
+        "games {} | an order per game every {:.1} s | {:.0} s | scenario {} | {store} | {} server(s), workers {}",
+        plan.games,
+        plan.every.as_secs_f64(),
+        elapsed,
+        plan.scenario,
+        plan.servers,
+        plan.workers.as_deref().unwrap_or("one a core")
+    );
+    println!(
+        "orders accepted {n} ({:.1}/s), refused {}, no order to give {}, ticks missed {}; pushes received {}, games ended {}",
+        n as f64 / elapsed,
+        all.refused,
+        all.idle,
+        all.missed,
+        done.pushes,
+        done.ended / 2
+    );
+    println!(
+        "round trip (options + order, from the moment due): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        percentile(&all.round_trips, 0.5),
+        percentile(&all.round_trips, 0.99),
+        percentile(&all.round_trips, 1.0)
+    );
+    let by_time: Vec<String> = windows.iter().map(|p| format!("{p:.0}")).collect();
+    println!("p99 by {WINDOW}-second window of the run (ms): {}", by_time.join(" "));
+    println!(
+        "servers: RSS {:.0} MiB at the end (peak seen {:.0}), {:.2} MiB a live game; CPU {:.0}% of one core; this tool: CPU {:.0}%; PostgreSQL: CPU {:.0}%",
+        usage.rss_end as f64 / 1024.0,
+        usage.peak_rss as f64 / 1024.0,
+        (usage.rss_live.saturating_sub(usage.rss_empty)) as f64 / 1024.0 / plan.games.max(1) as f64,
+        100.0 * usage.server_cpu / elapsed,
+        100.0 * done.cpu / elapsed,
+        100.0 * usage.postgres_cpu / elapsed
+    );
+}
+
+/// What a server said on its standard error (its complaints), before its folder goes.
+fn print_log(log: &std::path::Path) {
+    let said = std::fs::read_to_string(log).unwrap_or_default();
     let lines: Vec<&str> = said.lines().collect();
     if !lines.is_empty() {
-        println!("server's log: {} lines, the last ones:", lines.len());
+        println!("{}: {} lines, the last ones:", log.display(), lines.len());
         for line in &lines[lines.len().saturating_sub(10)..] {
             println!("  {line}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

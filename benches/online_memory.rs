@@ -86,7 +86,7 @@ fn measure(name: &str, channel: bool) -> (isize, isize, usize, isize) {
             turn: 0,
         };
         if channel {
-            hub.announce("g", committed);
+            hub.publish("g", hexfront::net::hub::Event::Entry(Box::new(committed)));
         }
         most = most.max(live() - before);
     }

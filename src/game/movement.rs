@@ -109,13 +109,13 @@ pub fn search_moves(
     }
     let budget = movers.iter().map(|m| m.move_points.left()).min().unwrap_or_default();
     let fresh = movers.iter().all(|m| m.move_points.spent == Mp::ZERO);
-    let (cost, stop) = step_rules(map, zoc, active, movers, others, true);
+    let (cost, stop) = step_rules(Group::of(map, zoc, active, movers, others), true);
     let free = movement::reachable(&map.board.grid, first.cell, budget, fresh, cost, stop);
     // Light infantry may elect the road rate in and out of an EZOC, and then the EZOC binds it:
     // a second search as an ordinary unit, each cell taken from whichever is cheaper.
     let light_infantry = movers.iter().all(|m| m.class == UnitClass::LightInfantry);
     let by_road = (light_infantry && map.ruleset.zoc.light_infantry_bound_in.is_some()).then(|| {
-        let (cost, stop) = step_rules(map, zoc, active, movers, others, false);
+        let (cost, stop) = step_rules(Group::of(map, zoc, active, movers, others), false);
         movement::reachable(&map.board.grid, first.cell, budget, fresh, cost, stop)
     });
     let mut reach = free.clone();
@@ -133,6 +133,29 @@ pub fn search_moves(
     })
 }
 
+/// Who searches, on what: the map, the zones of control, the side to move, the moving group and
+/// every other unit.
+#[derive(Clone, Copy)]
+struct Group<'a> {
+    map: &'a GameMap,
+    zoc: &'a ZocMap,
+    active: Side,
+    movers: &'a [Mover],
+    others: &'a Occupancy,
+}
+
+impl<'a> Group<'a> {
+    fn of(map: &'a GameMap, zoc: &'a ZocMap, active: Side, movers: &'a [Mover], others: &'a Occupancy) -> Self {
+        Self {
+            map,
+            zoc,
+            active,
+            movers,
+            others,
+        }
+    }
+}
+
 /// The cost and must-stop closures for a group: the slowest unit prices each step; enemy units
 /// block or (Rommel) contest; enemy zones of control end a move and may cost extra points to enter
 /// or leave (Next War), except for light infantry moving alone where the ruleset says so. Next War
@@ -141,36 +164,24 @@ pub fn search_moves(
 /// `light_infantry_free` false, light infantry is searched as an ordinary unit (the road-rate
 /// election, bound by EZOCs).
 fn step_rules<'a>(
-    map: &'a GameMap,
-    zoc: &'a ZocMap,
-    active: Side,
-    movers: &'a [Mover],
-    others: &'a Occupancy,
+    group: Group<'a>,
     light_infantry_free: bool,
 ) -> (
     impl Fn(Cell, Cell) -> Result<StepCost, Blocked> + 'a,
     impl Fn(Cell) -> bool + 'a,
 ) {
+    let Group { map, movers, .. } = group;
     let rules = &map.ruleset;
     let zr = &rules.zoc;
-    let side = active.0 as u8;
-    let has_enemy = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s != active));
-    let has_friend = move |c: Cell| others.get(&c).is_some_and(|v| v.iter().any(|(s, _)| *s == active));
-    let light_infantry =
-        light_infantry_free && !movers.is_empty() && movers.iter().all(|m| m.class == UnitClass::LightInfantry);
-    let stops = move |c: Cell| zr.effect == ZocEffect::StopOnEntry && zoc.in_enemy_zoc(c, side);
-    let ignored = move |c: Cell| light_infantry && zr.light_infantry_ignores(&map.board, c);
-    let ezoc = move |c: Cell| stops(c) && !ignored(c);
-    let overstacked = move |c: Cell| rules.stacking.penalized() && StackAt::of(map, active, others, c).over() > 0;
-    // Light infantry keeps its freedom from an EZOC only by leaving the road there.
-    let keeps_freedom = move |c: Cell| stops(c) && ignored(c);
-    let road_ok = move |c: Cell| !(overstacked(c) || keeps_freedom(c));
     let contest = rules.contests_cells();
+    let flags = cell_flags(group, light_infantry_free);
+    let flags_too = flags.clone();
     let cost = move |from: Cell, to: Cell| -> Result<StepCost, Blocked> {
-        if has_enemy(to) && !contest {
+        let (at, into) = (flags(from), flags(to));
+        if into & ENEMY != 0 && !contest {
             return Err(Blocked::EnemyUnits);
         }
-        let road = road_ok(from) && road_ok(to);
+        let road = at & ROAD_OK != 0 && into & ROAD_OK != 0;
         let mut worst = StepCost::Points(Mp::ZERO);
         for m in movers {
             match rules.movement.step_cost_by(&map.board, from, to, m.mobility, road)? {
@@ -182,24 +193,82 @@ fn step_rules<'a>(
                 }
             }
         }
-        let (leaving, entering) = (ezoc(from), ezoc(to));
+        let (leaving, entering) = (at & EZOC != 0, into & EZOC != 0);
         if leaving && entering && zr.ezoc_to_ezoc == EzocToEzoc::WholeAllowance {
             return Ok(StepCost::WholeAllowance);
         }
         if let StepCost::Points(p) = worst {
             let mut extra = Mp::ZERO;
-            if entering && !has_friend(to) {
+            if entering && into & FRIEND == 0 {
                 extra = extra + zr.enter_cost;
             }
-            if leaving && !has_friend(from) {
+            if leaving && at & FRIEND == 0 {
                 extra = extra + zr.leave_cost;
             }
             worst = StepCost::Points(p + extra);
         }
         Ok(worst)
     };
-    let stop = move |c: Cell| ezoc(c) || (contest && has_enemy(c));
+    let stop = move |c: Cell| {
+        let f = flags_too(c);
+        f & EZOC != 0 || (contest && f & ENEMY != 0)
+    };
     (cost, stop)
+}
+
+/// What a search asks of a cell, as bits (`cell_flags`).
+const KNOWN: u8 = 1;
+const ENEMY: u8 = 2;
+const FRIEND: u8 = 4;
+/// An enemy zone of control that binds the group here.
+const EZOC: u8 = 8;
+/// The road rate may be taken into or out of the cell.
+const ROAD_OK: u8 = 16;
+
+/// A cell's flags for one search, each worked out once (a search asks about a cell from each of
+/// its neighbours).
+fn cell_flags<'a>(group: Group<'a>, light_infantry_free: bool) -> impl Fn(Cell) -> u8 + Clone + 'a {
+    let Group {
+        map,
+        zoc,
+        active,
+        movers,
+        others,
+    } = group;
+    let rules = &map.ruleset;
+    let zr = &rules.zoc;
+    let side = active.0 as u8;
+    let light_infantry =
+        light_infantry_free && !movers.is_empty() && movers.iter().all(|m| m.class == UnitClass::LightInfantry);
+    let work_out = move |c: Cell| -> u8 {
+        let held = others.get(&c);
+        let enemy = held.is_some_and(|v| v.iter().any(|(s, _)| *s != active));
+        let friend = held.is_some_and(|v| v.iter().any(|(s, _)| *s == active));
+        let stops = zr.effect == ZocEffect::StopOnEntry && zoc.in_enemy_zoc(c, side);
+        let ignored = stops && light_infantry && zr.light_infantry_ignores(&map.board, c);
+        let overstacked = rules.stacking.penalized() && StackAt::of(map, active, others, c).over() > 0;
+        // Light infantry keeps its freedom from an EZOC only by leaving the road there.
+        let road_ok = !(overstacked || (stops && ignored));
+        KNOWN
+            | if enemy { ENEMY } else { 0 }
+            | if friend { FRIEND } else { 0 }
+            | if stops && !ignored { EZOC } else { 0 }
+            | if road_ok { ROAD_OK } else { 0 }
+    };
+    let grid = &map.board.grid;
+    let memo: std::rc::Rc<[std::cell::Cell<u8>]> = (0..grid.cell_count()).map(|_| std::cell::Cell::new(0)).collect();
+    move |c: Cell| match grid.index(c) {
+        Some(i) => {
+            let known = memo[i].get();
+            if known != 0 {
+                return known;
+            }
+            let f = work_out(c);
+            memo[i].set(f);
+            f
+        }
+        None => work_out(c),
+    }
 }
 
 /// A side's stacking in one cell, as the limit counts it.
@@ -281,7 +350,7 @@ impl MoveSearch {
             return Err(format!("the units are already in {to}"));
         }
         let Some(r) = self.reach.get(&to) else {
-            let (cost, stop) = step_rules(map, zoc, active, movers, others, true);
+            let (cost, stop) = step_rules(Group::of(map, zoc, active, movers, others), true);
             return Err(movement::explain_unreachable(
                 &map.board.grid,
                 self.start,

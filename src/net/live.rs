@@ -13,7 +13,7 @@ mod memory;
 mod world;
 
 use super::claims::Claims;
-use super::hub::{Committed, Hub};
+use super::hub::{EVENTS_CHANNEL, Event, Hub};
 use super::store::{GameRow, SeatRow, Store};
 use crate::ai::{ComputerPlayer, side_to_act};
 use crate::game::dice_proof::DiceProof;
@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
-use world::{ended, is_over, no_seat};
+use world::{committed, ended, is_over, no_seat};
 pub use world::{forget_narration, game_seed, newly_revealed};
 
 /// What a worker is asked to do.
@@ -260,7 +260,7 @@ impl Worker {
                 order,
                 reply,
             } => {
-                let out = self.order(&game, &player, expect, order);
+                let out = self.order_or_again(&game, &player, expect, order);
                 let accepted = out.is_ok();
                 let _ = reply.send(out);
                 if accepted {
@@ -349,7 +349,7 @@ impl Worker {
         self.block(self.store.remove_last_entry(id, index, at))
             .map_err(Refusal::Failed)?;
         self.games.remove(id);
-        self.hub.publish(id, super::hub::Event::Undone { index, turn });
+        self.hub.publish(id, Event::Undone { index, turn });
         Ok(index)
     }
 
@@ -359,7 +359,7 @@ impl Worker {
         let Ok(Some(game)) = self.live(id) else { return };
         let still = game.row.waiting.as_ref() == Some(&(side.to_string(), since)) && !is_over(game.app.world());
         let waited = u64::try_from((super::store::now() - since) / 1000).unwrap_or(0);
-        let lapsed = super::hub::Event::Lapsed {
+        let lapsed = Event::Lapsed {
             side: side.to_string(),
             waited,
             conceded: still,
@@ -439,6 +439,23 @@ impl Worker {
         self.carry_out(id, IssuedOrder::new(side_id, order))
     }
 
+    /// `order`, and once more when its commit failed and the game left memory: the database may
+    /// hold more than memory did (a process killed while committing an entry may still have
+    /// committed it), so the game is rebuilt from there and the order answered as a resend would
+    /// be; the followers read the log again for what nobody announced.
+    fn order_or_again(&mut self, id: &str, player: &str, expect: usize, order: Order) -> Result<usize, Refusal> {
+        let out = self.order(id, player, expect, order.clone());
+        if !matches!(out, Err(Refusal::Failed(_))) || self.games.contains_key(id) {
+            return out;
+        }
+        let again = self.order(id, player, expect, order);
+        if self.games.contains_key(id) {
+            // Rebuilt: what the log holds past what was told is told now.
+            self.hub.publish(id, Event::Behind);
+        }
+        again
+    }
+
     /// Carries out one order, commits its entry and announces it. A failed commit drops the
     /// game from memory (the database holds the truth; it is rebuilt from there).
     fn carry_out(&mut self, id: &str, issued: IssuedOrder) -> Result<usize, Refusal> {
@@ -454,11 +471,17 @@ impl Worker {
         // What the game said while carrying it out is not sent nor saved (each client narrates
         // for itself): the server keeps none of it, so a live game stays small.
         forget_narration(game.app.world_mut());
-        let entry = game.app.world().resource::<OrderLog>().entries[index].clone();
-        let text = serde_json::to_string(&entry);
         let at = super::store::now();
-        let committed = match &text {
-            Ok(text) => self.block(self.store.append_entry(id, index, text, at)),
+        let done = committed(game.app.world(), &game.side_ids, &game.row.secret, index, at);
+        let (text, ended) = (serde_json::to_string(&done.entry), done.ended.is_some());
+        let event = Event::Entry(Box::new(done));
+        // With other processes on the database, they hear of the entry in its own commit.
+        let tell = self.hub.relay_payload(id, &event).and_then(Result::ok);
+        let committed = match text {
+            Ok(text) => {
+                let tell = tell.as_deref().map(|p| (EVENTS_CHANNEL, p));
+                self.block(self.store.append_entry(id, index, &text, at, tell))
+            }
             Err(e) => Err(e.to_string()),
         };
         if let Err(e) = committed {
@@ -474,32 +497,14 @@ impl Worker {
             // The clock of the time per turn lags; the order stands.
             eprintln!("game `{id}`: {e}");
         }
-        let game = self.games.get_mut(id).ok_or_else(gone)?;
-        let ended = ended(game.app.world(), &game.side_ids);
-        let turn = game.app.world().resource::<crate::game::phase::TurnState>().turn;
-        let log = &game.app.world().resource::<OrderLog>().entries;
-        let reveals = newly_revealed(log, index)
-            .into_iter()
-            .map(|j| (j, log[j].clone()))
-            .collect();
-        let secret = ended.as_ref().map(|_| game.row.secret.clone());
-        if ended.is_some()
-            && let Err(e) = self.block(self.store.set_ended(id))
-        {
+        if ended && let Err(e) = self.block(self.store.set_ended(id)) {
             // The log holds the end (a rebuilt game is over); only the game list lags.
             eprintln!("game `{id}` ended but was not marked so: {e}");
         }
-        self.hub.announce(
-            id,
-            Committed {
-                index,
-                entry,
-                reveals,
-                ended: ended.map(|(w, r)| (w, r, secret.unwrap_or_default())),
-                at,
-                turn,
-            },
-        );
+        match tell {
+            Some(_) => self.hub.publish_here(id, std::sync::Arc::new(event)),
+            None => self.hub.publish(id, event),
+        }
         Ok(index)
     }
 

@@ -139,44 +139,47 @@ pub fn reachable(
     cost: impl Fn(Cell, Cell) -> Result<StepCost, Blocked>,
     must_stop: impl Fn(Cell) -> bool,
 ) -> FxHashMap<Cell, Reach> {
-    let mut best: FxHashMap<Cell, Reach> = FxHashMap::default();
-    best.insert(
-        start,
-        Reach {
-            spent: Mp::ZERO,
-            came_from: None,
-            must_stop: false,
-        },
-    );
+    let origin = Reach {
+        spent: Mp::ZERO,
+        came_from: None,
+        must_stop: false,
+    };
+    let Some(start_at) = grid.index(start) else {
+        return FxHashMap::from_iter([(start, origin)]);
+    };
+    // The best way to each cell so far, by the cell's index on the grid.
+    let mut best: Vec<Option<Reach>> = vec![None; grid.cell_count()];
+    best[start_at] = Some(origin);
     let mut frontier = BinaryHeap::new();
-    frontier.push(Reverse((Mp::ZERO, start)));
-    while let Some(Reverse((so_far, cell))) = frontier.pop() {
-        let here = best[&cell];
+    frontier.push(Reverse((Mp::ZERO, start, start_at)));
+    while let Some(Reverse((so_far, cell, at))) = frontier.pop() {
+        let Some(here) = best[at] else { continue };
         if so_far > here.spent || here.must_stop {
             continue;
         }
         for next in grid.neighbours(cell) {
+            let Some(next_at) = grid.index(next) else { continue };
             let step = match cost(cell, next) {
                 Ok(StepCost::Points(p)) => so_far + p,
                 // Only a unit that has not moved may spend its whole allowance on one step.
                 Ok(StepCost::WholeAllowance) if fresh && so_far == Mp::ZERO => budget,
                 Ok(StepCost::WholeAllowance) | Err(_) => continue,
             };
-            if step > budget || best.get(&next).is_some_and(|r| r.spent <= step) {
+            if step > budget || best[next_at].is_some_and(|r| r.spent <= step) {
                 continue;
             }
-            best.insert(
-                next,
-                Reach {
-                    spent: step,
-                    came_from: Some(cell),
-                    must_stop: must_stop(next),
-                },
-            );
-            frontier.push(Reverse((step, next)));
+            best[next_at] = Some(Reach {
+                spent: step,
+                came_from: Some(cell),
+                must_stop: must_stop(next),
+            });
+            frontier.push(Reverse((step, next, next_at)));
         }
     }
-    best
+    grid.cells()
+        .zip(best)
+        .filter_map(|(cell, reach)| Some((cell, reach?)))
+        .collect()
 }
 
 /// The cheapest path from the search's start to `dest`, both included; `None` if unreachable.

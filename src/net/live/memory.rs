@@ -203,8 +203,8 @@ impl Worker {
             return Ok(());
         }
         replay_stored(game.app.world_mut(), &mut game.times, &stored, held)?;
-        game.row = self
-            .block(self.store.game(id))?
+        (game.row.ended, game.row.waiting) = self
+            .block(self.store.game_progress(id))?
             .ok_or_else(|| format!("no game `{id}`"))?;
         self.games.insert(id.to_string(), game);
         Ok(())

@@ -1,6 +1,7 @@
 //! What the server reads off a game's world and log: whether and how it ended, which secrets an
 //! entry reveals, the game's seed; and the narration it drops (it keeps and sends none).
 
+use super::super::hub::Committed;
 use super::super::store::{GameRow, SeatRow};
 use crate::game::dice_proof;
 use crate::game::log::{LogEntry, OrderLog};
@@ -74,4 +75,21 @@ pub fn newly_revealed(entries: &[LogEntry], index: usize) -> Vec<usize> {
     }
     out.reverse();
     out
+}
+
+/// Entry `index` of a game as its followers are told of it: with the entries whose secret it
+/// reveals, and the end (with the server's `secret`) when the game ended with it.
+pub(super) fn committed(world: &World, side_ids: &[String], secret: &str, index: usize, at: i64) -> Committed {
+    let log = &world.resource::<OrderLog>().entries;
+    Committed {
+        index,
+        entry: log[index].clone(),
+        reveals: newly_revealed(log, index)
+            .into_iter()
+            .map(|j| (j, log[j].clone()))
+            .collect(),
+        ended: ended(world, side_ids).map(|(w, r)| (w, r, secret.to_string())),
+        at,
+        turn: world.resource::<crate::game::phase::TurnState>().turn,
+    }
 }

@@ -42,6 +42,22 @@ impl Store {
             .map_err(|e| db_error("noting whom a game waits for", e))
     }
 
+    /// What of a game's row changes in play: whether it ended, and whom it waits for since
+    /// when (`None`: no such game). A copy brought up to date reads this, not the texts.
+    pub async fn game_progress(&self, game: &str) -> Result<Option<(bool, Option<(String, i64)>)>, String> {
+        let row = sqlx::query("SELECT ended, waiting_side, waiting_since FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| db_error("reading a game's progress", e))?;
+        Ok(row.map(|r| {
+            let waiting = r
+                .get::<Option<String>, _>("waiting_side")
+                .zip(r.get::<Option<i64>, _>("waiting_since"));
+            (r.get::<i64, _>("ended") != 0, waiting)
+        }))
+    }
+
     /// Games in play whose time per turn has lapsed at `now` and whose players were not told of
     /// this wait yet.
     pub async fn lapsed(&self, now: i64) -> Result<Vec<Lapse>, String> {
