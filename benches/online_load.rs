@@ -92,6 +92,7 @@ fn plan() -> Plan {
         }
         i += 2;
     }
+    assert!(plan.servers >= 1, "--servers K needs K of at least 1");
     assert!(
         plan.servers == 1 || plan.postgres.is_some(),
         "--servers above 1 needs --db postgres://… (processes share a game store only there)"

@@ -4,12 +4,42 @@
 //! (`claims`).
 
 use super::claims::RELEASE_CHANNEL;
-use super::hub::{EVENTS_CHANNEL, Event, Hub, Relayed, payload};
+use super::hub::{Event, Hub};
 use super::live::{Job, Workers};
 use super::store::Store;
 use sqlx::postgres::PgListener;
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedReceiver;
+
+/// The channel on which processes pass on their games' events.
+pub const EVENTS_CHANNEL: &str = "hexfront_events";
+
+/// PostgreSQL's limit on a notification's payload is 8000 bytes: an event over this is passed
+/// on as `Event::Behind` (the followers read the log instead).
+const MAX_PAYLOAD: usize = 7_900;
+
+/// An event as passed between processes.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Relayed {
+    /// The process that published it (it told its own followers already).
+    origin: String,
+    game: String,
+    event: Event,
+}
+
+/// The payload passing `event` on, or `Event::Behind` when the event is too large.
+fn payload(origin: &str, game: &str, event: &Event) -> Result<String, String> {
+    let passed = |event: Event| Relayed {
+        origin: origin.to_string(),
+        game: game.to_string(),
+        event,
+    };
+    let whole = serde_json::to_string(&passed(event.clone())).map_err(|e| e.to_string())?;
+    if whole.len() <= MAX_PAYLOAD {
+        return Ok(whole);
+    }
+    serde_json::to_string(&passed(Event::Behind)).map_err(|e| e.to_string())
+}
 
 /// Starts passing this process's events on (from `relayed`, one after another so they arrive
 /// in order) and listening for the other processes' events and requests for games.

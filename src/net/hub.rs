@@ -94,36 +94,6 @@ impl LinkWanted {
     }
 }
 
-/// The channel on which processes pass on their games' events.
-pub const EVENTS_CHANNEL: &str = "hexfront_events";
-
-/// PostgreSQL's limit on a notification's payload is 8000 bytes: an event over this is passed
-/// on as `Event::Behind` (the followers read the log instead).
-const MAX_PAYLOAD: usize = 7_900;
-
-/// An event as passed between processes.
-#[derive(serde::Serialize, serde::Deserialize)]
-pub struct Relayed {
-    /// The process that published it (it told its own followers already).
-    pub origin: String,
-    pub game: String,
-    pub event: Event,
-}
-
-/// The payload passing `event` on, or `Event::Behind` when the event is too large.
-pub fn payload(origin: &str, game: &str, event: &Event) -> Result<String, String> {
-    let passed = |event: Event| Relayed {
-        origin: origin.to_string(),
-        game: game.to_string(),
-        event,
-    };
-    let whole = serde_json::to_string(&passed(event.clone())).map_err(|e| e.to_string())?;
-    if whole.len() <= MAX_PAYLOAD {
-        return Ok(whole);
-    }
-    serde_json::to_string(&passed(Event::Behind)).map_err(|e| e.to_string())
-}
-
 /// Entries a slow connection may fall behind by before it must catch up from the log (the
 /// channel keeps this many of each game's last events in memory).
 const BACKLOG: usize = 256;
@@ -135,24 +105,16 @@ pub type Relay = tokio::sync::mpsc::UnboundedSender<(String, Arc<Event>)>;
 #[derive(Clone, Default)]
 pub struct Hub {
     games: Arc<Mutex<HashMap<String, broadcast::Sender<Arc<Event>>>>>,
-    /// Where events go for the other processes, and this process's name among them.
-    relay: Option<(Relay, String)>,
+    relay: Option<Relay>,
 }
 
 impl Hub {
-    /// A hub that also hands every event it publishes to `relay`, as process `origin`.
-    pub fn relaying(relay: Relay, origin: String) -> Self {
+    /// A hub that also hands every event it publishes to `relay`.
+    pub fn relaying(relay: Relay) -> Self {
         Self {
             games: Default::default(),
-            relay: Some((relay, origin)),
+            relay: Some(relay),
         }
-    }
-
-    /// The notification that passes `event` on to the other processes (for a caller who sends
-    /// it in its own transaction, then publishes with `publish_here`); `None` in a process alone.
-    pub fn relay_payload(&self, game: &str, event: &Event) -> Option<Result<String, String>> {
-        let (_, origin) = self.relay.as_ref()?;
-        Some(payload(origin, game, event))
     }
 
     pub fn subscribe(&self, game: &str) -> broadcast::Receiver<Arc<Event>> {
@@ -163,10 +125,14 @@ impl Hub {
             .subscribe()
     }
 
+    pub fn announce(&self, game: &str, committed: Committed) {
+        self.publish(game, Event::Entry(Box::new(committed)));
+    }
+
     /// Tells the game's followers here, and (through the relay) those of the other processes.
     pub fn publish(&self, game: &str, event: Event) {
         let event = Arc::new(event);
-        if let Some((relay, _)) = &self.relay {
+        if let Some(relay) = &self.relay {
             let _ = relay.send((game.to_string(), event.clone()));
         }
         self.publish_here(game, event);

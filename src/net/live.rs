@@ -13,7 +13,7 @@ mod memory;
 mod world;
 
 use super::claims::Claims;
-use super::hub::{EVENTS_CHANNEL, Event, Hub};
+use super::hub::{Event, Hub};
 use super::store::{GameRow, SeatRow, Store};
 use crate::ai::{ComputerPlayer, side_to_act};
 use crate::game::dice_proof::DiceProof;
@@ -449,10 +449,12 @@ impl Worker {
             return out;
         }
         let again = self.order(id, player, expect, order);
-        if self.games.contains_key(id) {
-            // Rebuilt: what the log holds past what was told is told now.
-            self.hub.publish(id, Event::Behind);
+        if !self.games.contains_key(id) {
+            // Not rebuilt (the database is away): the failure stands.
+            return out;
         }
+        // What the log holds past what was told is told now.
+        self.hub.publish(id, Event::Behind);
         again
     }
 
@@ -474,14 +476,8 @@ impl Worker {
         let at = super::store::now();
         let done = committed(game.app.world(), &game.side_ids, &game.row.secret, index, at);
         let (text, ended) = (serde_json::to_string(&done.entry), done.ended.is_some());
-        let event = Event::Entry(Box::new(done));
-        // With other processes on the database, they hear of the entry in its own commit.
-        let tell = self.hub.relay_payload(id, &event).and_then(Result::ok);
         let committed = match text {
-            Ok(text) => {
-                let tell = tell.as_deref().map(|p| (EVENTS_CHANNEL, p));
-                self.block(self.store.append_entry(id, index, &text, at, tell))
-            }
+            Ok(text) => self.block(self.store.append_entry(id, index, &text, at)),
             Err(e) => Err(e.to_string()),
         };
         if let Err(e) = committed {
@@ -501,10 +497,7 @@ impl Worker {
             // The log holds the end (a rebuilt game is over); only the game list lags.
             eprintln!("game `{id}` ended but was not marked so: {e}");
         }
-        match tell {
-            Some(_) => self.hub.publish_here(id, std::sync::Arc::new(event)),
-            None => self.hub.publish(id, event),
-        }
+        self.hub.announce(id, done);
         Ok(index)
     }
 

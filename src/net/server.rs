@@ -166,12 +166,12 @@ async fn clustered(
     idle: Duration,
     closing: tokio::sync::watch::Receiver<bool>,
 ) -> Result<(Hub, Workers, Option<Arc<Claims>>), String> {
-    let claims = Arc::new(Claims::connect(db_url).await?);
-    let origin = claims.origin().to_string();
     let (relay, relayed) = tokio::sync::mpsc::unbounded_channel();
-    let hub = Hub::relaying(relay, origin.clone());
+    let hub = Hub::relaying(relay);
+    let claims = Arc::new(Claims::connect(db_url).await?);
     let handle = tokio::runtime::Handle::current();
     let workers = Workers::start_claiming(cores, store.clone(), hub.clone(), handle, idle, Some(claims.clone()));
+    let origin = claims.origin().to_string();
     super::cluster::start(
         db_url,
         origin,

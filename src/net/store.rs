@@ -346,44 +346,18 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Commits entry `index` of a game's log (as JSON), made at `at` (milliseconds since 1970),
-    /// with `tell` (a channel and payload, PostgreSQL only) notified in the same transaction.
+    /// Commits entry `index` of a game's log (as JSON), made at `at` (milliseconds since 1970).
     /// Fails if that entry exists: an order is never recorded twice.
-    pub async fn append_entry(
-        &self,
-        game: &str,
-        index: usize,
-        entry: &str,
-        at: i64,
-        tell: Option<(&str, &str)>,
-    ) -> Result<(), String> {
-        let e = |e| db_error(&format!("recording entry {index} of game {game}"), e);
-        let Some((channel, payload)) = tell.filter(|_| self.postgres) else {
-            return sqlx::query("INSERT INTO entries (game, idx, entry, at) VALUES ($1, $2, $3, $4)")
-                .bind(game)
-                .bind(index as i64)
-                .bind(entry)
-                .bind(at)
-                .execute(&self.pool)
-                .await
-                .map(|_| ())
-                .map_err(e);
-        };
-        // One statement, one commit: the other processes hear of the entry once it is there.
-        sqlx::query(
-            "WITH added AS (INSERT INTO entries (game, idx, entry, at) VALUES ($1, $2, $3, $4) RETURNING idx) \
-             SELECT pg_notify($5, $6) FROM added",
-        )
-        .bind(game)
-        .bind(index as i64)
-        .bind(entry)
-        .bind(at)
-        .bind(channel)
-        .bind(payload)
-        .execute(&self.pool)
-        .await
-        .map(|_| ())
-        .map_err(e)
+    pub async fn append_entry(&self, game: &str, index: usize, entry: &str, at: i64) -> Result<(), String> {
+        sqlx::query("INSERT INTO entries (game, idx, entry, at) VALUES ($1, $2, $3, $4)")
+            .bind(game)
+            .bind(index as i64)
+            .bind(entry)
+            .bind(at)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| db_error(&format!("recording entry {index} of game {game}"), e))
     }
 
     /// Takes back entry `index`, the last of a game's log (an undo), made at `at`: an entry
