@@ -7,12 +7,15 @@ use super::protocol::{ClientMessage, EntryView, GameView, PROTOCOL, ServerMessag
 use crate::game::components::GameRng;
 use crate::game::execute::execute;
 use crate::game::log::OrderLog;
-use crate::game::order::{IssuedOrder, Order};
+use crate::game::order::IssuedOrder;
 use crate::scenario::Scenario;
 use bevy::prelude::*;
 use futures_util::{SinkExt, StreamExt};
 use std::collections::VecDeque;
 use tokio_tungstenite::tungstenite::Message;
+
+mod chain;
+pub use chain::{CHAIN_LENGTH, ChainHolder, SavedChain, link_answer};
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -23,28 +26,66 @@ pub struct Client {
     queued: VecDeque<ServerMessage>,
     /// Every frame received, as sent (tests look through them).
     pub frames: Vec<String>,
+    /// When the server was last heard from (any frame, a pong too).
+    pub last_heard: std::time::Instant,
+}
+
+/// Why a connection was not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unwelcome {
+    /// Nothing answered at the address, or the connection dropped before the welcome.
+    Unreachable(String),
+    /// The server answered and refused (another release).
+    Refused(String),
+}
+
+impl std::fmt::Display for Unwelcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unwelcome::Unreachable(why) | Unwelcome::Refused(why) => f.write_str(why),
+        }
+    }
 }
 
 impl Client {
     /// Connects to `url` (`ws://host:port/ws`) and says hello.
     pub async fn connect(url: &str) -> Result<Self, String> {
+        Self::open(url, PROTOCOL, crate::version::VERSION)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Connects to `url` and says hello with this protocol number and version: a server of
+    /// another release refuses (`Unwelcome::Refused`), one that does not answer is
+    /// `Unwelcome::Unreachable`.
+    pub async fn open(url: &str, protocol: u32, version: &str) -> Result<Self, Unwelcome> {
         // Nagle off: an order is one small frame, to go out at once.
         let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(socket_config()), true)
             .await
-            .map_err(|e| format!("cannot connect to {url}: {e}"))?;
+            .map_err(|e| Unwelcome::Unreachable(format!("cannot connect to {url}: {e}")))?;
         let mut client = Self {
             socket,
             queued: VecDeque::new(),
             frames: Vec::new(),
+            last_heard: std::time::Instant::now(),
         };
         let hello = ClientMessage::Hello {
-            protocol: PROTOCOL,
-            version: crate::version::VERSION.into(),
+            protocol,
+            version: version.into(),
         };
-        match client.request(&hello).await? {
+        match client.request(&hello).await.map_err(Unwelcome::Unreachable)? {
             ServerMessage::Welcome { .. } => Ok(client),
-            other => Err(format!("the server did not welcome us: {other:?}")),
+            ServerMessage::Error { message } => Err(Unwelcome::Refused(message)),
+            other => Err(Unwelcome::Refused(format!("the server did not welcome us: {other:?}"))),
         }
+    }
+
+    /// Asks the server for a sign of life (a WebSocket ping; its pong counts as heard).
+    pub async fn ping(&mut self) -> Result<(), String> {
+        self.socket
+            .send(Message::Ping(Default::default()))
+            .await
+            .map_err(|e| format!("the connection dropped: {e}"))
     }
 
     pub async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
@@ -76,6 +117,7 @@ impl Client {
                 .await
                 .ok_or("the server closed the connection")?
                 .map_err(|e| format!("the connection dropped: {e}"))?;
+            self.last_heard = std::time::Instant::now();
             if let Message::Text(text) = frame {
                 self.frames.push(text.to_string());
                 return ServerMessage::parse(&text);
@@ -122,93 +164,6 @@ pub fn socket_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketCon
 /// A random contribution to a game's dice (64 hex digits).
 pub fn contribution() -> String {
     crate::game::dice_proof::hex(&super::lobby::random_bytes::<32>())
-}
-
-/// Links a chain of this length: enough for a long game's rolls.
-pub const CHAIN_LENGTH: usize = 100_000;
-
-/// This client's hash chain, for a game with hash-chained dice whose seat it takes (a game
-/// hosted by the other player): its end goes with `join`, and each link is revealed for one
-/// order that rolls, once the server says that order is fixed.
-pub struct ChainHolder {
-    end: String,
-    /// The links in the order they are revealed.
-    links: Vec<String>,
-    next: usize,
-    /// The order and link given for each entry.
-    given: std::collections::BTreeMap<usize, (Order, String)>,
-}
-
-impl ChainHolder {
-    /// A new chain of `length` links from a random start.
-    pub fn new(length: usize) -> Self {
-        let (end, links) = crate::game::dice_proof::chain(super::lobby::random_bytes::<32>(), length);
-        Self {
-            end,
-            links,
-            next: 0,
-            given: Default::default(),
-        }
-    }
-
-    /// The chain's end, to commit to when taking the seat.
-    pub fn end(&self) -> &str {
-        &self.end
-    }
-
-    /// The link for the order fixed as entry `index`: the next one (the same again for the same
-    /// entry and order). A second order for an entry already given a link is refused: the host
-    /// would be trying the dice twice.
-    pub fn link_for(&mut self, index: usize, order: &Order) -> Result<String, String> {
-        if let Some((given, link)) = self.given.get(&index) {
-            if given == order {
-                return Ok(link.clone());
-            }
-            return Err(format!(
-                "entry {index}: a link was asked for a second, different order there (the host changed an order after seeing its dice)"
-            ));
-        }
-        let link = self
-            .links
-            .get(self.next)
-            .cloned()
-            .ok_or("this client's hash chain is used up")?;
-        self.next += 1;
-        self.given.insert(index, (order.clone(), link.clone()));
-        Ok(link)
-    }
-
-    /// Checks `entry` against the links given: an entry with a link carries one this client
-    /// gave for that very entry, with the order it was given for.
-    pub fn check(&self, entry: &EntryView) -> Result<(), String> {
-        let given = self.given.get(&entry.index);
-        if let Some(link) = &entry.link
-            && given.is_none_or(|(_, l)| l != link)
-        {
-            return Err(format!(
-                "entry {}: it carries a chain link this client did not give for it (the host asked for a link elsewhere and used it here)",
-                entry.index
-            ));
-        }
-        let Some((order, link)) = given else {
-            return Ok(());
-        };
-        if entry.hidden {
-            return Ok(());
-        }
-        if &entry.order != order || entry.link.as_ref() != Some(link) {
-            return Err(format!(
-                "entry {}: not the order this client gave its link for, or not with that link: the host changed an order after seeing its dice",
-                entry.index
-            ));
-        }
-        Ok(())
-    }
-
-    /// The last entry this client gave a link for.
-    pub fn last_given(&self) -> Option<usize> {
-        self.given.keys().next_back().copied()
-    }
 }
 
 /// A copy of an online game, kept in step with the server's entries.
@@ -338,37 +293,8 @@ impl Follower {
 
     /// The answer to `LinkWanted` for this game, when this client holds its chain.
     pub fn link(&mut self, message: &ServerMessage) -> Result<Option<ClientMessage>, String> {
-        let ServerMessage::LinkWanted { game, index, order, .. } = message else {
-            return Ok(None);
-        };
-        let held = self.entries.len();
-        // Only for the next entry: a link given for another would let the host learn the dice
-        // of an order it has not fixed yet.
-        if *index != held {
-            return Err(format!(
-                "game `{game}` asks a link for entry {index}, but the next entry is {held}"
-            ));
-        }
-        // A secret of the other side still hidden could be chosen once the dice are known: it
-        // is revealed before the link (the server sends the reveals first).
         let mine = self.view.you.clone();
-        if let Some(e) = self.entries.iter().find(|e| e.hidden && Some(&e.side) != mine.as_ref()) {
-            return Err(format!(
-                "game `{game}` asks a link while entry {} of {} is still hidden: its secret must be revealed before the dice",
-                e.index, e.side
-            ));
-        }
-        let Some(chain) = &mut self.chain else {
-            return Err(format!(
-                "game `{game}` asks this client for a chain link it does not hold"
-            ));
-        };
-        let link = chain.link_for(*index, order)?;
-        Ok(Some(ClientMessage::Link {
-            game: game.clone(),
-            index: *index,
-            link,
-        }))
+        link_answer(&self.entries, mine.as_deref(), self.chain.as_mut(), message)
     }
 
     /// Replays every entry held from the start (after a reveal).
@@ -389,9 +315,22 @@ fn fresh_app(scenario: &Scenario, edition: u32) -> App {
     app
 }
 
+/// Starts the game in `world` again and carries out `entries` (after a reveal or an undo): how
+/// many hashes were checked.
+pub fn replay_entries(world: &mut World, entries: &[EntryView]) -> Result<usize, String> {
+    let origin = world.resource::<crate::game::start::GameOrigin>().clone();
+    crate::game::start::respawn(world, &origin.scenario, origin.seed);
+    world.write_message(crate::game::undo::GameRebuilt);
+    let mut checked = 0;
+    for e in entries {
+        checked += usize::from(apply(world, e)?);
+    }
+    Ok(checked)
+}
+
 /// Carries out `entry` with the dice it names and compares the outcome with the server's:
 /// whether its hash was checked (a hidden entry's cannot be until its reveal).
-fn apply(world: &mut World, entry: &EntryView) -> Result<bool, String> {
+pub fn apply(world: &mut World, entry: &EntryView) -> Result<bool, String> {
     world.resource_mut::<GameRng>().forced = entry.dice.iter().map(|d| d.face).collect();
     let carried = execute(world, IssuedOrder::new(entry.side.clone(), entry.order.clone()));
     let left = std::mem::take(&mut world.resource_mut::<GameRng>().forced);

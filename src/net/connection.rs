@@ -281,7 +281,29 @@ impl Conn {
             ClientMessage::Webhook { url } => self.webhook(url).await,
             ClientMessage::Undo { game, expect } => self.undo(game, expect).await,
             ClientMessage::Link { game, index, link } => self.link(game, index, link).await,
+            ClientMessage::Games => self.games().await,
         }
+    }
+
+    /// The start screen's lists: this player's games (whether each opponent is connected to
+    /// this process), the open games and the live ones.
+    async fn games(&self) -> Result<(), String> {
+        let store = &self.shared.store;
+        let mine = match &self.player {
+            Some((id, _)) => store.my_game_list(id, 50).await?,
+            None => Vec::new(),
+        };
+        let mine = mine
+            .into_iter()
+            .map(|(mut g, opponent)| {
+                g.opponent_online = opponent.is_some_and(|o| self.shared.is_online(&o));
+                g
+            })
+            .collect();
+        let open = store.listed_games(super::store::Listing::Open, 50).await?;
+        let live = store.listed_games(super::store::Listing::Live, 50).await?;
+        self.send(ServerMessage::Games { mine, open, live });
+        Ok(())
     }
 
     /// This connection now speaks for player `id`.

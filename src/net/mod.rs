@@ -8,7 +8,8 @@
 //! over that `lobby`, `delay` (observers held
 //! back), `follow` (a connection following a game) under `connection`, `notice` (webhooks) and
 //! `clock` (time per turn, notices); `server` on top. `client` stands beside them, using only
-//! `protocol`, `user_scenarios` (and `lobby`'s random bytes).
+//! `protocol`, `user_scenarios` (and `lobby`'s random bytes); `remote` (the desktop client's link,
+//! off the frame) over `client`.
 
 pub mod chat;
 pub mod claims;
@@ -25,6 +26,7 @@ pub mod notice;
 pub mod outbox;
 pub mod protocol;
 pub mod rate;
+pub mod remote;
 pub mod server;
 mod shared;
 pub mod store;

@@ -120,6 +120,48 @@ pub enum ClientMessage {
     /// The next link of this player's hash chain, for the order at `index` that the server
     /// asked a link for (`link_wanted`) in a game with hash-chained dice.
     Link { game: String, index: usize, link: String },
+    /// The lists a client's start screen shows: this player's games (none before logging in),
+    /// the open games to join, the live games to watch.
+    Games,
+}
+
+/// One of a player's games, as the client's My games lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MyGame {
+    pub game: String,
+    /// The scenario's file name without `.ron` (a shipped one, or an uploaded one's id).
+    pub scenario: String,
+    /// The seat this player holds: its index among the scenario's sides.
+    pub seat: usize,
+    /// Who sits in the other seat: a player's name, `computer (LEVEL)`, `None` while free.
+    pub opponent: Option<String>,
+    /// Whether that player has a connection open to this server now.
+    pub opponent_online: bool,
+    /// The invite code, while the other seat waits for the player who has it.
+    pub invite: Option<String>,
+    /// The side the game waits for (id), and since when (milliseconds since 1970).
+    pub waiting_side: Option<String>,
+    pub waiting_since: Option<i64>,
+    /// Whether the game waits for this player.
+    pub your_turn: bool,
+    /// Entries in its log.
+    pub entries: usize,
+    pub ended: bool,
+    /// When it was made (milliseconds since 1970).
+    pub created: i64,
+}
+
+/// A game anyone may join or watch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListedGame {
+    pub game: String,
+    pub scenario: String,
+    /// Who sits in each seat, by side: a player's name, `computer (LEVEL)`, `None` while free.
+    pub seats: Vec<Option<String>>,
+    pub entries: usize,
+    pub created: i64,
 }
 
 /// A seat of a game, as everybody may see it.
@@ -309,6 +351,12 @@ pub enum ServerMessage {
     LinkTaken {
         game: String,
         index: usize,
+    },
+    /// The answer to `games`: the newest 50 of each list.
+    Games {
+        mine: Vec<MyGame>,
+        open: Vec<ListedGame>,
+        live: Vec<ListedGame>,
     },
     /// The player's webhook as it now stands.
     WebhookSet {

@@ -3,11 +3,13 @@
 //! by default, PostgreSQL by URL: the same schema and queries (`$N` parameters, which both read).
 
 mod chat;
+mod lists;
 mod schema;
 mod texts;
 mod waits;
 
 use super::protocol::{ObserverDelay, TurnTime};
+pub use lists::Listing;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 use std::sync::Arc;
