@@ -53,6 +53,13 @@ struct Cli {
     /// toggles it in any window.
     #[arg(long, value_name = "1080|720", global = true)]
     present: Option<String>,
+    /// Open the start screen's Online tab connected to the server at ADDRESS (host:port), as the
+    /// player kept for it (or a new one named by --name).
+    #[arg(long, value_name = "ADDRESS")]
+    online: Option<String>,
+    /// The display name a new online player registers with (with --online).
+    #[arg(long, value_name = "NAME", requires = "online")]
+    name: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -473,6 +480,7 @@ fn open_game(cli: Cli) -> ExitCode {
         bench_frames: cli.bench_frames,
         present: present.or(showcase.as_ref().map(|_| hexfront::gui::state::FrameSize::Full)),
         showcase,
+        online: cli.online.map(|address| (address, cli.name)),
         seats,
         edit: match cli.command {
             Some(Command::Edit { file }) => Some(file),

@@ -62,6 +62,21 @@ fn two_clients_play(scenario: &str, first_side: &str) -> (usize, usize, usize) {
         assert_eq!(b.follower.checked, entries);
         let (_, _, secret) = a.follower.ended.clone().unwrap();
         assert_eq!(b.follower.ended.as_ref().unwrap().2, secret);
+        // The client's own check of the dice (the desktop client's "Dice verified" line): every
+        // die rolled again from the committed secret; a secret other than the committed one fails.
+        let rolled: usize = a.follower.entries().iter().map(|e| e.dice.len()).sum();
+        assert!(rolled > 0);
+        let checked = hexfront::net::client::verify_dice(&a.follower.view, a.follower.entries(), &secret).unwrap();
+        assert_eq!(checked.dice, rolled);
+        // Its save replays with its proof, as the server's download does.
+        let text = hexfront::game::save::to_text(&checked.saved).unwrap();
+        let kept = dir.join(format!("{game}-client.ron"));
+        std::fs::write(&kept, text).unwrap();
+        let (verified, out, err) = replay_verify(&kept);
+        assert!(verified, "{out}{err}");
+        let forged = format!("{}{}", if secret.starts_with('0') { "1" } else { "0" }, &secret[1..]);
+        let refused = hexfront::net::client::verify_dice(&b.follower.view, b.follower.entries(), &forged).unwrap_err();
+        assert!(refused.contains("does not match the commitment"), "{refused}");
         // The secret appears in no frame before the end.
         for seat in [&a, &b] {
             let end = seat

@@ -434,3 +434,44 @@ fn a_hosted_game_rolls_with_the_guests_chain_written_down() {
     drop((anna, bert));
     rt.block_on(server.stop());
 }
+
+#[test]
+fn a_server_stopped_with_sigstop_is_noticed_and_the_link_comes_back_when_it_goes_on() {
+    let dir = temp_dir("remote-sigstop");
+    let db = hexfront::net::store::Store::sqlite_url(&dir.join("server.db"));
+    let (mut server, addr) = spawn_server(&db, &dir.join("server.log"));
+    let signal = |sig: &str| {
+        let ok = std::process::Command::new("kill")
+            .args([sig, &server.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill {sig}");
+    };
+    let mut anna = Player::new(addr, "Anna", &dir);
+    anna.online();
+    // Stopped, its sockets stay open and say nothing: the silence counts as a loss, and the
+    // attempts after it wait for a welcome a bounded time.
+    signal("-STOP");
+    let stopped = Instant::now();
+    let why = anna.until("the silence noticed", |e| match e {
+        Event::Link(LinkState::Lost { why, .. }) => Some(why.clone()),
+        _ => None,
+    });
+    assert!(why.contains("stopped answering"), "{why}");
+    assert!(
+        stopped.elapsed() < Duration::from_secs(15),
+        "noticed in {:?}",
+        stopped.elapsed()
+    );
+    let why = anna.until("a bounded wait for the welcome", |e| match e {
+        Event::Link(LinkState::Lost { why, .. }) => Some(why.clone()),
+        _ => None,
+    });
+    assert!(why.contains("no welcome within"), "{why}");
+    signal("-CONT");
+    anna.online();
+    assert!(anna.token.is_some());
+    let _ = server.kill();
+    let _ = server.wait();
+}

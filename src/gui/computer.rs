@@ -60,7 +60,11 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(
             EguiPrimaryContextPass,
-            computer_panel.run_if(in_state(GameState::Playing).and_then(super::state::off)),
+            computer_panel.run_if(
+                in_state(GameState::Playing)
+                    .and_then(super::state::off)
+                    .and_then(not(resource_exists::<super::online::OnlineSeat>)),
+            ),
         );
 }
 
@@ -95,7 +99,8 @@ fn seat_computers(
 
 /// Gives the computer's next order when it is the computer's to give and its pause is over.
 fn computer_orders(world: &mut World) {
-    if world.contains_resource::<Replay>() {
+    // Online, the other seat is another person's (on their screen) or the server's computer.
+    if world.contains_resource::<Replay>() || world.contains_resource::<super::online::OnlineSeat>() {
         return;
     }
     let dt = world.resource::<Time>().delta_secs();

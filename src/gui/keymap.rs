@@ -26,6 +26,8 @@ pub enum Action {
     RulesReference,
     Score,
     GameLog,
+    /// Online: open or close the game's chat.
+    Chat,
     ComputerNow,
     Fit,
     Labels,
@@ -198,6 +200,11 @@ pub const KEYMAP: &[Binding] = &[
     ctrl(&[K::KeyY], Chord::Ctrl, A::Redo, None),
     ctrl(&[K::KeyZ], Chord::CtrlShift, A::Redo, None),
     key(&[K::KeyL], A::GameLog, Some(("L", "show or hide the game log"))),
+    key(
+        &[K::KeyT],
+        A::Chat,
+        Some(("T", "online: open the chat (type, Enter sends, Esc closes)")),
+    ),
     key(
         &[K::KeyK],
         A::ComputerNow,

@@ -30,6 +30,7 @@ pub mod layout;
 pub mod live_reload;
 pub mod log_panel;
 pub mod marks;
+pub mod online;
 pub mod orders;
 pub mod present;
 pub mod redraw;
@@ -83,6 +84,8 @@ pub struct RunOptions {
     pub present: Option<state::FrameSize>,
     /// `hexfront showcase`: the scenarios the computer plays against itself, round and round.
     pub showcase: Option<Vec<crate::scenario::Scenario>>,
+    /// `--online ADDRESS [--name NAME]`: the Online tab, connected.
+    pub online: Option<(String, Option<String>)>,
 }
 
 /// All client plugins.
@@ -129,6 +132,7 @@ pub fn plugin(app: &mut App) {
             rules_reference::plugin,
             keymap::plugin,
             clicks::plugin,
+            online::plugin,
         ));
 }
 
@@ -222,6 +226,9 @@ pub fn run(
     }
     if let Some(attack) = options.attack {
         app.insert_resource(attack);
+    }
+    if let Some((address, name)) = options.online {
+        app.insert_resource(online::ConnectAtStart { address, name });
     }
     if let Some(frames) = options.bench_frames {
         app.insert_resource(script::FrameBench {

@@ -3,6 +3,7 @@
 //! one order step. Also undo and redo (Ctrl+Z, Ctrl+Y), and the confirmation before a side's turn
 //! ends.
 
+use super::online::{OnlineSeat, ToServer};
 use super::state::Settings;
 use super::state::{ConfirmEndTurn, HistoryNote, OrderSystems, PlayerOrder};
 use crate::game::components::GameMap;
@@ -59,6 +60,10 @@ pub fn end_phase(
 fn give_player_orders(world: &mut World) {
     let orders: Vec<PlayerOrder> = world.resource_mut::<Messages<PlayerOrder>>().drain().collect();
     for PlayerOrder(order) in orders {
+        if let Some(seat) = world.get_resource::<OnlineSeat>().copied() {
+            to_server(world, seat, order);
+            continue;
+        }
         if world.contains_resource::<super::state::Replay>() {
             world.resource_mut::<HistoryNote>().0 =
                 Some("This is a replay: Branch here (or Continue the game) to give orders".into());
@@ -77,6 +82,33 @@ fn give_player_orders(world: &mut World) {
                 info!("{refused}");
                 world.write_message::<OrderRefused>(refused);
             }
+        }
+    }
+}
+
+/// An order in an online game: the server's to carry out when it is this window's side's to
+/// give; else the player is told whose it is (or the rules' refusal, as in a local game).
+fn to_server(world: &mut World, seat: OnlineSeat, order: Order) {
+    let Some(me) = seat.0 else {
+        world.resource_mut::<HistoryNote>().0 = Some("You are watching this game: only its players give orders".into());
+        return;
+    };
+    match crate::game::execute::issuer(world, &order) {
+        Ok(Some((side, _))) if side != me => {
+            let name = world.resource::<crate::game::components::Sides>().0[side].name.clone();
+            world.resource_mut::<HistoryNote>().0 = Some(format!(
+                "That is for {name} to give: their player is asked on their screen"
+            ));
+        }
+        Ok(_) => {
+            world.write_message(ToServer::Order(order));
+        }
+        Err(reason) => {
+            let refused = OrderRefused {
+                order: crate::game::execute::public_words(world, &order),
+                reason,
+            };
+            world.write_message::<OrderRefused>(refused);
         }
     }
 }
@@ -107,6 +139,18 @@ fn history_keys(keys: Res<super::keymap::Keys>, mut out: MessageWriter<History>)
 fn move_through_history(world: &mut World) {
     let asked: Vec<History> = world.resource_mut::<Messages<History>>().drain().collect();
     for h in asked {
+        if world.contains_resource::<OnlineSeat>() {
+            match h {
+                History::Undo => {
+                    world.write_message(ToServer::Undo);
+                }
+                History::Redo => {
+                    world.resource_mut::<HistoryNote>().0 =
+                        Some("Online, an order taken back is given again as a new order".into())
+                }
+            }
+            continue;
+        }
         if world.contains_resource::<super::state::Replay>() {
             world.resource_mut::<HistoryNote>().0 =
                 Some("Undo and redo are for playing: leave the replay (Branch here) first".into());

@@ -187,6 +187,11 @@ fn write_files(world: &mut World) {
     let Some(job) = world.remove_resource::<WriteNow>() else {
         return;
     };
+    if world.contains_resource::<super::online::OnlineSeat>() {
+        let status = online_copy(world, job);
+        world.insert_resource(status);
+        return;
+    }
     let status = match job {
         WriteNow::Save(path) => match save_game(world, &path) {
             Ok(()) => SaveStatus {
@@ -232,6 +237,44 @@ fn write_files(world: &mut World) {
         }
     };
     world.insert_resource(status);
+}
+
+/// A save of an online game: its copy with the dice proof, once the game ended and its dice
+/// checked (this window's copy rolled no dice of its own, so only that copy replays).
+fn online_copy(world: &mut World, job: WriteNow) -> SaveStatus {
+    let failed = |message: &str| SaveStatus {
+        message: message.into(),
+        failed: true,
+    };
+    let WriteNow::Save(path) = job else {
+        return failed(
+            "An online game is kept on the server: turn files and the replay are for its saved copy, once it ends",
+        );
+    };
+    let checked = world
+        .get_resource::<super::online::OnlineGame>()
+        .and_then(|g| match &g.fairness {
+            Some(super::online::Fairness::Verified(c)) => Some(c.saved.clone()),
+            _ => None,
+        });
+    let Some(saved) = checked else {
+        return failed(
+            "An online game is kept on the server; a copy can be saved once it ends and its dice are checked",
+        );
+    };
+    let written = crate::game::save::to_text(&saved)
+        .map_err(|e| e.to_string())
+        .and_then(|text| storage::write_atomic(&path, &text));
+    match written {
+        Ok(()) => SaveStatus {
+            message: format!("Saved to {} (with its dice proof)", path.display()),
+            failed: false,
+        },
+        Err(e) => SaveStatus {
+            message: format!("Not saved: {e}"),
+            failed: true,
+        },
+    }
 }
 
 /// Autosaves from now on to a new file named after this one with `suffix` (a branch of a watched

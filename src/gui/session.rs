@@ -69,6 +69,14 @@ pub fn open_file_game(world: &mut World, game: LoadedGame, watch: Option<usize>,
 
 /// Whether leaving now asks first: a game is being played (not watched, not over) and has orders.
 pub fn asks_first(world: &World) -> bool {
+    // A server hosted here asks while someone else is connected; an online game stays on its
+    // server, so leaving it loses nothing.
+    if super::online::hosting_others(world) {
+        return true;
+    }
+    if world.contains_resource::<super::online::OnlineSeat>() {
+        return false;
+    }
     let playing = world
         .get_resource::<State<GameState>>()
         .is_some_and(|s| *s.get() == GameState::Playing);

@@ -365,3 +365,77 @@ pub fn apply(world: &mut World, entry: &EntryView) -> Result<bool, String> {
     }
     Ok(true)
 }
+
+/// Checks a finished online game's dice from what this client holds: the secret revealed at the
+/// end matches the commitment published at the start, and the seed it gives with the seats'
+/// contributions (and each roll's chain link) rolls every die of every entry as the server
+/// rolled it, to the same state hashes. Returns the dice checked and the game as a save that
+/// replays anywhere (`hexfront replay --verify` checks its proof), or what does not check.
+pub fn verify_dice(view: &GameView, entries: &[EntryView], secret: &str) -> Result<DiceChecked, String> {
+    use crate::game::dice_proof;
+    let secret_bytes = dice_proof::from_hex(secret).map_err(|e| format!("the secret revealed: {e}"))?;
+    if dice_proof::commitment(&secret_bytes) != view.commitment {
+        return Err(format!(
+            "the secret revealed at the end does not match the commitment published at the start ({})",
+            view.commitment
+        ));
+    }
+    let contributions = view
+        .contributions
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let c = c
+                .as_deref()
+                .ok_or_else(|| format!("seat {} gave no contribution", i + 1))?;
+            dice_proof::from_hex(c).map_err(|e| format!("seat {}'s contribution: {e}", i + 1))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let seed = dice_proof::seed(&secret_bytes, &contributions);
+    let scenario =
+        super::user_scenarios::scenario_of(&view.scenario, &view.scenario_text, view.ruleset_text.as_deref())?;
+    let mut app = crate::game::headless_app(&scenario, seed);
+    crate::game::start::set_edition(app.world_mut(), view.edition);
+    let world = app.world_mut();
+    let mut dice = 0;
+    for e in entries {
+        let issued = IssuedOrder {
+            side: e.side.clone(),
+            order: e.order.clone(),
+            link: e.link.clone(),
+        };
+        let at = execute(world, issued).map_err(|r| format!("entry {}: refused here: {}", e.index + 1, r.reason))?;
+        let got = &world.resource::<OrderLog>().entries[at];
+        if got.dice != e.dice {
+            return Err(format!(
+                "entry {} ({}): the committed seed rolls {}, the server rolled {}",
+                e.index + 1,
+                e.words,
+                got.dice_words(),
+                e.dice.iter().map(|d| d.face.to_string()).collect::<Vec<_>>().join(",")
+            ));
+        }
+        if got.hash != e.hash {
+            return Err(format!("entry {} ({}): the state hash differs", e.index + 1, e.words));
+        }
+        dice += e.dice.len();
+    }
+    let mut saved = crate::game::save::saved_game(world);
+    saved.online = Some(dice_proof::DiceProof {
+        commitment: view.commitment.clone(),
+        contributions: view.contributions.iter().flatten().cloned().collect(),
+        secret: secret.to_string(),
+        chain_end: view.chain_ends.iter().flatten().next().cloned(),
+    });
+    saved.seed = seed;
+    Ok(DiceChecked { dice, saved })
+}
+
+/// A finished online game whose dice checked.
+#[derive(Clone, Debug)]
+pub struct DiceChecked {
+    /// Dice rolled again from the committed secret.
+    pub dice: usize,
+    /// The game as a save, with its dice proof.
+    pub saved: crate::game::save::SavedGame,
+}

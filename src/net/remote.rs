@@ -142,7 +142,8 @@ pub enum Event {
 /// A link to a server, running until dropped.
 pub struct Remote {
     commands: async_mpsc::UnboundedSender<Command>,
-    events: mpsc::Receiver<Event>,
+    /// Behind a lock only so that the window's resource holding the link may be shared.
+    events: std::sync::Mutex<mpsc::Receiver<Event>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -167,7 +168,11 @@ impl Remote {
         let (sender, events) = mpsc::channel();
         let out = session::Out { sender, waker };
         let task = runtime().spawn(session::run(account, received, out, (protocol, version)));
-        Self { commands, events, task }
+        Self {
+            commands,
+            events: std::sync::Mutex::new(events),
+            task,
+        }
     }
 
     pub fn send(&self, command: Command) {
@@ -176,12 +181,12 @@ impl Remote {
 
     /// The events since the last call, without waiting.
     pub fn poll(&self) -> Vec<Event> {
-        self.events.try_iter().collect()
+        self.events.lock().map(|e| e.try_iter().collect()).unwrap_or_default()
     }
 
     /// The next event, waiting up to `timeout` (tests).
     pub fn wait(&self, timeout: Duration) -> Option<Event> {
-        self.events.recv_timeout(timeout).ok()
+        self.events.lock().ok()?.recv_timeout(timeout).ok()
     }
 }
 

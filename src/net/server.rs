@@ -23,12 +23,19 @@ use tokio::sync::oneshot;
 /// A running server: its address, and the way to stop it.
 pub struct ServerHandle {
     pub addr: SocketAddr,
+    /// The players with a connection open, by id (how many connections each).
+    online: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
     stop: Option<oneshot::Sender<()>>,
     close: tokio::sync::watch::Sender<bool>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl ServerHandle {
+    /// The players connected now (ids).
+    pub fn connected_players(&self) -> Vec<String> {
+        self.online.lock().expect("online lock").keys().cloned().collect()
+    }
+
     /// Stops taking connections and waits for the server to end.
     pub async fn stop(mut self) {
         let _ = self.close.send(true);
@@ -115,6 +122,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
         outbox_limit: options.outbox_limit,
     };
     tokio::spawn(super::clock::run(shared.clone(), options.clock));
+    let online = shared.online.clone();
     let app = Router::new()
         .route("/ws", get(upgrade))
         .route("/api/version", get(version))
@@ -151,6 +159,7 @@ pub async fn start_with(listen: SocketAddr, db_url: &str, options: Options) -> R
     });
     Ok(ServerHandle {
         addr,
+        online,
         stop: Some(stop),
         close,
         task,

@@ -327,13 +327,14 @@ fn start_screen(
     palette: Res<Palette>,
     mut settings_file: ResMut<SettingsFile>,
     mut guide: ResMut<super::guide::Guide>,
+    mut online: ResMut<super::online::Online>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(mut menu) = menu else {
         commands.insert_resource(StartMenu::scan());
         return Ok(());
     };
-    if pending.is_some() {
+    if pending.is_some() || online.form.shown {
         return Ok(());
     }
     let mut root = egui::Ui::new(
@@ -348,6 +349,19 @@ fn start_screen(
             ui.heading("Hexfront");
             ui.label(egui::RichText::new("hex-and-square board wargames").weak());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let to_play = online.to_play();
+                let label = if to_play > 0 {
+                    format!("Online ({to_play} to play)")
+                } else {
+                    "Online".to_string()
+                };
+                if ui
+                    .button(egui::RichText::new(label).strong())
+                    .on_hover_text("Play across the internet: your games on a server, games to join and watch, or host one on this computer")
+                    .clicked()
+                {
+                    online.form.shown = true;
+                }
                 if ui
                     .button("New scenario…")
                     .on_hover_text(

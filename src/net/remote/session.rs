@@ -74,7 +74,15 @@ pub(super) async fn run(account: Account, mut commands: UnboundedReceiver<Comman
     let mut attempt = 0;
     loop {
         link.out.send(Event::Link(LinkState::Connecting { attempt }));
-        let ended = match Client::open(&link.url, link.hello.0, &link.hello.1).await {
+        let opened = tokio::time::timeout(SILENCE, Client::open(&link.url, link.hello.0, &link.hello.1))
+            .await
+            .unwrap_or_else(|_| {
+                Err(Unwelcome::Unreachable(format!(
+                    "no welcome within {} s",
+                    SILENCE.as_secs()
+                )))
+            });
+        let ended = match opened {
             Ok(client) => {
                 attempt = 0;
                 link.connected(client, &mut commands).await
@@ -172,6 +180,10 @@ impl Link {
             )));
         }
         client.ping().await.map_err(Ended::Lost)?;
+        // Following a game: the lists again, for whether the opponent is connected.
+        if self.ledger.is_some() && self.logged_in {
+            client.send(&ClientMessage::Games).await.map_err(Ended::Lost)?;
+        }
         // A game waiting for its second player: its description again, to see the seat taken.
         if let Some(l) = &self.ledger
             && self.logged_in

@@ -1,0 +1,275 @@
+//! What an online game adds on the board: a strip under the top bar (the game on its server, the
+//! opponent's dot, whose turn, the connection lost and coming back, an undo of the opponent's),
+//! the chat (T), and at the end the verdict with the dice check and a way to keep a copy.
+
+use super::play::{Fairness, OnlineGame};
+use super::{Online, seat::OnlineSeat};
+use crate::game::components::Sides;
+use crate::net::remote::{Command, LinkState};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, chat_key.run_if(resource_exists::<OnlineGame>))
+        .add_systems(
+            EguiPrimaryContextPass,
+            (presence_strip, chat_window, end_panel)
+                .run_if(resource_exists::<OnlineGame>.and_then(resource_exists::<Sides>)),
+        );
+}
+
+fn chat_key(keys: Res<crate::gui::keymap::Keys>, mut game: ResMut<OnlineGame>) {
+    if keys.just(crate::gui::keymap::Action::Chat) {
+        game.chat_open = !game.chat_open;
+        game.unread = 0;
+    }
+}
+
+/// The strip under the top bar.
+fn presence_strip(
+    mut contexts: EguiContexts,
+    online: Res<Online>,
+    mut game: ResMut<OnlineGame>,
+    sides: Res<Sides>,
+    seat: Res<OnlineSeat>,
+    palette: Res<crate::gui::state::Palette>,
+    world_side: Option<Res<crate::game::phase::TurnState>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let to_act = world_side.as_ref().map(|t| t.active.0);
+    let mine = seat.0;
+    egui::Area::new(egui::Id::new("online-strip"))
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 34.0])
+        .interactable(true)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    link_words(ui, &online, &palette);
+                    ui.separator();
+                    let you = mine.and_then(|m| sides.0.get(m)).map(|s| s.name.clone());
+                    match &you {
+                        Some(side) => ui.label(format!("You: {side}")),
+                        None => ui.label("Watching"),
+                    };
+                    let (dot, words) = match game.opponent_online {
+                        Some(true) => (palette.good, "connected"),
+                        Some(false) => (palette.warn, "not connected"),
+                        None => (palette.warn, "…"),
+                    };
+                    if mine.is_some() {
+                        ui.label(format!("vs {}", game.opponent().unwrap_or_default()));
+                        ui.colored_label(dot, "●").on_hover_text(format!("Your opponent is {words}"));
+                    }
+                    ui.separator();
+                    turn_words(ui, &game, &sides, mine, to_act, &palette);
+                    let label = if game.unread > 0 {
+                        format!("Chat ({} new)", game.unread)
+                    } else {
+                        "Chat".to_string()
+                    };
+                    if ui.button(label).on_hover_text("The game's chat (T)").clicked() {
+                        game.chat_open = !game.chat_open;
+                        game.unread = 0;
+                    }
+                });
+                if !game.view.started
+                    && mine.is_some()
+                    && let Some(code) = &online.invite_code
+                {
+                    ui.horizontal(|ui| {
+                        ui.label("Code for your friend:");
+                        ui.label(egui::RichText::new(code).monospace().strong());
+                        if ui.button("Copy").on_hover_text("Send it to your friend: they join with it on their Online tab").clicked() {
+                            ui.ctx().copy_text(code.clone());
+                        }
+                    });
+                }
+                if let Some(note) = game.note.clone() {
+                    ui.horizontal(|ui| {
+                        ui.colored_label(palette.warn, note);
+                        if ui.small_button("OK").clicked() {
+                            game.note = None;
+                        }
+                    });
+                }
+                if let Some(broken) = &game.broken {
+                    ui.colored_label(
+                        palette.bad,
+                        format!("This copy of the game no longer agrees with the server's: {broken}. Leave (F2) and open the game again."),
+                    );
+                }
+            });
+        });
+    Ok(())
+}
+
+fn link_words(ui: &mut egui::Ui, online: &Online, palette: &crate::gui::state::Palette) {
+    match &online.link {
+        Some(LinkState::Online) => {
+            ui.colored_label(palette.good, "● online");
+        }
+        Some(LinkState::Lost { retry_in, .. }) => {
+            ui.colored_label(
+                palette.bad,
+                format!(
+                    "Connection lost: reconnecting in {:.0} s… (look around meanwhile)",
+                    retry_in.as_secs_f32().ceil()
+                ),
+            );
+        }
+        Some(LinkState::Connecting { .. }) | None => {
+            ui.colored_label(palette.warn, "reconnecting…");
+        }
+        Some(LinkState::Refused(why)) => {
+            ui.colored_label(palette.bad, format!("The server refused: {why}"));
+        }
+    }
+}
+
+fn turn_words(
+    ui: &mut egui::Ui,
+    game: &OnlineGame,
+    sides: &Sides,
+    mine: Option<usize>,
+    to_act: Option<usize>,
+    palette: &crate::gui::state::Palette,
+) {
+    if game.ended.is_some() {
+        ui.label("Game over");
+        return;
+    }
+    if !game.view.started {
+        ui.colored_label(palette.warn, "Waiting for a player to take the other seat");
+        return;
+    }
+    if let Some((_, words)) = &game.waiting {
+        ui.label(format!("Sent: {words}…"));
+        return;
+    }
+    let acting = to_act.and_then(|s| sides.0.get(s)).map_or("?", |s| s.name.as_str());
+    match (mine, to_act) {
+        (Some(m), Some(a)) if m == a && game.incoming.is_empty() => {
+            ui.colored_label(palette.highlight, "Your turn");
+        }
+        (Some(_), _) => {
+            ui.label(format!(
+                "Waiting for {} ({acting})",
+                game.opponent().unwrap_or_default()
+            ));
+        }
+        (None, _) => {
+            ui.label(format!("{acting} to play"));
+        }
+    }
+}
+
+/// The chat: the players' room, or (watching) the watchers' own.
+fn chat_window(
+    mut contexts: EguiContexts,
+    mut game: ResMut<OnlineGame>,
+    mut online: ResMut<Online>,
+    seat: Res<OnlineSeat>,
+    mut draft: Local<String>,
+) -> Result {
+    if !game.chat_open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let room = if seat.0.is_some() {
+        "Chat with your opponent"
+    } else {
+        "Chat among watchers"
+    };
+    let mut open = true;
+    let mut send = None;
+    egui::Window::new(room)
+        .id(egui::Id::new("online-chat"))
+        .open(&mut open)
+        .default_pos(ctx.viewport_rect().right_bottom() - egui::vec2(380.0, 320.0))
+        .default_width(340.0)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(200.0)
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    if game.chat.is_empty() {
+                        ui.label(egui::RichText::new("No messages yet.").weak());
+                    }
+                    for line in &game.chat {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(egui::RichText::new(format!("{}:", line.from)).strong());
+                            ui.label(&line.text);
+                        });
+                    }
+                });
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut *draft)
+                    .hint_text("Type, Enter sends")
+                    .desired_width(f32::INFINITY),
+            );
+            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !draft.trim().is_empty() {
+                send = Some(std::mem::take(&mut *draft));
+                field.request_focus();
+            }
+        });
+    if let Some(text) = send
+        && let Some(r) = &online.remote
+    {
+        r.send(Command::Chat { text });
+        online.notice = None;
+    }
+    game.chat_open = open;
+    game.unread = 0;
+    Ok(())
+}
+
+/// The end: the verdict and the dice check, and a copy kept.
+fn end_panel(
+    mut contexts: EguiContexts,
+    game: Res<OnlineGame>,
+    palette: Res<crate::gui::state::Palette>,
+    mut commands: MessageWriter<crate::gui::saves::GameCommand>,
+) -> Result {
+    let Some((winner, reason)) = &game.ended else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Online game over")
+        .id(egui::Id::new("online-end"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -60.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            let verdict = match winner {
+                Some(w) => format!("{w} wins: {reason}"),
+                None => format!("No winner: {reason}"),
+            };
+            ui.label(egui::RichText::new(verdict).strong());
+            let commitment = &game.view.commitment;
+            let short = &commitment[..commitment.len().min(16)];
+            match &game.fairness {
+                Some(Fairness::Verified(c)) => {
+                    ui.colored_label(
+                        palette.good,
+                        format!(
+                            "Dice verified: the server committed to its secret at the start (BLAKE3 {short}…) and revealed it at the end; every die checks ({} dice).",
+                            c.dice
+                        ),
+                    );
+                    if ui.button("Save a copy (Ctrl+S)").on_hover_text("A saved game with its dice proof: the replay theatre plays it, `hexfront replay --verify` checks it").clicked() {
+                        commands.write(crate::gui::saves::GameCommand::Save);
+                    }
+                }
+                Some(Fairness::NotVerified(why)) => {
+                    ui.colored_label(palette.bad, format!("Dice NOT verified: {why}"));
+                }
+                _ => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label("Checking the dice against the server's commitment…");
+                    });
+                }
+            }
+        });
+    Ok(())
+}
