@@ -101,6 +101,15 @@ impl Form {
             .map_or_else(|| format!("side {}", seat + 1), |(_, n)| n.clone())
     }
 
+    /// A side's name from its id (the id itself for a scenario not shipped).
+    pub fn side_named(&self, stem: &str, id: &str) -> String {
+        self.scenarios
+            .iter()
+            .find(|s| s.stem == stem)
+            .and_then(|s| s.sides.iter().find(|(i, _)| i == id))
+            .map_or_else(|| id.to_string(), |(_, n)| n.clone())
+    }
+
     /// The create message's fields as chosen.
     pub fn create(&self) -> Option<Command> {
         let s = self.scenarios.get(self.scenario)?;

@@ -170,8 +170,10 @@ fn chat_window(
     mut online: ResMut<Online>,
     seat: Res<OnlineSeat>,
     mut draft: Local<String>,
+    mut opened: Local<bool>,
 ) -> Result {
     if !game.chat_open {
+        *opened = false;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -207,6 +209,10 @@ fn chat_window(
                     .hint_text("Type, Enter sends")
                     .desired_width(f32::INFINITY),
             );
+            // Typing goes to the field as soon as the chat opens.
+            if !*opened {
+                field.request_focus();
+            }
             if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !draft.trim().is_empty() {
                 send = Some(std::mem::take(&mut *draft));
                 field.request_focus();
@@ -220,6 +226,7 @@ fn chat_window(
     }
     game.chat_open = open;
     game.unread = 0;
+    *opened = true;
     Ok(())
 }
 

@@ -128,11 +128,23 @@ impl OnlineGame {
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ToServer>().add_systems(
         PostUpdate,
-        (send_orders, play_out, check_dice)
+        (send_orders, play_out, check_dice, name_the_dice)
             .chain()
             .after(crate::gui::state::OrderSystems)
             .run_if(resource_exists::<OnlineGame>),
     );
+}
+
+/// The game's first line names its seed; an online game's dice are the server's (this copy's
+/// seed is a stand-in, never rolled with).
+fn name_the_dice(log: Option<ResMut<crate::game::components::GameLog>>) {
+    let Some(mut log) = log else { return };
+    if let Some(first) = log.0.first()
+        && let Some(head) = first.strip_suffix(" Seed 0.")
+    {
+        let line = format!("{head} Online: the server rolls the dice; both clients check them at the end.");
+        log.0[0] = line;
+    }
 }
 
 /// The player's orders and undos, to the server (one at a time; none while the opponent's are

@@ -165,6 +165,8 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
     ui.heading("My games");
     if !online.online() {
         ui.label(egui::RichText::new("Connect to see your games.").weak());
+    } else if online.mine.is_empty() {
+        ui.label(egui::RichText::new("No games yet: make one (New online game) or join one by its code.").weak());
     }
     let mut games: Vec<MyGame> = online.mine.clone();
     games.sort_by_key(|g| (g.ended, !g.your_turn, -g.created));
@@ -179,16 +181,29 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
                         ui.colored_label(palette.highlight, "▶ Your turn");
                     }
                     let opponent = g.opponent.clone().unwrap_or_else(|| "waiting for a player".into());
-                    let dot = if g.opponent_online { "●" } else { "○" };
                     ui.label(format!(
-                        "{} — you: {} vs {opponent} {dot}",
+                        "{} — you: {} vs {opponent}",
                         online.form.scenario_name(&g.scenario),
                         online.form.side_name(&g.scenario, g.seat)
                     ))
                     .on_hover_text(format!("{} · {} orders so far", g.game, g.entries));
+                    if g.opponent.is_some() {
+                        let (colour, words) = if g.opponent_online {
+                            (palette.good, "connected now")
+                        } else {
+                            (palette.warn, "not connected")
+                        };
+                        ui.colored_label(colour, "●").on_hover_text(words);
+                    }
                     let status = match (&g.ended, &g.waiting_side, g.waiting_since) {
                         (true, ..) => "over".to_string(),
-                        (_, Some(side), Some(since)) if !g.your_turn => format!("waiting for {side} · {}", ago(since)),
+                        (_, Some(side), Some(since)) if !g.your_turn => {
+                            format!(
+                                "waiting for {} · {}",
+                                online.form.side_named(&g.scenario, side),
+                                ago(since)
+                            )
+                        }
                         (_, _, Some(since)) => format!("for {}", ago(since)),
                         _ => String::new(),
                     };
@@ -334,7 +349,12 @@ fn new_game(ui: &mut egui::Ui, online: &mut Online) {
         online.invite_code = None;
         r.send(c);
     }
-    if let Some(code) = online.invite_code.clone() {
+    // The code stays until the seat is taken.
+    let taken = |code: &str| {
+        let game = code.split('.').next().unwrap_or_default();
+        online.mine.iter().any(|g| g.game == game && g.opponent.is_some())
+    };
+    if let Some(code) = online.invite_code.clone().filter(|c| !taken(c)) {
         ui.horizontal(|ui| {
             ui.label("Code for your friend:");
             ui.label(egui::RichText::new(&code).monospace().strong());
