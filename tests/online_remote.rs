@@ -71,6 +71,8 @@ struct Player {
     states: Vec<LinkState>,
     /// Undos and reveals received (an undo missed while away comes as one).
     undos: usize,
+    /// What the link said went wrong.
+    troubles: Vec<String>,
 }
 
 impl Player {
@@ -88,6 +90,7 @@ impl Player {
             token: None,
             states: Vec::new(),
             undos: 0,
+            troubles: Vec::new(),
         }
     }
 
@@ -132,7 +135,7 @@ impl Player {
                     .unwrap();
             }
             Event::Server(ServerMessage::Refused { reason, .. }) => panic!("an order was refused: {reason}"),
-            Event::Trouble(why) => panic!("trouble: {why}"),
+            Event::Trouble(why) => self.troubles.push(why.clone()),
             _ => {}
         }
     }
@@ -318,6 +321,13 @@ fn a_lost_connection_comes_back_and_catches_up_with_what_it_missed() {
         (game.as_str(), Some("Bert"))
     );
     assert!(mine[0].opponent_online && mine[0].entries == len + 1 && !mine[0].ended);
+    assert_eq!(
+        (anna.troubles.len(), bert.troubles.len()),
+        (0, 0),
+        "{:?} {:?}",
+        anna.troubles,
+        bert.troubles
+    );
     drop((anna, bert));
     rt.block_on(server.stop());
 }
@@ -474,4 +484,57 @@ fn a_server_stopped_with_sigstop_is_noticed_and_the_link_comes_back_when_it_goes
     assert!(anna.token.is_some());
     let _ = server.kill();
     let _ = server.wait();
+}
+
+#[test]
+fn a_scenario_file_of_ones_own_is_uploaded_and_a_game_made_of_it() {
+    use hexfront::net::user_scenarios::upload_request;
+    let dir = temp_dir("remote-upload");
+    let rt = runtime();
+    let server = rt.block_on(start(&dir));
+    let mut anna = Player::new(server.addr, "Anna", &dir);
+    anna.online();
+    let (_, text) = hexfront::scenario::SHIPPED
+        .iter()
+        .find(|(p, _)| p.ends_with("mortain-1944.ron"))
+        .unwrap();
+    let mine = dir.join("my-mortain.ron");
+    std::fs::write(&mine, text).unwrap();
+    let (request, scenario) = upload_request(&mine).unwrap();
+    assert_eq!(request.scenario.file, "my-mortain.ron");
+    anna.remote.send(Command::Upload(request));
+    let id = anna.until("the upload's id", |e| match e {
+        Event::Uploaded { scenario } => Some(scenario.clone()),
+        _ => None,
+    });
+    assert!(id.starts_with("u-"), "{id}");
+    anna.remote.send(Command::Create {
+        scenario: id.clone(),
+        side: scenario.sides[0].id.clone(),
+        opponent: Opponent::Computer("novice".into()),
+        observer_delay: Default::default(),
+        turn_time: None,
+    });
+    let view = anna.until("the game of it", |e| match e {
+        Event::Server(ServerMessage::Game(v)) => Some(v.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        (view.scenario.as_str(), view.scenario_name.as_str(), view.started),
+        ("my-mortain", scenario.raw.name.as_str(), true)
+    );
+    // A broken file is refused here, by file and line; a name the server does not take, there.
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, text.replacen("units:", "unit:", 1)).unwrap();
+    let err = upload_request(&broken).unwrap_err();
+    assert!(err.contains("broken.ron:"), "{err}");
+    let spaced = dir.join("my mortain.ron");
+    std::fs::write(&spaced, text).unwrap();
+    let (request, _) = upload_request(&spaced).unwrap();
+    anna.remote.send(Command::Upload(request));
+    anna.until("the server's refusal", |e| matches!(e, Event::Trouble(_)).then_some(()));
+    let refusal = anna.troubles.last().unwrap();
+    assert!(refusal.contains("my mortain.ron"), "{refusal}");
+    drop(anna);
+    rt.block_on(server.stop());
 }

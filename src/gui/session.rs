@@ -69,11 +69,7 @@ pub fn open_file_game(world: &mut World, game: LoadedGame, watch: Option<usize>,
 
 /// Whether leaving now asks first: a game is being played (not watched, not over) and has orders.
 pub fn asks_first(world: &World) -> bool {
-    // A server hosted here asks while someone else is connected; an online game stays on its
-    // server, so leaving it loses nothing.
-    if super::online::hosting_others(world) {
-        return true;
-    }
+    // An online game stays on its server: leaving it loses nothing.
     if world.contains_resource::<super::online::OnlineSeat>() {
         return false;
     }
@@ -95,7 +91,9 @@ fn unsaved_scenario(world: &World) -> bool {
 
 /// Leaves at once when nothing is at stake, else asks.
 pub fn ask_or_leave(world: &mut World, leave: Leave) {
-    if asks_first(world) {
+    // Quitting stops a server hosted here: asked while someone else is connected to it.
+    let hosting = leave == Leave::Quit && super::online::hosting_others(world);
+    if asks_first(world) || hosting {
         world.resource_mut::<ConfirmLeave>().0 = Some(leave);
     } else {
         leave_now(world, leave);
@@ -153,8 +151,11 @@ fn confirm_leave(
     editor: Option<Res<super::editor::Editor>>,
     state: Option<Res<State<GameState>>>,
     mut commands: Commands,
+    (online, online_seat): (Res<super::online::Online>, Option<Res<super::online::OnlineSeat>>),
 ) -> Result {
     let Some(leave) = confirm.0 else { return Ok(()) };
+    let hosting = online.hosting_others();
+    let online_game = online_seat.is_some();
     let editing = state.is_some_and(|s| *s.get() == GameState::NoGame);
     let unsaved = editor.as_ref().filter(|e| e.is_dirty()).map(|e| e.title());
     if keys.just(super::keymap::Action::Cancel) {
@@ -182,8 +183,14 @@ fn confirm_leave(
                     format!("The editor's scenario ({name}) has edits not saved: leaving drops them (Stay, then Ctrl+S saves)."),
                 );
             }
+            if hosting && leave == Leave::Quit {
+                ui.colored_label(
+                    egui::Color32::from_rgb(230, 150, 90),
+                    "Other players are connected to the server you host here: quitting stops it and disconnects them (their games stay in its file for the next time you host).",
+                );
+            }
             // In the editor only its scenario is at stake; in a game, the game goes to its autosave.
-            if !editing {
+            if !editing && !online_game {
             ui.label("The game in progress is saved first, order by order, to its autosave:");
             if let Some(a) = &autosave {
                 let name = a

@@ -97,18 +97,23 @@ pub fn is_public(ip: IpAddr) -> bool {
     }
 }
 
-/// POSTs `{"content": …, "username": "Hexfront"}` to the hook, at the address it was checked at
-/// (a second lookup cannot turn it private), following no redirect.
-pub async fn post(hook: &Hook, content: &str) -> Result<(), String> {
+/// TLS as the server's and the client's HTTP requests make it: ring, Mozilla's roots.
+pub(crate) fn tls() -> Result<rustls::ClientConfig, String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let roots = rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
-    let tls = rustls::ClientConfig::builder_with_provider(provider)
+    Ok(rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| format!("webhook TLS: {e}"))?
+        .map_err(|e| e.to_string())?
         .with_root_certificates(roots)
-        .with_no_client_auth();
+        .with_no_client_auth())
+}
+
+/// POSTs `{"content": …, "username": "Hexfront"}` to the hook, at the address it was checked at
+/// (a second lookup cannot turn it private), following no redirect.
+pub async fn post(hook: &Hook, content: &str) -> Result<(), String> {
+    let tls = tls().map_err(|e| format!("webhook TLS: {e}"))?;
     let client = reqwest::Client::builder()
         .tls_backend_preconfigured(tls)
         .resolve(&hook.host, hook.addr)

@@ -115,6 +115,8 @@ pub enum Command {
     Chat { text: String },
     /// Asks for the lists (`ServerMessage::Games`).
     Games,
+    /// Uploads a scenario of the player's (with the ruleset file it names), for games of it.
+    Upload(super::user_scenarios::UploadRequest),
     /// Connects now (after a refusal, or without waiting out the pause).
     Retry,
 }
@@ -137,6 +139,10 @@ pub enum Event {
     Server(ServerMessage),
     /// Something went wrong that the window should say (with what to do).
     Trouble(String),
+    /// A scenario uploaded: the id `Command::Create` takes.
+    Uploaded {
+        scenario: String,
+    },
 }
 
 /// A link to a server, running until dropped.
@@ -199,6 +205,42 @@ impl Drop for Remote {
 /// The pause before connecting again after `attempt` failures: half a second, doubling to four.
 pub fn pause_after(attempt: u32) -> Duration {
     Duration::from_millis((500u64 << attempt.min(4).saturating_sub(1)).min(5_000))
+}
+
+/// The server's HTTP address for a WebSocket URL (`ws://h:p/ws` → `http://h:p`).
+fn http_base(url: &str) -> String {
+    let bare = url.trim_start_matches("ws://");
+    format!("http://{}", bare.strip_suffix("/ws").unwrap_or(bare))
+}
+
+/// `POST /api/scenarios`: the id of the scenario uploaded, or the server's refusal in its words.
+async fn upload(
+    url: &str,
+    token: Option<&str>,
+    request: &super::user_scenarios::UploadRequest,
+) -> Result<String, String> {
+    let token = token.ok_or("log in first: an upload is a player's")?;
+    let client = reqwest::Client::builder()
+        .tls_backend_preconfigured(super::notice::tls()?)
+        .no_proxy()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .map_err(|e| format!("upload: {e}"))?;
+    let answer = client
+        .post(format!("{}/api/scenarios", http_base(url)))
+        .bearer_auth(token)
+        .json(request)
+        .send()
+        .await
+        .map_err(|e| format!("upload: the server did not answer ({e})"))?;
+    let ok = answer.status().is_success();
+    let body: serde_json::Value = answer.json().await.map_err(|e| format!("upload: {e}"))?;
+    let field = |name: &str| body.get(name).and_then(|v| v.as_str()).map(str::to_string);
+    match (ok, field("scenario"), field("message")) {
+        (true, Some(id), _) => Ok(id),
+        (_, _, Some(message)) => Err(message),
+        _ => Err(format!("upload: an answer this client does not read: {body}")),
+    }
 }
 
 /// A message a client sends to create a game, with its contribution to the dice.

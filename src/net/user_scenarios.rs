@@ -17,7 +17,7 @@ pub const MAX_UPLOADS_A_PLAYER: i64 = 50;
 pub const MAX_UPLOAD_BODY: usize = 5 * MAX_UPLOAD_TEXT;
 
 /// One uploaded file: its name and text.
-#[derive(Clone, Debug, serde::Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct UploadedFile {
     pub file: String,
@@ -25,12 +25,44 @@ pub struct UploadedFile {
 }
 
 /// `POST /api/scenarios`'s body: the scenario, and the ruleset file it names if it names one.
-#[derive(Clone, Debug, serde::Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct UploadRequest {
     pub scenario: UploadedFile,
     #[serde(default)]
     pub ruleset: Option<UploadedFile>,
+}
+
+/// The upload of the scenario file at `path` (and the ruleset file it names), checked here first
+/// as `hexfront validate` checks it: the request, and the scenario (its name and sides to show).
+pub fn upload_request(path: &std::path::Path) -> Result<(UploadRequest, Scenario), String> {
+    let scenario = Scenario::load(path).map_err(|e| e.to_string())?;
+    no_progress(&path.display().to_string(), &scenario)?;
+    let text = crate::source::read_file(path).map_err(|e| e.to_string())?;
+    let file_name = |p: &std::path::Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let ruleset = if names_a_file(&scenario.raw.ruleset) {
+        let data = crate::storage::data_dir();
+        let at = crate::scenario::user_ruleset::resolve(&scenario.raw.ruleset, path, Some(&data))?;
+        let text = crate::source::read_file(&at).map_err(|e| e.to_string())?;
+        Some(UploadedFile {
+            file: scenario.raw.ruleset.clone(),
+            text,
+        })
+    } else {
+        None
+    };
+    let request = UploadRequest {
+        scenario: UploadedFile {
+            file: file_name(path),
+            text,
+        },
+        ruleset,
+    };
+    Ok((request, scenario))
 }
 
 /// A game's scenario from its stored texts: `name` is the file's name without `.ron`.

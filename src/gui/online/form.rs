@@ -31,6 +31,10 @@ pub struct Form {
     pub watch_id: String,
     pub port: String,
     pub token_path: String,
+    /// A scenario file of the player's, to upload and make a game of.
+    pub own_file: String,
+    /// The file being uploaded: its scenario's name and sides, until the server's id comes.
+    pub uploading: Option<Offered>,
 }
 
 pub const LEVELS: [&str; 3] = ["novice", "standard", "expert"];
@@ -82,7 +86,21 @@ impl Form {
             watch_id: String::new(),
             port: host::DEFAULT_PORT.to_string(),
             token_path: String::new(),
+            own_file: String::new(),
+            uploading: None,
         }
+    }
+
+    /// The file uploaded is offered under the server's id, and chosen.
+    pub fn uploaded(&mut self, id: String) -> Option<String> {
+        let mut offered = self.uploading.take()?;
+        offered.stem = id;
+        let name = offered.name.clone();
+        self.scenarios.retain(|s| s.stem != offered.stem);
+        self.scenarios.push(offered);
+        self.scenario = self.scenarios.len() - 1;
+        self.side = 0;
+        Some(name)
     }
 
     /// A scenario's name from its file stem (an uploaded one's id as it is).

@@ -68,6 +68,12 @@ impl Online {
         self.link == Some(LinkState::Online)
     }
 
+    /// Whether players other than this one are connected to the server hosted here.
+    pub fn hosting_others(&self) -> bool {
+        let me = self.me.as_ref().map(|(id, _)| id.as_str());
+        self.hosted.others(me) > 0
+    }
+
     /// Games waiting for this player.
     pub fn to_play(&self) -> usize {
         self.mine.iter().filter(|g| g.your_turn && !g.ended).count()
@@ -110,10 +116,7 @@ fn connect_at_start(world: &mut World) {
 
 /// Whether players other than this one are connected to a server hosted in this window.
 pub fn hosting_others(world: &World) -> bool {
-    world.get_resource::<Online>().is_some_and(|o| {
-        let me = o.me.as_ref().map(|(id, _)| id.as_str());
-        o.hosted.others(me) > 0
-    })
+    world.get_resource::<Online>().is_some_and(Online::hosting_others)
 }
 
 /// Sends `command` over the link, if there is one.
@@ -192,7 +195,20 @@ fn take(world: &mut World, event: Event) {
         }
         Event::LoggedIn { player, name } => world.resource_mut::<Online>().me = Some((player, name)),
         Event::Server(m) => server_message(world, m),
-        Event::Trouble(why) => world.resource_mut::<Online>().notice = Some((why, true)),
+        Event::Trouble(why) => {
+            let mut o = world.resource_mut::<Online>();
+            o.form.uploading = None;
+            o.notice = Some((why, true));
+        }
+        Event::Uploaded { scenario } => {
+            let mut o = world.resource_mut::<Online>();
+            if let Some(name) = o.form.uploaded(scenario) {
+                o.notice = Some((
+                    format!("{name} is on the server: Create game makes a game of it"),
+                    false,
+                ));
+            }
+        }
     }
 }
 

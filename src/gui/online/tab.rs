@@ -336,6 +336,7 @@ fn new_game(ui: &mut egui::Ui, online: &mut Online) {
             .on_hover_text("How far behind the players a game's watchers (a stream) are held; the server enforces it");
         ui.end_row();
     });
+    own_file_row(ui, online);
     let create = online.form.create();
     if ui
         .add_enabled(
@@ -367,6 +368,44 @@ fn new_game(ui: &mut egui::Ui, online: &mut Online) {
             }
         });
     }
+}
+
+/// A scenario file of the player's (and the ruleset it names): checked here, then uploaded.
+fn own_file_row(ui: &mut egui::Ui, online: &mut Online) {
+    ui.horizontal(|ui| {
+        ui.label("or a file of yours");
+        ui.add(
+            egui::TextEdit::singleline(&mut online.form.own_file)
+                .desired_width(260.0)
+                .hint_text("path/to/my-scenario.ron"),
+        )
+        .on_hover_text("A scenario file (with the ruleset file it names, found as the game finds it); the server checks it as `hexfront validate` does");
+        let busy = online.form.uploading.is_some();
+        if ui
+            .add_enabled(online.online() && !busy, egui::Button::new("Upload"))
+            .on_disabled_hover_text("Connect first")
+            .clicked()
+        {
+            let path = std::path::PathBuf::from(online.form.own_file.trim());
+            match crate::net::user_scenarios::upload_request(&path) {
+                Ok((request, scenario)) => {
+                    online.form.uploading = Some(super::form::Offered {
+                        stem: String::new(),
+                        name: format!("{} (your file)", scenario.raw.name),
+                        sides: scenario.sides.iter().map(|d| (d.id.clone(), d.name.clone())).collect(),
+                    });
+                    online.notice = Some((format!("Uploading {}…", path.display()), false));
+                    if let Some(r) = &online.remote {
+                        r.send(Command::Upload(request));
+                    }
+                }
+                Err(e) => online.notice = Some((e, true)),
+            }
+        }
+        if busy {
+            ui.spinner();
+        }
+    });
 }
 
 fn listed(ui: &mut egui::Ui, online: &mut Online) {

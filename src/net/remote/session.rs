@@ -14,6 +14,7 @@ const BEAT: Duration = Duration::from_secs(3);
 const SILENCE: Duration = Duration::from_secs(10);
 
 /// Where events go.
+#[derive(Clone)]
 pub(super) struct Out {
     pub sender: std::sync::mpsc::Sender<Event>,
     pub waker: Option<Waker>,
@@ -245,6 +246,22 @@ impl Link {
             Command::Chat { .. } => self.game_message(&command),
             Command::Games => Some(ClientMessage::Games),
             Command::Retry => None,
+            Command::Upload(request) => {
+                // Over HTTP, off this loop: the link goes on meanwhile.
+                let (out, url, token, request) = (
+                    self.out.clone(),
+                    self.url.clone(),
+                    self.account.token.clone(),
+                    request.clone(),
+                );
+                tokio::spawn(async move {
+                    out.send(match super::upload(&url, token.as_deref(), &request).await {
+                        Ok(scenario) => Event::Uploaded { scenario },
+                        Err(why) => Event::Trouble(why),
+                    });
+                });
+                None
+            }
         };
         match message {
             Some(m) => client.send(&m).await.map_err(Ended::Lost),
