@@ -34,13 +34,12 @@ pub(super) fn options(
     map: &GameMap,
     situation: Option<&Situation>,
     (attacker, defender): (&str, &str),
-    (computer, no_retreat_decided): (bool, Option<bool>),
+    (computer, no_retreat_decided): (Option<&str>, Option<bool>),
 ) {
     let defender_asked = |ui: &mut egui::Ui, what: &str| {
-        let who = if computer {
-            format!("{defender} (computer)")
-        } else {
-            defender.to_string()
+        let who = match computer {
+            Some(word) => format!("{defender} ({word})"),
+            None => defender.to_string(),
         };
         ui.label(egui::RichText::new(format!("{who} answers {what} itself")).weak())
             .on_hover_text("The defender's choices are the defender's: the preview's branches show each answer");
@@ -160,8 +159,8 @@ fn pick_tactic(ui: &mut egui::Ui, list: &[Tactic], value: &mut Option<Tactic>) {
 
 /// Rommel's secret, simultaneous tactics at one screen: the attacker picks while the defender
 /// looks away and declares the attack with the pick hidden; the defender then answers.
-fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, (defender, computer): (&str, bool)) {
-    if computer {
+fn tactics(ui: &mut egui::Ui, plan: &mut AttackPlan, attacker: &str, (defender, computer): (&str, Option<&str>)) {
+    if computer.is_some() {
         ui.strong(format!(
             "{attacker}: choose a tactic (hidden from {defender} until it answers)"
         ));

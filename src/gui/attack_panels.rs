@@ -34,6 +34,7 @@ fn draw_panels(
     camera: Query<(&Camera, &GlobalTransform), With<super::state::BoardCamera>>,
     declared: Res<PendingCombat>,
     seats: Res<super::state::Seats>,
+    online: Option<Res<super::online::OnlineSeat>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // Rommel's hidden tactics are answered here; War Against Russia's No Retreat! in the answer
@@ -53,8 +54,13 @@ fn draw_panels(
             .find(|(i, _)| *i != active)
             .map(|(i, s)| (i, s.name.clone()))
             .unwrap_or_default();
-        // Against the computer its answers are its own, and nobody needs to look away.
-        let computer = seats.computer(defender_index).is_some();
+        // Against the computer its answers are its own, and nobody needs to look away; online,
+        // the other player answers on their own screen.
+        let computer = seats.computer(defender_index).is_some().then_some(if online.is_some() {
+            "on their own screen"
+        } else {
+            "computer"
+        });
         let target_at = match (layout.as_ref(), camera.single()) {
             (Some(layout), Ok((cam, global))) => screen_pos(ctx, layout, cam, global, target),
             _ => None,
@@ -192,7 +198,7 @@ fn roll_buttons(
     map: &GameMap,
     declared: bool,
     can: bool,
-    (defender_side, computer): (&str, bool),
+    (defender_side, computer): (&str, Option<&str>),
     rolls: &mut MessageWriter<RollRequest>,
 ) {
     ui.horizontal(|ui| {
@@ -201,9 +207,12 @@ fn roll_buttons(
                 "Reveal both tactics and roll (Space)".to_string(),
                 "Both tactics are shown, then the dice".to_string(),
             ),
-            (false, true) if computer => (
+            (false, true) if computer.is_some() => (
                 "Declare the attack (Space)".to_string(),
-                format!("{defender_side} (computer) then chooses a tactic without seeing yours"),
+                format!(
+                    "{defender_side} ({}) then chooses a tactic without seeing yours",
+                    computer.unwrap_or_default()
+                ),
             ),
             (false, true) => (
                 format!("Declare, hide the tactic, hand over to {defender_side} (Space)"),

@@ -9,7 +9,11 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, end_screen.run_if(in_state(GameState::Over)));
+    // An online game's end has its own panel (the verdict, the dice check, a copy to keep).
+    app.add_systems(
+        EguiPrimaryContextPass,
+        end_screen.run_if(in_state(GameState::Over).and_then(not(resource_exists::<super::online::OnlineSeat>))),
+    );
 }
 
 /// Per side: units that took part, units left, steps lost (eliminated units count all their

@@ -11,6 +11,7 @@ pub mod board;
 pub mod camera;
 pub mod choices;
 pub mod clicks;
+pub mod clipboard;
 pub mod computer;
 pub mod counters;
 pub mod crt;

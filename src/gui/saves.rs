@@ -473,6 +473,7 @@ fn confirm_concede(
     turn: Res<TurnState>,
     sides: Res<Sides>,
     keys: Res<super::keymap::Keys>,
+    online: Option<Res<super::online::OnlineSeat>>,
 ) -> Result {
     if !concede.0 {
         return Ok(());
@@ -482,7 +483,9 @@ fn confirm_concede(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let side = sides.0.get(turn.active.0).map_or("?", |s| s.name.as_str()).to_string();
+    // Online, the player concedes for their own side, whoever is to move.
+    let conceding = online.and_then(|o| o.0).unwrap_or(turn.active.0);
+    let side = sides.0.get(conceding).map_or("?", |s| s.name.as_str()).to_string();
     egui::Window::new("Concede?")
         .id(egui::Id::new("confirm-concede"))
         .collapsible(false)

@@ -23,13 +23,16 @@ pub(super) fn plugin(app: &mut App) {
             watch_before_computer
                 .after(super::state::OrderSystems)
                 .before(super::computer::ComputerSystems)
-                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>))),
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>)))
+                .run_if(not(resource_exists::<super::online::OnlineSeat>)),
         )
         .add_systems(
             PostUpdate,
             watch_after_computer
                 .after(super::computer::ComputerSystems)
-                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>))),
+                .run_if(in_state(GameState::Playing).and_then(not(resource_exists::<super::state::Replay>)))
+                // Online, the other side is a person: the log says what they did.
+                .run_if(not(resource_exists::<super::online::OnlineSeat>)),
         )
         .add_systems(OnEnter(GameState::NoGame), |mut r: ResMut<ComputerTurnReport>| {
             *r = ComputerTurnReport::default()

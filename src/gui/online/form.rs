@@ -31,6 +31,8 @@ pub struct Form {
     pub watch_id: String,
     pub port: String,
     pub token_path: String,
+    /// The export path last offered by default.
+    pub token_default: String,
     /// A scenario file of the player's, to upload and make a game of.
     pub own_file: String,
     /// The file being uploaded: its scenario's name and sides, until the server's id comes.
@@ -86,6 +88,7 @@ impl Form {
             watch_id: String::new(),
             port: host::DEFAULT_PORT.to_string(),
             token_path: String::new(),
+            token_default: String::new(),
             own_file: String::new(),
             uploading: None,
         }

@@ -96,7 +96,17 @@ pub struct ConnectAtStart {
     pub name: Option<String>,
 }
 
-fn connect_at_start(world: &mut World) {
+fn connect_at_start(world: &mut World, mut looked: Local<bool>) {
+    // A player kept for the server last used connects at once: My games and the title's count
+    // are there without a click.
+    if !std::mem::replace(&mut *looked, true) && !world.contains_resource::<ConnectAtStart>() {
+        let w = waker(world);
+        let mut o = world.resource_mut::<Online>();
+        if o.remote.is_none() && o.file.token(&o.file.address.clone()).is_some() {
+            o.connect(w);
+        }
+        return;
+    }
     let Some(start) = world.remove_resource::<ConnectAtStart>() else {
         return;
     };
@@ -257,6 +267,7 @@ fn server_message(world: &mut World, m: ServerMessage) {
         m @ (ServerMessage::Entry { .. }
         | ServerMessage::Revealed { .. }
         | ServerMessage::Undone { .. }
+        | ServerMessage::Options { .. }
         | ServerMessage::Accepted { .. }
         | ServerMessage::Chat { .. }
         | ServerMessage::Ended { .. }
@@ -293,6 +304,9 @@ fn start_board(world: &mut World, view: GameView) -> Result<(), String> {
         crate::net::user_scenarios::scenario_of(&view.scenario, &view.scenario_text, view.ruleset_text.as_deref())?;
     let mut game = crate::game::save::LoadedGame::new(scenario, 0);
     game.edition = view.edition;
+    // The server carries out retreats and advances as its games do (the rules' own choice): the
+    // same here, or this copy would wait for a choice the server never asks for.
+    game.automatic_after_combat = true;
     let online_game = OnlineGame::new(view);
     let me = online_game.my_side();
     // The other seat is another person's, on their own screen (or the server's computer): to

@@ -5,6 +5,7 @@
 use super::play::{Fairness, OnlineGame};
 use super::{Online, seat::OnlineSeat};
 use crate::game::components::Sides;
+use crate::net::protocol::ServerMessage;
 use crate::net::remote::{Command, LinkState};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -33,13 +34,13 @@ fn presence_strip(
     sides: Res<Sides>,
     seat: Res<OnlineSeat>,
     palette: Res<crate::gui::state::Palette>,
-    world_side: Option<Res<crate::game::phase::TurnState>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let to_act = world_side.as_ref().map(|t| t.active.0);
+    let to_act = game.to_act;
     let mine = seat.0;
     egui::Area::new(egui::Id::new("online-strip"))
-        .anchor(egui::Align2::CENTER_TOP, [0.0, 34.0])
+        // Above the status bar: the CRT and attack windows take the top during combat.
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -34.0])
         .interactable(true)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
@@ -49,7 +50,15 @@ fn presence_strip(
                     let you = mine.and_then(|m| sides.0.get(m)).map(|s| s.name.clone());
                     match &you {
                         Some(side) => ui.label(format!("You: {side}")),
-                        None => ui.label("Watching"),
+                        None => {
+                            let seats: Vec<String> = game
+                                .view
+                                .seats
+                                .iter()
+                                .map(|s| format!("{} ({})", s.taken_by.clone().unwrap_or_else(|| "free".into()), s.name))
+                                .collect();
+                            ui.label(format!("Watching {}", seats.join(" vs ")))
+                        }
                     };
                     let (dot, words) = match game.opponent_online {
                         Some(true) => (palette.good, "connected"),
@@ -79,8 +88,12 @@ fn presence_strip(
                     ui.horizontal(|ui| {
                         ui.label("Code for your friend:");
                         ui.label(egui::RichText::new(code).monospace().strong());
-                        if ui.button("Copy").on_hover_text("Send it to your friend: they join with it on their Online tab").clicked() {
-                            ui.ctx().copy_text(code.clone());
+                        if ui
+                            .button("Copy")
+                            .on_hover_text("Send it to your friend: they join with it on their Online tab")
+                            .clicked()
+                        {
+                            game.note = Some(crate::gui::clipboard::copied(code).0);
                         }
                     });
                 }
@@ -146,9 +159,18 @@ fn turn_words(
         ui.label(format!("Sent: {words}…"));
         return;
     }
+    let queued = game
+        .incoming
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::Entry { .. }))
+        .count();
+    if queued > 0 {
+        ui.label(format!("Showing the orders given: {queued} to go"));
+        return;
+    }
     let acting = to_act.and_then(|s| sides.0.get(s)).map_or("?", |s| s.name.as_str());
     match (mine, to_act) {
-        (Some(m), Some(a)) if m == a && game.incoming.is_empty() => {
+        (Some(m), Some(a)) if m == a => {
             ui.colored_label(palette.highlight, "Your turn");
         }
         (Some(_), _) => {
@@ -247,10 +269,18 @@ fn end_panel(
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
+            let side_name = |id: &str| {
+                game.view
+                    .seats
+                    .iter()
+                    .find(|s| s.side == id)
+                    .map_or(id.to_string(), |s| s.name.clone())
+            };
             let verdict = match winner {
-                Some(w) => format!("{w} wins: {reason}"),
+                Some(w) => format!("{} wins: {reason}", side_name(w)),
                 None => format!("No winner: {reason}"),
             };
+            ui.label(egui::RichText::new("Leave with F2: the game stays on the server, under My games.").weak());
             ui.label(egui::RichText::new(verdict).strong());
             let commitment = &game.view.commitment;
             let short = &commitment[..commitment.len().min(16)];

@@ -53,6 +53,11 @@ pub struct OnlineGame {
     pub broken: Option<String>,
     /// The last thing said about the game (an undo of the opponent's, a lapse of time).
     pub note: Option<String>,
+    /// Catching up with the log as it stood when the game was opened: played out at once, not
+    /// at the pace (the answer to `options` after the catch-up ends it).
+    pub catching_up: bool,
+    /// The side whose order the game waits for (as of the last frame).
+    pub to_act: Option<usize>,
 }
 
 impl OnlineGame {
@@ -71,6 +76,8 @@ impl OnlineGame {
             opponent_online: None,
             broken: None,
             note: None,
+            catching_up: true,
+            to_act: None,
         }
     }
 
@@ -94,9 +101,10 @@ impl OnlineGame {
     /// Takes in a message of this game from the server.
     pub fn take(&mut self, message: ServerMessage) {
         match message {
-            m @ (ServerMessage::Entry { .. } | ServerMessage::Revealed { .. } | ServerMessage::Undone { .. }) => {
-                self.incoming.push_back(m)
-            }
+            m @ (ServerMessage::Entry { .. }
+            | ServerMessage::Revealed { .. }
+            | ServerMessage::Undone { .. }
+            | ServerMessage::Options { .. }) => self.incoming.push_back(m),
             ServerMessage::Accepted { .. } | ServerMessage::TakenBack { .. } => self.waiting = None,
             ServerMessage::Chat { from, text, at, .. } => {
                 self.chat.push(ChatLine { from, text, at });
@@ -131,7 +139,8 @@ pub(super) fn plugin(app: &mut App) {
         (send_orders, play_out, check_dice, name_the_dice)
             .chain()
             .after(crate::gui::state::OrderSystems)
-            .run_if(resource_exists::<OnlineGame>),
+            // Only once the board is up: entries that come before wait for it.
+            .run_if(resource_exists::<OnlineGame>.and_then(crate::gui::board_shown)),
     );
 }
 
@@ -219,6 +228,8 @@ fn play_out(world: &mut World) {
     let pace = world.resource::<crate::gui::state::ComputerPace>().0;
     let me = world.resource::<OnlineGame>().view.you.clone();
     world.resource_mut::<OnlineGame>().waited += dt;
+    let to_act = crate::ai::side_to_act(world);
+    world.resource_mut::<OnlineGame>().to_act = to_act;
     loop {
         let game = world.resource::<OnlineGame>();
         if game.broken.is_some() {
@@ -226,7 +237,7 @@ fn play_out(world: &mut World) {
         }
         let Some(next) = game.incoming.front() else { return };
         let theirs = matches!(next, ServerMessage::Entry { entry, .. } if Some(&entry.side) != me.as_ref());
-        if theirs && game.waited < pace {
+        if theirs && !game.catching_up && game.waited < pace {
             world.write_message(bevy::window::RequestRedraw);
             return;
         }
@@ -243,18 +254,27 @@ fn play_out(world: &mut World) {
         if theirs {
             world.resource_mut::<OnlineGame>().waited = 0.0;
         }
+        let to_act = crate::ai::side_to_act(world);
+        world.resource_mut::<OnlineGame>().to_act = to_act;
         world.write_message(bevy::window::RequestRedraw);
     }
 }
 
 fn play_one(world: &mut World, message: ServerMessage) -> Result<(), String> {
     match message {
+        // The catch-up is over: from here the opponent's orders come at the pace.
+        ServerMessage::Options { .. } => world.resource_mut::<OnlineGame>().catching_up = false,
         ServerMessage::Entry { entry, .. } => {
             if entry.index != world.resource::<OnlineGame>().applied.len() {
                 return Err(format!("entry {} came out of order", entry.index));
             }
             apply(world, &entry)?;
+            let mine = world.resource::<OnlineGame>().view.you.as_ref() == Some(&entry.side);
             world.resource_mut::<OnlineGame>().applied.push(entry);
+            if mine {
+                // What the status bar said while it waited is over.
+                world.resource_mut::<crate::gui::state::HistoryNote>().0 = None;
+            }
         }
         ServerMessage::Revealed {
             index, order, words, ..

@@ -171,6 +171,7 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
     let mut games: Vec<MyGame> = online.mine.clone();
     games.sort_by_key(|g| (g.ended, !g.your_turn, -g.created));
     let mut open = None;
+    let mut copied = None;
     egui::ScrollArea::vertical()
         .id_salt("my-games")
         .max_height(260.0)
@@ -187,6 +188,14 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
                         online.form.side_name(&g.scenario, g.seat)
                     ))
                     .on_hover_text(format!("{} · {} orders so far", g.game, g.entries));
+                    ui.label(
+                        egui::RichText::new(g.game.trim_start_matches("g-").get(..4).unwrap_or_default())
+                            .weak()
+                            .small(),
+                    )
+                    .on_hover_text(
+                        "The game's id begins so (games of one scenario against one player are told apart by it)",
+                    );
                     if g.opponent.is_some() {
                         let (colour, words) = if g.opponent_online {
                             (palette.good, "connected now")
@@ -220,13 +229,20 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
                                 .monospace()
                                 .small(),
                         );
-                        if ui.small_button("Copy").clicked() {
-                            ui.ctx().copy_text(code);
+                        if ui
+                            .small_button("Copy")
+                            .on_hover_text("Copies the code to the clipboard")
+                            .clicked()
+                        {
+                            copied = Some(code);
                         }
                     });
                 }
             }
         });
+    if let Some(code) = copied {
+        online.notice = Some(crate::gui::clipboard::copied(&code));
+    }
     if let Some((game, code)) = open {
         online.invite_code = code;
         follow(online, game);
@@ -240,6 +256,19 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
                 .hint_text("g-….…"),
         );
         let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        // Ctrl+V (Cmd+V) in the field, or the button: the code from the clipboard.
+        let ctrl_v = field.has_focus() && ui.input(|i| i.modifiers.command && i.key_pressed(egui::Key::V));
+        if ctrl_v
+            || ui
+                .button("Paste")
+                .on_hover_text("The code from the clipboard")
+                .clicked()
+        {
+            match crate::gui::clipboard::paste() {
+                Ok(text) => online.form.code = text.trim().to_string(),
+                Err(e) => online.notice = Some((e, true)),
+            }
+        }
         if (ui.add_enabled(online.online(), egui::Button::new("Join")).clicked() || enter) && online.online() {
             match parse_code(&online.form.code) {
                 Ok((game, invite)) => {
@@ -356,17 +385,18 @@ fn new_game(ui: &mut egui::Ui, online: &mut Online) {
         online.mine.iter().any(|g| g.game == game && g.opponent.is_some())
     };
     if let Some(code) = online.invite_code.clone().filter(|c| !taken(c)) {
+        let mut copy = false;
         ui.horizontal(|ui| {
             ui.label("Code for your friend:");
             ui.label(egui::RichText::new(&code).monospace().strong());
-            if ui
+            copy = ui
                 .button("Copy")
                 .on_hover_text("Copies the code: send it to your friend")
-                .clicked()
-            {
-                ui.ctx().copy_text(code);
-            }
+                .clicked();
         });
+        if copy {
+            online.notice = Some(crate::gui::clipboard::copied(&code));
+        }
     }
 }
 
@@ -458,12 +488,13 @@ fn listed(ui: &mut egui::Ui, online: &mut Online) {
     }
     ui.horizontal(|ui| {
         ui.label("Watch a game by its id");
-        ui.add(
+        let field = ui.add(
             egui::TextEdit::singleline(&mut online.form.watch_id)
                 .desired_width(140.0)
                 .hint_text("g-…"),
         );
-        if ui.add_enabled(online.online(), egui::Button::new("Watch")).clicked() {
+        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if (ui.add_enabled(online.online(), egui::Button::new("Watch")).clicked() || enter) && online.online() {
             match parse_code(&online.form.watch_id) {
                 Ok((game, _)) => watch = Some(game),
                 Err(e) => online.notice = Some((e, true)),
@@ -486,11 +517,14 @@ fn seats_words(g: &ListedGame) -> String {
 fn token_row(ui: &mut egui::Ui, online: &mut Online) {
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new("Your player on this server is kept in the data folder (never shown).").weak());
-        if online.form.token_path.is_empty() {
-            online.form.token_path = super::account::default_export_path(&online.file.address)
-                .display()
-                .to_string();
+        // The default follows the server typed; a path the player typed stays.
+        let default = super::account::default_export_path(&online.file.address)
+            .display()
+            .to_string();
+        if online.form.token_path.is_empty() || online.form.token_path == online.form.token_default {
+            online.form.token_path = default.clone();
         }
+        online.form.token_default = default;
         ui.add(egui::TextEdit::singleline(&mut online.form.token_path).desired_width(280.0))
             .on_hover_text("The file to export your player to, or import it from");
         let path = std::path::PathBuf::from(online.form.token_path.trim());

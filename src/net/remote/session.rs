@@ -230,10 +230,7 @@ impl Link {
             }
             Command::Follow { game } => {
                 self.ledger = Some(self.ledger_for(game.clone()));
-                Some(ClientMessage::Watch {
-                    game: game.clone(),
-                    since: 0,
-                })
+                return self.follow_from_start(client, game.clone()).await;
             }
             Command::Unfollow => {
                 self.ledger = None;
@@ -322,10 +319,7 @@ impl Link {
                     invite,
                     commitment,
                 }));
-                client
-                    .send(&ClientMessage::Watch { game, since: 0 })
-                    .await
-                    .map_err(Ended::Lost)
+                self.follow_from_start(client, game).await
             }
             m @ ServerMessage::LinkWanted { .. } => self.give_link(client, &m).await,
             m @ (ServerMessage::Accepted { .. } | ServerMessage::Refused { .. } | ServerMessage::TakenBack { .. }) => {
@@ -380,6 +374,16 @@ impl Link {
         }
     }
 
+    /// Follows `game` from its start; the answer to `options` after it marks the catch-up's end.
+    async fn follow_from_start(&mut self, client: &mut Client, game: String) -> Result<(), Ended> {
+        let watch = ClientMessage::Watch {
+            game: game.clone(),
+            since: 0,
+        };
+        client.send(&watch).await.map_err(Ended::Lost)?;
+        client.send(&ClientMessage::Options { game }).await.map_err(Ended::Lost)
+    }
+
     /// Logged in: the game followed is followed again from its start (only what changed comes
     /// through) and an order left unanswered is sent again.
     async fn logged_in(&mut self, client: &mut Client) -> Result<(), Ended> {
@@ -408,10 +412,7 @@ impl Link {
         if view.you.is_some() {
             self.joining = None;
             self.ledger = Some(self.ledger_for(game.clone()));
-            return client
-                .send(&ClientMessage::Watch { game, since: 0 })
-                .await
-                .map_err(Ended::Lost);
+            return self.follow_from_start(client, game).await;
         }
         let chain = view.chained.then(|| ChainHolder::new(CHAIN_LENGTH));
         let message = ClientMessage::Join {
