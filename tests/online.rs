@@ -66,6 +66,17 @@ fn two_clients_play(scenario: &str, first_side: &str) -> (usize, usize, usize) {
         // die rolled again from the committed secret; a secret other than the committed one fails.
         let rolled: usize = a.follower.entries().iter().map(|e| e.dice.len()).sum();
         assert!(rolled > 0);
+        // The desktop client's board (as `gui::online` starts it) takes every entry to the
+        // server's hashes: retreats and advances carried out as the server carries them out.
+        let board = hexfront::net::client::board_game(&b.follower.view).unwrap();
+        let mut app = hexfront::game::save::replay_app(&board, None).unwrap();
+        let on_board: usize = b
+            .follower
+            .entries()
+            .iter()
+            .map(|e| usize::from(hexfront::net::client::apply(app.world_mut(), e).unwrap()))
+            .sum();
+        assert_eq!(on_board, entries, "every entry's hash checked on the client's board");
         let checked = hexfront::net::client::verify_dice(&a.follower.view, a.follower.entries(), &secret).unwrap();
         assert_eq!(checked.dice, rolled);
         // Its save replays with its proof, as the server's download does.

@@ -315,6 +315,19 @@ fn fresh_app(scenario: &Scenario, edition: u32) -> App {
     app
 }
 
+/// The game a client puts on its board for the online game `view`: its scenario at the start,
+/// under the game's edition, its retreats and advances carried out by the rules as the server
+/// carries them out (a board waiting for a player's choice would fall out of step). The seed is
+/// a stand-in: every die comes with its entry.
+pub fn board_game(view: &GameView) -> Result<crate::game::save::LoadedGame, String> {
+    let scenario =
+        super::user_scenarios::scenario_of(&view.scenario, &view.scenario_text, view.ruleset_text.as_deref())?;
+    let mut game = crate::game::save::LoadedGame::new(scenario, 0);
+    game.edition = view.edition;
+    game.automatic_after_combat = true;
+    Ok(game)
+}
+
 /// Starts the game in `world` again and carries out `entries` (after a reveal or an undo): how
 /// many hashes were checked.
 pub fn replay_entries(world: &mut World, entries: &[EntryView]) -> Result<usize, String> {

@@ -300,13 +300,7 @@ fn game_view(world: &mut World, view: GameView) {
 
 /// Puts the online game `view` describes on the board, at its start (its entries follow).
 fn start_board(world: &mut World, view: GameView) -> Result<(), String> {
-    let scenario =
-        crate::net::user_scenarios::scenario_of(&view.scenario, &view.scenario_text, view.ruleset_text.as_deref())?;
-    let mut game = crate::game::save::LoadedGame::new(scenario, 0);
-    game.edition = view.edition;
-    // The server carries out retreats and advances as its games do (the rules' own choice): the
-    // same here, or this copy would wait for a choice the server never asks for.
-    game.automatic_after_combat = true;
+    let game = crate::net::client::board_game(&view)?;
     let online_game = OnlineGame::new(view);
     let me = online_game.my_side();
     // The other seat is another person's, on their own screen (or the server's computer): to
