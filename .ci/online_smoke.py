@@ -472,7 +472,6 @@ end_phase(anna, r"^Movement phase ends\. Turn 1, German: Combat phase")
 attack(anna, bert, "1411", "1312")
 time.sleep(1)
 shots += [anna.shot("2-anna-after-german-attack.png"), bert.shot("2-bert-after-german-attack.png")]
-since = len(bert.lines())
 end_turn(anna, r"^Combat phase ends\. Turn 1, United States: Reinforcement phase")
 
 # Bert (United States): a regiment moves; combat, Mortain's two units against the stack that
@@ -484,7 +483,6 @@ end_phase(bert, r"^Movement phase ends\. Turn 1, United States: Combat phase")
 attack(bert, anna, "1012", "1113")
 time.sleep(1)
 shots += [bert.shot("3-bert-after-us-attack.png"), anna.shot("3-anna-after-us-attack.png")]
-since = len(anna.lines())
 end_turn(bert, r"^Combat phase ends\. Turn 2, German: Reinforcement phase")
 anna.focus()
 time.sleep(1.5)

@@ -26,8 +26,8 @@ pub(super) fn plugin(app: &mut App) {
     .add_systems(PreUpdate, note_pointer);
 }
 
-/// A full-window root `Ui` on the background layer, for the bars.
-fn root(ctx: &egui::Context, id: &str) -> egui::Ui {
+/// A full-window root `Ui` on the background layer (the bars, the start screen's tabs).
+pub(crate) fn root(ctx: &egui::Context, id: &str) -> egui::Ui {
     egui::Ui::new(
         ctx.clone(),
         egui::Id::new(id),

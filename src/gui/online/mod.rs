@@ -138,13 +138,16 @@ pub(crate) fn send(world: &mut World, command: Command) {
 
 /// Wakes the window when the link has news (it sleeps between inputs otherwise).
 fn waker(world: &World) -> Option<crate::net::remote::Waker> {
-    let proxy = world.get_resource::<bevy::winit::EventLoopProxyWrapper>()?;
+    world.get_resource::<bevy::winit::EventLoopProxyWrapper>().map(waker_of)
+}
+
+fn waker_of(proxy: &bevy::winit::EventLoopProxyWrapper) -> crate::net::remote::Waker {
     let proxy = std::sync::Mutex::new((**proxy).clone());
-    Some(std::sync::Arc::new(move || {
+    std::sync::Arc::new(move || {
         if let Ok(p) = proxy.lock() {
             let _ = p.send_event(bevy::winit::WinitUserEvent::WakeUp);
         }
-    }))
+    })
 }
 
 pub(super) fn plugin(app: &mut App) {

@@ -31,21 +31,8 @@ fn online_tab(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let waker = proxy.map(|p| {
-        let p = std::sync::Mutex::new((**p).clone());
-        std::sync::Arc::new(move || {
-            if let Ok(p) = p.lock() {
-                let _ = p.send_event(bevy::winit::WinitUserEvent::WakeUp);
-            }
-        }) as crate::net::remote::Waker
-    });
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        egui::Id::new("online-tab"),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
+    let waker = proxy.map(|p| super::waker_of(&p));
+    let mut root = crate::gui::bars::root(ctx, "online-tab");
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.heading("Hexfront");

@@ -337,13 +337,7 @@ fn start_screen(
     if pending.is_some() || online.form.shown {
         return Ok(());
     }
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        egui::Id::new("start-screen"),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
+    let mut root = super::bars::root(ctx, "start-screen");
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.heading("Hexfront");
