@@ -5,6 +5,7 @@
 use super::counters::values_text;
 use super::hud::ShowHelp;
 use super::orders::{History, end_phase};
+use super::root_ui::root;
 use super::saves::GameCommand;
 use super::state::PointerOverUi;
 use super::state::Settings;
@@ -24,17 +25,6 @@ pub(super) fn plugin(app: &mut App) {
     )
     // Before the board reads clicks: from the last complete egui frame, every window included.
     .add_systems(PreUpdate, note_pointer);
-}
-
-/// A full-window root `Ui` on the background layer (the bars, the start screen's tabs).
-pub(crate) fn root(ctx: &egui::Context, id: &str) -> egui::Ui {
-    egui::Ui::new(
-        ctx.clone(),
-        egui::Id::new(id),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    )
 }
 
 /// The Game menu: files, play by e-mail, watching, conceding, settings, undo and redo.

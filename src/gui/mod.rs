@@ -38,6 +38,7 @@ pub mod redraw;
 mod render_cache;
 pub mod render_layers;
 pub mod replay;
+mod root_ui;
 pub mod rules_reference;
 pub mod saves;
 mod scene_changes;

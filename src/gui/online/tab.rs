@@ -32,7 +32,7 @@ fn online_tab(
     }
     let ctx = contexts.ctx_mut()?;
     let waker = proxy.map(|p| super::waker_of(&p));
-    let mut root = crate::gui::bars::root(ctx, "online-tab");
+    let mut root = crate::gui::root_ui::root(ctx, "online-tab");
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.heading("Hexfront");
@@ -164,50 +164,9 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
         .max_height(260.0)
         .show(ui, |ui| {
             for g in &games {
-                ui.horizontal(|ui| {
-                    if g.your_turn && !g.ended {
-                        ui.colored_label(palette.highlight, "▶ Your turn");
-                    }
-                    let opponent = g.opponent.clone().unwrap_or_else(|| "waiting for a player".into());
-                    ui.label(format!(
-                        "{} — you: {} vs {opponent}",
-                        online.form.scenario_name(&g.scenario),
-                        online.form.side_name(&g.scenario, g.seat)
-                    ))
-                    .on_hover_text(format!("{} · {} orders so far", g.game, g.entries));
-                    ui.label(
-                        egui::RichText::new(g.game.trim_start_matches("g-").get(..4).unwrap_or_default())
-                            .weak()
-                            .small(),
-                    )
-                    .on_hover_text(
-                        "The game's id begins so (games of one scenario against one player are told apart by it)",
-                    );
-                    if g.opponent.is_some() {
-                        let (colour, words) = if g.opponent_online {
-                            (palette.good, "connected now")
-                        } else {
-                            (palette.warn, "not connected")
-                        };
-                        ui.colored_label(colour, "●").on_hover_text(words);
-                    }
-                    let status = match (&g.ended, &g.waiting_side, g.waiting_since) {
-                        (true, ..) => "over".to_string(),
-                        (_, Some(side), Some(since)) if !g.your_turn => {
-                            format!(
-                                "waiting for {} · {}",
-                                online.form.side_named(&g.scenario, side),
-                                ago(since)
-                            )
-                        }
-                        (_, _, Some(since)) => format!("for {}", ago(since)),
-                        _ => String::new(),
-                    };
-                    ui.label(egui::RichText::new(status).weak());
-                    if ui.button("Open").on_hover_text("Put this game on the board").clicked() {
-                        open = Some((g.game.clone(), g.invite.as_ref().map(|i| format!("{}.{i}", g.game))));
-                    }
-                });
+                if let Some(picked) = game_row(ui, g, &online.form, palette) {
+                    open = Some(picked);
+                }
                 if let Some(invite) = &g.invite {
                     ui.horizontal(|ui| {
                         let code = format!("{}.{invite}", g.game);
@@ -235,6 +194,11 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
         follow(online, game);
     }
     ui.add_space(8.0);
+    join_row(ui, online);
+}
+
+/// Join by code: the field (Ctrl+V pastes), Paste, Join (Enter).
+fn join_row(ui: &mut egui::Ui, online: &mut Online) {
     ui.horizontal(|ui| {
         ui.label("Join by code");
         let field = ui.add(
@@ -270,6 +234,56 @@ fn my_games(ui: &mut egui::Ui, online: &mut Online, palette: &crate::gui::state:
     });
 }
 
+/// One of My games: whose turn, scenario, sides, the opponent's dot, what it waits for, Open
+/// (the game and its code, when picked).
+fn game_row(
+    ui: &mut egui::Ui,
+    g: &MyGame,
+    form: &super::form::Form,
+    palette: &crate::gui::state::Palette,
+) -> Option<(String, Option<String>)> {
+    let mut picked = None;
+    ui.horizontal(|ui| {
+        if g.your_turn && !g.ended {
+            ui.colored_label(palette.highlight, "▶ Your turn");
+        }
+        let opponent = g.opponent.clone().unwrap_or_else(|| "waiting for a player".into());
+        ui.label(format!(
+            "{} — you: {} vs {opponent}",
+            form.scenario_name(&g.scenario),
+            form.side_name(&g.scenario, g.seat)
+        ))
+        .on_hover_text(format!("{} · {} orders so far", g.game, g.entries));
+        ui.label(
+            egui::RichText::new(g.game.trim_start_matches("g-").get(..4).unwrap_or_default())
+                .weak()
+                .small(),
+        )
+        .on_hover_text("The game's id begins so (games of one scenario against one player are told apart by it)");
+        if g.opponent.is_some() {
+            let (colour, words) = if g.opponent_online {
+                (palette.good, "connected now")
+            } else {
+                (palette.warn, "not connected")
+            };
+            ui.colored_label(colour, "●").on_hover_text(words);
+        }
+        let status = match (&g.ended, &g.waiting_side, g.waiting_since) {
+            (true, ..) => "over".to_string(),
+            (_, Some(side), Some(since)) if !g.your_turn => {
+                format!("waiting for {} · {}", form.side_named(&g.scenario, side), ago(since))
+            }
+            (_, _, Some(since)) => format!("for {}", ago(since)),
+            _ => String::new(),
+        };
+        ui.label(egui::RichText::new(status).weak());
+        if ui.button("Open").on_hover_text("Put this game on the board").clicked() {
+            picked = Some((g.game.clone(), g.invite.as_ref().map(|i| format!("{}.{i}", g.game))));
+        }
+    });
+    picked
+}
+
 /// Opens `game` on the board: follows it, and starts the board when its description comes.
 fn follow(online: &mut Online, game: String) {
     online.opening = Some(game.clone());
@@ -278,9 +292,8 @@ fn follow(online: &mut Online, game: String) {
     }
 }
 
-fn new_game(ui: &mut egui::Ui, online: &mut Online) {
-    ui.heading("New online game");
-    let form = &mut online.form;
+/// The new game's choices: scenario, side, opponent, time per turn, watchers.
+fn choices(ui: &mut egui::Ui, form: &mut super::form::Form) {
     egui::Grid::new("new-online-game").num_columns(2).show(ui, |ui| {
         ui.label("Scenario");
         let name = form
@@ -352,6 +365,11 @@ fn new_game(ui: &mut egui::Ui, online: &mut Online) {
             .on_hover_text("How far behind the players a game's watchers (a stream) are held; the server enforces it");
         ui.end_row();
     });
+}
+
+fn new_game(ui: &mut egui::Ui, online: &mut Online) {
+    ui.heading("New online game");
+    choices(ui, &mut online.form);
     own_file_row(ui, online);
     let create = online.form.create();
     if ui

@@ -337,7 +337,7 @@ fn start_screen(
     if pending.is_some() || online.form.shown {
         return Ok(());
     }
-    let mut root = super::bars::root(ctx, "start-screen");
+    let mut root = super::root_ui::root(ctx, "start-screen");
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.heading("Hexfront");
