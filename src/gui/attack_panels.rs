@@ -86,7 +86,15 @@ fn draw_panels(
                     ))
                     .small(),
                 );
-                defender_tactic(ui, &mut plan, &defender_side);
+                // Online, the defender chooses on its own screen: the attacker waits for it.
+                let theirs = online.as_ref().is_some_and(|o| o.0 != Some(defender_index));
+                if theirs {
+                    ui.label(format!(
+                        "Waiting for {defender_side} to choose a tactic on their screen."
+                    ));
+                } else {
+                    defender_tactic(ui, &mut plan, &defender_side);
+                }
                 ui.separator();
             } else if pinned {
                 let list: Vec<String> = plan
@@ -119,7 +127,8 @@ fn draw_panels(
                 ui.add(egui::Label::new(egui::RichText::new(line).small().color(palette.warn)).wrap());
             }
             ui.separator();
-            if pinned {
+            let waiting_online = declared.is_some() && online.as_ref().is_some_and(|o| o.0 != Some(defender_index));
+            if pinned && !waiting_online {
                 let can = matches!(preview.result, Some(Ok(_)));
                 roll_buttons(
                     ui,

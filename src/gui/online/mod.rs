@@ -244,7 +244,11 @@ fn server_message(world: &mut World, m: ServerMessage) {
             }
             o.opening = Some(game);
         }
-        ServerMessage::Joined { game, .. } => world.resource_mut::<Online>().opening = Some(game),
+        ServerMessage::Joined { game, .. } => {
+            let mut o = world.resource_mut::<Online>();
+            o.opening = Some(game);
+            o.form.code.clear();
+        }
         ServerMessage::Game(view) => game_view(world, view),
         ServerMessage::Refused { reason, .. } => {
             let words = world

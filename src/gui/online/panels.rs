@@ -34,13 +34,25 @@ fn presence_strip(
     sides: Res<Sides>,
     seat: Res<OnlineSeat>,
     palette: Res<crate::gui::state::Palette>,
+    mut noted: Local<Option<(String, std::time::Instant)>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let to_act = game.to_act;
+    // A note goes by itself after ten seconds (OK sends it sooner).
+    match (&game.note, &*noted) {
+        (Some(n), Some((seen, at))) if n == seen => {
+            if at.elapsed().as_secs() >= 10 {
+                game.note = None;
+            }
+        }
+        (Some(n), _) => *noted = Some((n.clone(), std::time::Instant::now())),
+        (None, _) => *noted = None,
+    }
     let mine = seat.0;
     egui::Area::new(egui::Id::new("online-strip"))
-        // Above the status bar: the CRT and attack windows take the top during combat.
-        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -34.0])
+        // Top left under the top bar: the CRT and attack windows take the top centre during
+        // combat, the stack panel the bottom, the cell's box the top right.
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 34.0])
         .interactable(true)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
@@ -276,7 +288,9 @@ fn end_panel(
                     .find(|s| s.side == id)
                     .map_or(id.to_string(), |s| s.name.clone())
             };
+            // The reason usually names the winner already.
             let verdict = match winner {
+                _ if reason.contains(" wins") => reason.clone(),
                 Some(w) => format!("{} wins: {reason}", side_name(w)),
                 None => format!("No winner: {reason}"),
             };

@@ -107,10 +107,15 @@ impl OnlineGame {
             | ServerMessage::Options { .. }) => self.incoming.push_back(m),
             ServerMessage::Accepted { .. } | ServerMessage::TakenBack { .. } => self.waiting = None,
             ServerMessage::Chat { from, text, at, .. } => {
-                self.chat.push(ChatLine { from, text, at });
-                if !self.chat_open {
+                let mine = self
+                    .my_side()
+                    .and_then(|s| self.view.seats.get(s))
+                    .and_then(|s| s.taken_by.as_ref())
+                    == Some(&from);
+                if !self.chat_open && !mine {
                     self.unread += 1;
                 }
+                self.chat.push(ChatLine { from, text, at });
             }
             ServerMessage::Ended {
                 winner, reason, secret, ..
