@@ -68,34 +68,10 @@ fn draw_panels(
         let window = attack_window(ctx, target, target_at, pinned);
         window.show(ctx, |ui| {
             if let Some(c) = declared {
-                let list: Vec<String> = c
-                    .order
-                    .attackers
-                    .iter()
-                    .map(|id| {
-                        names
-                            .iter()
-                            .find(|(u, _)| &u.id == id)
-                            .map_or(id.clone(), |(u, _)| u.name.clone())
-                    })
-                    .collect();
-                ui.label(
-                    egui::RichText::new(format!(
-                        "{attacker_side} attacks with {} and a hidden tactic.",
-                        list.join(", ")
-                    ))
-                    .small(),
-                );
                 // Online, the defender chooses on its own screen: the attacker waits for it.
                 let theirs = online.as_ref().is_some_and(|o| o.0 != Some(defender_index));
-                if theirs {
-                    ui.label(format!(
-                        "Waiting for {defender_side} to choose a tactic on their screen."
-                    ));
-                } else {
-                    defender_tactic(ui, &mut plan, &defender_side);
-                }
-                ui.separator();
+                let attackers = attacker_names(&c.order.attackers, &names);
+                declared_attack(ui, &mut plan, (&attacker_side, &defender_side), &attackers, theirs);
             } else if pinned {
                 let list: Vec<String> = plan
                     .attackers
@@ -489,6 +465,44 @@ fn result_window(ctx: &egui::Context, c: &CombatResolved, names: &Query<(&Unit, 
                     .weak(),
             );
         });
+}
+
+/// The names of the units `ids`, by id when one is gone.
+fn attacker_names(ids: &[String], names: &Query<(&Unit, &Position)>) -> Vec<String> {
+    ids.iter()
+        .map(|id| {
+            names
+                .iter()
+                .find(|(u, _)| &u.id == id)
+                .map_or(id.clone(), |(u, _)| u.name.clone())
+        })
+        .collect()
+}
+
+/// Rommel's declared attack, to its defender: the attackers and the tactic to choose (online, to
+/// the attacker: that the defender chooses on their own screen).
+fn declared_attack(
+    ui: &mut egui::Ui,
+    plan: &mut AttackPlan,
+    (attacker_side, defender_side): (&str, &str),
+    attackers: &[String],
+    theirs: bool,
+) {
+    ui.label(
+        egui::RichText::new(format!(
+            "{attacker_side} attacks with {} and a hidden tactic.",
+            attackers.join(", ")
+        ))
+        .small(),
+    );
+    if theirs {
+        ui.label(format!(
+            "Waiting for {defender_side} to choose a tactic on their screen."
+        ));
+    } else {
+        defender_tactic(ui, plan, defender_side);
+    }
+    ui.separator();
 }
 
 #[cfg(test)]
