@@ -362,14 +362,7 @@ impl Link {
                 let game = ledger.game.clone();
                 self.out
                     .send(Event::Trouble(format!("caught up with the game again: {}", why.0)));
-                client
-                    .send(&ClientMessage::Watch {
-                        game: game.clone(),
-                        since: 0,
-                    })
-                    .await
-                    .map_err(Ended::Lost)?;
-                client.send(&ClientMessage::Options { game }).await.map_err(Ended::Lost)
+                self.follow_from_start(client, game).await
             }
         }
     }
@@ -389,17 +382,12 @@ impl Link {
     async fn logged_in(&mut self, client: &mut Client) -> Result<(), Ended> {
         self.logged_in = true;
         self.out.send(Event::Link(LinkState::Online));
-        let mut again = Vec::new();
         if let Some(l) = &mut self.ledger {
             l.resyncing = true;
-            again.push(ClientMessage::Watch {
-                game: l.game.clone(),
-                since: 0,
-            });
-            again.push(ClientMessage::Options { game: l.game.clone() });
+            let game = l.game.clone();
+            self.follow_from_start(client, game).await?;
         }
-        again.extend(self.pending.clone());
-        for m in again {
+        if let Some(m) = self.pending.clone() {
             client.send(&m).await.map_err(Ended::Lost)?;
         }
         Ok(())
