@@ -171,6 +171,12 @@ impl ComputerPlayer {
     /// the safe one was refused too.
     pub fn play(&mut self, world: &mut World) -> Result<Order, NotPlayed> {
         let order = self.next_order(world).ok_or(NotPlayed::NoOrder)?;
+        self.give(world, order)
+    }
+
+    /// Gives `order` (from `next_order`, perhaps held a while by the caller) to the game, with
+    /// `play`'s safe order instead when it is refused.
+    pub fn give(&mut self, world: &mut World, order: Order) -> Result<Order, NotPlayed> {
         let id = world.resource::<Sides>().0[self.side].id.clone();
         if let Err(refusal) = execute(world, IssuedOrder::new(id.clone(), order.clone())) {
             self.refused += 1;

@@ -33,6 +33,9 @@ pub struct Computers {
     pub to_act: Option<usize>,
     /// An expert's look-ahead running in the background: its side, turn and thread.
     thinking: Option<(usize, u32, std::thread::JoinHandle<Profile>)>,
+    /// A combat's order the director holds (presentation mode) while the camera frames it and
+    /// the dice tumble: its side and the order, given once the director lets it roll.
+    held: Option<(usize, Order)>,
 }
 
 /// Where the computer's orders (and the standing answers) are given: after the player's.
@@ -115,9 +118,10 @@ fn computer_orders(world: &mut World) {
     }
     // In presentation mode a combat's roll and result are shown in full before the next order.
     let now = world.resource::<Time>().elapsed_secs_f64();
-    if world
-        .resource::<super::present::overlay::Overlay>()
-        .busy(now, world.resource::<super::state::Settings>())
+    if computers.held.is_none()
+        && world
+            .resource::<super::present::overlay::Overlay>()
+            .busy(now, world.resource::<super::state::Settings>())
     {
         world.write_message(bevy::window::RequestRedraw);
         *world.resource_mut::<Computers>() = computers;
@@ -147,7 +151,7 @@ fn computer_orders(world: &mut World) {
         let Some(player) = computers.players.iter_mut().find(|p| p.side == side) else {
             break;
         };
-        if !computers.hurry && (computers.waited < pace || given > 0) {
+        if computers.held.is_none() && !computers.hurry && (computers.waited < pace || given > 0) {
             break;
         }
         if given >= HURRIED_ORDERS_PER_FRAME {
@@ -160,7 +164,20 @@ fn computer_orders(world: &mut World) {
             break;
         }
         let refused_before = player.refused;
-        let played = player.play(world);
+        let next = match computers.held.take() {
+            Some((held_side, order)) if held_side == side => Some(order),
+            _ => player.next_order(world),
+        };
+        let Some(next) = next else {
+            hand_over(world, &mut computers, side, "it had no order to give");
+            break;
+        };
+        // In presentation mode a combat waits for the camera and the dice (`present::stage`).
+        if !super::present::stage::may_roll(world, &next) {
+            computers.held = Some((side, next));
+            break;
+        }
+        let played = player.give(world, next);
         if player.refused > refused_before {
             computers.refused += player.refused - refused_before;
             warn!(

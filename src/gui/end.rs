@@ -12,7 +12,12 @@ pub(super) fn plugin(app: &mut App) {
     // An online game's end has its own panel (the verdict, the dice check, a copy to keep).
     app.add_systems(
         EguiPrimaryContextPass,
-        end_screen.run_if(in_state(GameState::Over).and_then(not(resource_exists::<super::online::OnlineSeat>))),
+        // Presentation mode shows viewers a victory card instead (`present::victory`).
+        end_screen.run_if(
+            in_state(GameState::Over)
+                .and_then(not(resource_exists::<super::online::OnlineSeat>))
+                .and_then(not(super::state::on)),
+        ),
     );
 }
 

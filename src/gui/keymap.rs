@@ -34,6 +34,8 @@ pub enum Action {
     Zones,
     Presenting,
     Glide,
+    /// Presentation mode: keep the combat's result on screen until pressed again.
+    HoldResult,
     NextUpset,
     EndPhase,
     Roll,
@@ -246,6 +248,14 @@ pub const KEYMAP: &[Binding] = &[
         &[K::KeyG],
         A::Glide,
         Some(("G", "presentation mode: the camera follows the action, or stays put")),
+    ),
+    key(
+        &[K::KeyP],
+        A::HoldResult,
+        Some((
+            "P",
+            "presentation mode: hold the combat's result on screen for commentary; P again lets play go on",
+        )),
     ),
     key(
         &[K::KeyU],

@@ -1,14 +1,13 @@
 //! Where cells sit on screen: centres, corners, edge segments and picking, for hexes and squares,
 //! and a builder for flat-coloured meshes (polygons and thick lines) drawn in world units.
 
-use crate::rules::grid::{Cell, Grid, GridKind, HexTop, near_unit, unit_center};
+use crate::rules::grid::{Cell, Grid, GridKind, HexTop, near_unit};
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 /// Hex circumradius in world units; squares get a side of `SQUARE_SIDE`.
-pub const HEX_SIZE: f32 = 40.0;
-pub const SQUARE_SIDE: f32 = 64.0;
+pub use crate::show::director::{HEX_SIZE, SQUARE_SIDE};
 
 /// Screen geometry of one grid. World y grows upward, so row 0 is at the top (largest y).
 #[derive(Resource, Clone, Copy, Debug)]
@@ -18,8 +17,7 @@ pub struct Layout {
 
 impl Layout {
     pub fn center(&self, cell: Cell) -> Vec2 {
-        let (x, y) = unit_center(self.grid.kind, cell);
-        Vec2::new(x, -y) * self.side()
+        crate::show::director::cell_center(self.grid.kind, cell, self.side())
     }
 
     /// Corners of a cell, counter-clockwise.
@@ -49,10 +47,7 @@ impl Layout {
 
     /// Length of a cell's side.
     pub fn side(&self) -> f32 {
-        match self.grid.kind {
-            GridKind::Hex { .. } => HEX_SIZE,
-            GridKind::Square { .. } => SQUARE_SIDE,
-        }
+        crate::show::director::cell_side(self.grid.kind)
     }
 
     /// The shared side of two adjacent cells, as a segment.

@@ -58,7 +58,9 @@ pub fn end_phase(
 }
 
 fn give_player_orders(world: &mut World) {
-    let orders: Vec<PlayerOrder> = world.resource_mut::<Messages<PlayerOrder>>().drain().collect();
+    let held = world.resource_mut::<super::present::stage::Stage>().player_order.take();
+    let mut orders: Vec<PlayerOrder> = held.into_iter().map(PlayerOrder).collect();
+    orders.extend(world.resource_mut::<Messages<PlayerOrder>>().drain());
     for PlayerOrder(order) in orders {
         if let Some(seat) = world.get_resource::<OnlineSeat>().copied() {
             to_server(world, seat, order);
@@ -74,6 +76,16 @@ fn give_player_orders(world: &mut World) {
             world.resource_mut::<HistoryNote>().0 = Some(format!(
                 "{name} is played by the computer: wait for its orders, or press K to play them at once"
             ));
+            continue;
+        }
+        // In presentation mode a combat waits for the camera and the dice (`present::stage`);
+        // another order meanwhile is not taken.
+        if world.resource::<super::present::stage::Stage>().player_order.is_some() {
+            world.resource_mut::<HistoryNote>().0 = Some("Wait for the dice: the combat is being rolled".into());
+            continue;
+        }
+        if !super::present::stage::may_roll(world, &order) {
+            world.resource_mut::<super::present::stage::Stage>().player_order = Some(order);
             continue;
         }
         match issue(world, order) {

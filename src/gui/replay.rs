@@ -129,6 +129,14 @@ fn seek(world: &mut World) {
             }
             Seek::To(n) => {
                 let n = n.min(replay.log.len());
+                // One step on in presentation mode: a combat waits for the camera and the dice.
+                if n == replay.at + 1
+                    && let Some(entry) = replay.log.get(replay.at)
+                    && !super::present::stage::may_roll(world, &entry.order)
+                {
+                    world.write_message(Seek::To(n));
+                    return;
+                }
                 go_to(world, &mut replay, n);
             }
         }

@@ -164,10 +164,12 @@ fn streaming_settings(ui: &mut egui::Ui, st: &mut Streaming) {
         .on_hover_text("The camera glides to each move and combat; off, it stays where you put it (G toggles)");
     ui.horizontal(|ui| {
         ui.label("Background").on_hover_text(
-            "Around the map in presentation mode: dark, chroma-key green, or transparent (a window started with --present is transparent where the desktop composites it)",
+            "Around the map in presentation mode: dark, a chroma-key colour for your streaming software to key out (magenta and blue appear nowhere on the board; green keys out green terrain too), or transparent (a window started with --present is transparent where the desktop composites it)",
         );
         for (value, name) in [
             (Background::Solid, "Dark"),
+            (Background::Magenta, "Magenta screen"),
+            (Background::Blue, "Blue screen"),
             (Background::Green, "Green screen"),
             (Background::Transparent, "Transparent"),
         ] {

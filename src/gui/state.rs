@@ -73,8 +73,13 @@ impl Default for Streaming {
 pub enum Background {
     #[default]
     Solid,
-    /// Chroma-key green, for keying out in streaming software.
+    /// Chroma-key green, for keying out in streaming software (maps with green terrain key out
+    /// with it: magenta or blue is safer).
     Green,
+    /// Chroma-key magenta: no map, counter or panel colour comes near it.
+    Magenta,
+    /// Chroma-key blue (the broadcast standard's 0, 71, 187).
+    Blue,
     /// Transparent where the window system composites it (`--present` windows are made so).
     Transparent,
 }
@@ -244,14 +249,7 @@ pub fn off(presenting: Option<Res<Presenting>>) -> bool {
     !presenting.is_some_and(|p| p.0)
 }
 
-/// The lower third's share of the frame's height.
-pub const LOWER_THIRD: f32 = 0.1;
-
-/// The UI scale in presentation mode for a frame `height` pixels high: at least what makes type
-/// readable on a phone watching the stream (1.71 at 1080 lines, 1.14 at 720), or the setting's.
-pub fn zoom(height: f32, ui_scale: f32) -> f32 {
-    ui_scale.max(height / 630.0)
-}
+pub use crate::show::director::{LOWER_THIRD, ui_zoom as zoom};
 
 /// Sets a window to exactly `size`.
 pub fn set_frame_size(window: &mut Window, size: FrameSize) {

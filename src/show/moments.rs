@@ -23,6 +23,11 @@ pub struct Bar {
     pub exact: Fraction,
     /// The result the dice gave.
     pub happened: bool,
+    /// How good the result is for the attacker (steps lost by the defender less the attacker's,
+    /// doubled, plus one for taking the cell): the bar's colour says whom it favours.
+    pub gain: i64,
+    /// The result in a few plain words (`defender −2, retreats; attacker −1`).
+    pub words: String,
 }
 
 /// A combat of the log, with what the odds said before the dice and what the dice did.
@@ -50,6 +55,8 @@ pub struct CombatMoment {
     pub result: String,
     pub result_words: String,
     pub dice: Vec<u8>,
+    /// What each die was rolled for (`combat`, `attrition`…), in the same order.
+    pub dice_purposes: Vec<String>,
     /// The exact probability of this very result.
     pub p_result: Fraction,
     /// The chance of a result at least this far from the expected, in the direction it went: the
@@ -293,6 +300,8 @@ pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
                 label,
                 exact: o.exact,
                 happened: hit,
+                gain: attacker_gain(&o.result),
+                words: result_words(&o.result),
             }),
         }
     }
@@ -300,12 +309,63 @@ pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
     bars
 }
 
+/// A result in a few plain words: each side's losses, the defender's retreat, the cell taken.
+pub fn result_words(r: &CombatResult) -> String {
+    let side = |name: &str, s: &crate::combat::SideResult| {
+        let mut parts = Vec::new();
+        if s.units.iter().any(|u| u.eliminated) && s.units.iter().all(|u| u.eliminated) {
+            parts.push("eliminated".to_string());
+        } else if s.steps_lost > 0 {
+            parts.push(format!(
+                "−{} step{}",
+                s.steps_lost,
+                if s.steps_lost == 1 { "" } else { "s" }
+            ));
+        }
+        if s.retreat.is_some() {
+            parts.push("retreats".into());
+        }
+        (!parts.is_empty()).then(|| format!("{name} {}", parts.join(", ")))
+    };
+    let mut out: Vec<String> = [side("defender", &r.defender), side("attacker", &r.attacker)]
+        .into_iter()
+        .flatten()
+        .collect();
+    if r.cell_taken && r.defender.retreat.is_none() && !r.defender_eliminated() {
+        out.push("cell taken".into());
+    }
+    if out.is_empty() {
+        "no effect".into()
+    } else {
+        out.join("; ")
+    }
+}
+
+/// A modifier's words without the engine's terms: `<=` as `≤`, no "(authored chart)".
+fn plain(line: &str) -> String {
+    line.replace(" (authored chart)", "")
+        .replace("authored chart", "designer's chart")
+        .replace("<=", "≤")
+        .replace(">=", "≥")
+}
+
+/// A prediction as a commentator says it: a share far from even softened to words (`heavily
+/// favoured`), never a flat 100% from a few quick games.
+pub fn prediction_words(side: &str, share: f64) -> String {
+    match share {
+        s if s >= 0.9 => format!("{side} heavily favoured"),
+        s if s >= 0.7 => format!("{side} favoured"),
+        s if s >= 0.55 => format!("{side} slightly favoured"),
+        _ => "Too close to call".into(),
+    }
+}
+
 /// Every modifier in plain words: `+1 column: across no river (attacker)`.
 pub fn modifier_words(odds: &Odds) -> Vec<String> {
     odds.assessment
         .modifiers
         .iter()
-        .map(|m| format!("{}: {} ({})", m.effect, m.source, m.side))
+        .map(|m| plain(&format!("{}: {} ({})", m.effect, m.source, m.side)))
         .collect()
 }
 
@@ -344,6 +404,7 @@ pub fn before_roll(
         result: String::new(),
         result_words: String::new(),
         dice: Vec::new(),
+        dice_purposes: Vec::new(),
         p_result: Fraction::ZERO,
         upset: Fraction::ONE,
         beat_the_odds: Role::Attacker,
@@ -364,5 +425,6 @@ pub fn rolled(mut m: CombatMoment, odds: &Odds, fought: &CombatResolved) -> Comb
     m.result = fought.result.code.to_string();
     m.result_words = fought.summary.clone();
     m.dice = fought.rolls.iter().map(|r| r.face).collect();
+    m.dice_purposes = fought.rolls.iter().map(|r| r.purpose.to_string()).collect();
     m
 }

@@ -41,16 +41,21 @@ pub struct CameraGoal {
     zoomed_in: bool,
 }
 
-/// A cell this many pixels across (at 1080 lines) reads on a phone: presentation mode zooms in on
-/// a combat at least this close.
-const READABLE_CELL_PX: f32 = 120.0;
+impl CameraGoal {
+    /// The director framed a combat: the camera goes back to the whole map after its card.
+    pub fn framed_combat(&mut self) {
+        self.zoomed_in = true;
+        self.at = None;
+        self.zoom = None;
+    }
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CameraGoal>()
         .add_systems(Update, fixed_camera_key.run_if(super::on))
         .add_systems(
             PostUpdate,
-            (start_glides, glide, zoom_back, follow)
+            (start_glides, glide, zoom_back, follow, super::stage::camera_on_stage)
                 .chain()
                 .before(TransformSystems::Propagate)
                 .run_if(resource_exists::<Layout>.and_then(super::super::board_shown)),
@@ -83,7 +88,6 @@ fn start_glides(
     replay: Option<Res<Replay>>,
     settings: Res<Settings>,
     mut goal: ResMut<CameraGoal>,
-    windows: Query<&Window, With<PrimaryWindow>>,
     mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
 ) {
     let mut paths: Vec<(Vec<Entity>, Vec<Cell>)> = Vec::new();
@@ -129,16 +133,21 @@ fn start_glides(
             goal.at = Some(layout.center(cell));
         }
         if combat.is_some() && presenting.0 {
-            // Close enough to read the counters: a cell READABLE_CELL_PX across.
-            let height = windows.single().map_or(1080.0, |w| w.height());
-            goal.zoom = Some(2.0 * layout.side() / (READABLE_CELL_PX * height / 1080.0));
-            goal.zoomed_in = true;
+            // The director framed it before the roll (`stage.rs`).
+            goal.at = None;
         }
     }
 }
 
 /// Once a combat's card has gone, the camera that zoomed in on it goes back to the whole map.
-fn zoom_back(mut goal: ResMut<CameraGoal>, overlay: Res<super::overlay::Overlay>) {
+fn zoom_back(
+    mut goal: ResMut<CameraGoal>,
+    overlay: Res<super::overlay::Overlay>,
+    mut stage: ResMut<super::stage::Stage>,
+) {
+    if std::mem::take(&mut stage.framed) {
+        goal.framed_combat();
+    }
     if goal.zoomed_in && overlay.card.is_none() && goal.at.is_none() {
         goal.zoomed_in = false;
         goal.back = true;
@@ -192,7 +201,14 @@ fn follow(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), (With<BoardCamera>, Without<Glide>)>,
     mut redraw: MessageWriter<RequestRedraw>,
+    stage: Res<super::stage::Stage>,
 ) {
+    if stage.director.holding.is_some() {
+        // The director moves the camera to a combat (`stage.rs`); nothing else pulls at it.
+        *heading = None;
+        goal.at = None;
+        return;
+    }
     let (Ok(window), Ok((mut t, mut projection))) = (windows.single(), camera.single_mut()) else {
         return;
     };

@@ -4,17 +4,21 @@
 //! combat. The odds overlay (`overlay.rs`), moves gliding along their paths with a camera that
 //! follows (`glide.rs`) and the computer-vs-computer showcase (`showcase.rs`) belong to it.
 
+pub mod card;
 pub mod glide;
 pub mod overlay;
 pub mod showcase;
+pub mod stage;
 pub mod theatre;
+pub mod victory;
 
 use super::layout::Layout;
 use super::state::BoardCamera;
 use super::state::{Background, Settings};
 use crate::game::components::{GameMap, ScenarioSource, Sides};
 use crate::game::phase::{Phase, TurnState};
-use crate::gui::state::{LOWER_THIRD, Presenting, on, zoom};
+use crate::gui::state::{LOWER_THIRD, Presenting, on};
+use crate::show::director::{fit_whole, presentation_screen};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -35,22 +39,26 @@ pub struct Frame {
 pub const DARK: Color = Color::srgb(0.16, 0.17, 0.19);
 /// Chroma-key green (the broadcast standard's 0, 177, 64).
 const GREEN: Color = Color::srgb(0.0, 0.694, 0.251);
+/// Chroma-key magenta and blue: colours the board never uses.
+pub const MAGENTA: Color = Color::srgb(1.0, 0.0, 1.0);
+pub const BLUE: Color = Color::srgb(0.0, 71.0 / 255.0, 187.0 / 255.0);
 
-/// The panels' fill: translucent over the usual dark, solid over a green screen or a transparent
-/// background (where a translucent panel would key out or fringe).
-pub fn panel_fill(settings: &Settings) -> egui::Color32 {
-    let alpha = if settings.streaming.background == Background::Solid {
-        245
-    } else {
-        255
-    };
-    egui::Color32::from_rgba_unmultiplied(14, 16, 20, alpha)
+/// The panels' fill: opaque on every background, so text keeps its contrast over the busiest map
+/// and nothing keys out over a chroma colour.
+pub fn panel_fill() -> egui::Color32 {
+    egui::Color32::from_rgb(14, 16, 20)
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Presenting>()
         .init_resource::<Frame>()
-        .add_plugins((overlay::plugin, glide::plugin, showcase::plugin))
+        .add_plugins((
+            overlay::plugin,
+            glide::plugin,
+            showcase::plugin,
+            stage::plugin,
+            victory::plugin,
+        ))
         .add_systems(Update, (toggle, background))
         .add_systems(
             Update,
@@ -87,58 +95,48 @@ fn fit_frame(
     presenting: Res<Presenting>,
     layout: Res<Layout>,
     keys: Res<super::keymap::Keys>,
-    windows: Query<Ref<Window>, With<PrimaryWindow>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
     replay: Option<Res<super::state::Replay>>,
     mut frame: ResMut<Frame>,
     settings: Res<Settings>,
+    mut fitted_to: Local<Vec2>,
 ) {
     let Ok(window) = windows.single() else { return };
     let replay_opened = replay.as_ref().is_some_and(|r| r.is_added());
+    let size = Vec2::new(window.width(), window.height());
     let asked = presenting.is_changed()
         || layout.is_added()
         || keys.just(super::keymap::Action::Fit)
         || replay_opened
         || settings.is_changed();
-    if !(asked || window.is_changed() && !window.is_added()) {
+    // The window's size changed (its other fields change with every move of the mouse).
+    if !(asked || size != *fitted_to) {
         return;
     }
+    *fitted_to = size;
     let Ok((mut t, mut projection)) = camera.single_mut() else {
         return;
     };
     let Projection::Orthographic(o) = projection.as_mut() else {
         return;
     };
-    let bounds = layout.bounds();
-    let size = bounds.size() * 1.02;
-    let zoom = zoom(window.height(), settings.ui_scale);
-    // The theatre's timeline sits over the lower third.
-    let lower = window.height() * LOWER_THIRD
-        + if replay.is_some() {
-            theatre::COMPACT_HEIGHT * zoom
-        } else {
-            0.0
-        };
-    let scale_in = |w: f32| {
-        let view = Vec2::new(w.max(200.0), (window.height() - lower).max(100.0));
-        (size.x / view.x).max(size.y / view.y).clamp(0.15, 6.0)
-    };
-    // Beside the odds overlay when the map loses little by it (a tall map), else under it.
-    let overlay = overlay::WIDTH * zoom;
-    let (full, beside) = (scale_in(window.width()), scale_in(window.width() - overlay));
-    let right = if beside <= full * 1.15 { overlay } else { 0.0 };
-    o.scale = if right > 0.0 { beside } else { full };
+    // Centred in the whole frame above the lower third: the overlay comes with a combat, and
+    // the director frames each combat clear of it.
+    let theatre = if replay.is_some() { theatre::COMPACT_HEIGHT } else { 0.0 };
+    let screen = presentation_screen(size, settings.ui_scale, false, theatre);
+    let shot = fit_whole(layout.bounds(), &screen);
+    o.scale = shot.scale;
+    t.translation = shot.center.extend(t.translation.z);
+    info!(
+        "director: whole map in a {}×{} frame at {:.2} world units a pixel",
+        size.x, size.y, shot.scale
+    );
     *frame = Frame {
-        right,
-        bottom: lower,
+        right: screen.overlay,
+        bottom: screen.lower_third,
         fit: None,
     };
-    let c = bounds.center();
-    t.translation = Vec3::new(
-        c.x + right / 2.0 * o.scale,
-        c.y - lower / 2.0 * o.scale,
-        t.translation.z,
-    );
     frame.fit = Some((t.translation.truncate(), o.scale));
 }
 
@@ -151,6 +149,8 @@ fn background(presenting: Res<Presenting>, settings: Res<Settings>, mut clear: R
         match settings.streaming.background {
             Background::Solid => DARK,
             Background::Green => GREEN,
+            Background::Magenta => MAGENTA,
+            Background::Blue => BLUE,
             Background::Transparent => Color::NONE,
         }
     } else {
@@ -177,7 +177,7 @@ fn lower_third(
     let ctx = contexts.ctx_mut()?;
     let width = window.single().map_or(1280.0, |w| w.width()) / ctx.zoom_factor();
     let frame = egui::Frame::new()
-        .fill(panel_fill(&settings))
+        .fill(panel_fill())
         .inner_margin(egui::Margin::symmetric(18, 8));
     egui::Area::new(egui::Id::new("lower-third"))
         .anchor(egui::Align2::LEFT_BOTTOM, [0.0, 0.0])
@@ -261,14 +261,14 @@ fn who_wins(ui: &mut egui::Ui, show: &showcase::Showcase, sides: &Sides) {
                 .size(12.0)
                 .weak(),
         )
-        .on_hover_text("Computer against computer (standard), played out on another thread");
+        .on_hover_text(format!(
+            "Computer against computer (standard), played out on another thread: {} won {:.0}% of them",
+            short_name(&side.name),
+            share * 100.0
+        ));
         ui.horizontal(|ui| {
-            side_chip(
-                ui,
-                side.color,
-                &format!("{} wins {:.0}%", short_name(&side.name), share * 100.0),
-                18.0,
-            );
+            let words = crate::show::moments::prediction_words(&short_name(&side.name), share);
+            side_chip(ui, side.color, &words, 18.0);
         });
     });
 }

@@ -14,32 +14,27 @@ use crate::game::components::{GameMap, Sides};
 use crate::game::execute::BeforeOrder;
 use crate::game::log::OrderLog;
 use crate::game::phase::TurnState;
-use crate::show::moments::{CombatMoment, Moments, before_roll, chance_words, less_likely, rolled, side_names};
+use crate::show::moments::{CombatMoment, Moments, before_roll, rolled, side_names};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// The overlay's width on screen at a UI scale of 1 (with its margins).
-pub const WIDTH: f32 = 470.0;
+pub use crate::show::director::OVERLAY_WIDTH as WIDTH;
 
 /// The overlay's drawing, before the lower third.
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OverlaySystems;
 
-/// The combat on show.
-#[derive(Clone, Debug)]
-pub struct Card {
-    pub moment: CombatMoment,
-    /// When the dice were rolled (the game clock), `None` before the roll.
-    pub rolled_at: Option<f64>,
-    /// The table's cell and the rows and columns read, for the mini table.
-    pub table: Option<(Option<crate::combat::TableCell>, Vec<(usize, usize)>)>,
-}
+pub use super::card::Card;
 
 /// What the overlay shows.
 #[derive(Resource, Default)]
 pub struct Overlay {
     pub card: Option<Card>,
+    /// The streamer holds the result on screen (P) for commentary: the card stays and play
+    /// waits until P again.
+    pub pinned: bool,
 }
 
 impl Overlay {
@@ -61,21 +56,16 @@ impl Overlay {
 
     /// Whether a roll is being shown (the theatre and showcase wait for it).
     pub fn busy(&self, now: f64, settings: &Settings) -> bool {
-        self.card
+        let held = self
+            .card
             .as_ref()
-            .and_then(|c| Some((c.rolled_at?, c.on_screen(settings))))
-            .is_some_and(|(t, secs)| now - t < secs)
-    }
-}
-
-impl Card {
-    /// Seconds from the roll until the card goes: the tumble, then the result's hold (twice as
-    /// long for an upset: viewers want a second look).
-    pub fn on_screen(&self, settings: &Settings) -> f64 {
-        let st = &settings.streaming;
-        let upset = !self.moment.result.is_empty()
-            && less_likely(self.moment.upset, crate::show::highlights::UPSET_AT_MOST).is_le();
-        f64::from(st.roll_secs) + f64::from(st.hold_secs) * if upset { 2.0 } else { 1.0 }
+            .is_some_and(|c| c.rolled_at.is_none() && c.tumbling_since.is_some());
+        held || self.pinned && self.card.is_some()
+            || self
+                .card
+                .as_ref()
+                .and_then(|c| Some((c.rolled_at?, c.on_screen(settings))))
+                .is_some_and(|(t, secs)| now - t < secs)
     }
 }
 
@@ -145,8 +135,21 @@ fn show_results(
     theatre: Res<TheatreMoments>,
     mut last_at: Local<Option<usize>>,
     mut redraw: MessageWriter<RequestRedraw>,
+    (stage, settings): (Res<super::stage::Stage>, Res<Settings>),
 ) {
     let now = time.elapsed_secs_f64();
+    // A combat the director holds: its card with the dice tumbling.
+    if stage.director.holding.is_some()
+        && let Some(held) = &stage.card
+    {
+        overlay.card = Some(held.clone());
+    }
+    // A combat the director held rolls when its tumble is over: its result shows at once.
+    let tumbled = |card: &Option<Card>, target| {
+        card.as_ref()
+            .is_some_and(|c| c.tumbling_since.is_some() && c.moment.target == target)
+    };
+    let roll_secs = f64::from(settings.streaming.roll_secs);
     let table = |c: &CombatResolved| {
         (
             c.cell.clone(),
@@ -159,25 +162,33 @@ fn show_results(
     // Rebuilding a game (undo, a replay stepping back) fights its combats again: only the last
     // counts, and only when it is the one the overlay took odds for or the theatre just stepped.
     let Some(c) = fought.read().last() else {
-        let resting = overlay.card.as_ref().is_none_or(|c| c.rolled_at.is_none());
+        let resting = overlay
+            .card
+            .as_ref()
+            .is_none_or(|c| c.rolled_at.is_none() && (c.tumbling_since.is_none() || stage.director.holding.is_none()));
         if replay.is_none() && resting {
             // The attack being looked at or prepared: its odds, before the roll.
             overlay.card = match &preview.result {
                 Some(Ok((s, odds))) => preview.target.map(|target| Card {
                     moment: before_roll(log.entries.len(), turn.turn, side_names(&turn, &sides), target, s, odds),
                     rolled_at: None,
+                    tumbling_since: None,
                     table: Some((odds.assessment.cell.clone(), Vec::new())),
                 }),
                 _ => None,
             };
         }
         if let (Some(r), Some(m)) = (replay.as_ref(), theatre.0.as_ref())
-            && overlay.card.as_ref().is_none_or(|c| c.rolled_at.is_none())
+            && overlay
+                .card
+                .as_ref()
+                .is_none_or(|c| c.rolled_at.is_none() && c.tumbling_since.is_none())
         {
             // Paused before a combat: its odds, before the roll.
             overlay.card = m.combats.iter().find(|c| c.entry == r.at).map(|c| Card {
                 moment: unlit(c),
                 rolled_at: None,
+                tumbling_since: None,
                 table: None,
             });
         }
@@ -197,18 +208,30 @@ fn show_results(
             &planned.situation,
             &odds,
         );
+        let rolled_at = if tumbled(&overlay.card, c.target) {
+            now - roll_secs
+        } else {
+            now
+        };
         overlay.card = Some(Card {
             moment: rolled(moment, &odds, c),
-            rolled_at: Some(now),
+            rolled_at: Some(rolled_at),
+            tumbling_since: None,
             table: Some(table(c)),
         });
     } else if stepped
         && let (Some(at), Some(m)) = (at, theatre.0.as_ref())
         && let Some(found) = m.combats.iter().find(|m| m.entry + 1 == at)
     {
+        let rolled_at = if tumbled(&overlay.card, c.target) {
+            now - roll_secs
+        } else {
+            now
+        };
         overlay.card = Some(Card {
             moment: found.clone(),
-            rolled_at: Some(now),
+            rolled_at: Some(rolled_at),
+            tumbling_since: None,
             table: Some(table(c)),
         });
     }
@@ -238,232 +261,70 @@ fn unlit(c: &CombatMoment) -> CombatMoment {
     m
 }
 
-/// Faces shown while the dice tumble: they change ten times a second, from the clock (never
-/// the game's dice).
-fn tumbling(n: usize, t: f64) -> Vec<u8> {
-    let tick = (t * 10.0) as u64;
-    (0..n.max(1))
-        .map(|i| (((tick + i as u64 * 7) * 2_654_435_761) % 6) as u8 + 1)
-        .collect()
-}
-
+#[allow(clippy::too_many_arguments)]
 fn draw(
     mut contexts: EguiContexts,
     mut overlay: ResMut<Overlay>,
     time: Res<Time>,
     settings: Res<Settings>,
     palette: Res<Palette>,
-    map: Res<GameMap>,
+    (map, sides): (Res<GameMap>, Res<Sides>),
+    keys: Res<super::super::keymap::Keys>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) -> Result {
     let now = time.elapsed_secs_f64();
     let st = &settings.streaming;
+    if keys.just(super::super::keymap::Action::HoldResult) {
+        overlay.pinned = !overlay.pinned && overlay.card.is_some();
+        redraw.write(RequestRedraw);
+    }
+    let pinned = overlay.pinned;
     let Some(card) = overlay.card.as_ref() else {
+        overlay.pinned = false;
         return Ok(());
     };
     let since = card.rolled_at.map(|t| now - t);
-    if since.is_some_and(|s| s > card.on_screen(&settings)) {
+    if !pinned && since.is_some_and(|s| s > card.on_screen(&settings)) {
         overlay.card = None;
         redraw.write(RequestRedraw);
         return Ok(());
     }
-    let tumbling_now = since.is_some_and(|s| s < f64::from(st.roll_secs));
+    let held = card
+        .tumbling_since
+        .filter(|_| card.rolled_at.is_none())
+        .map(|t| now - t);
+    let tumbling = held.is_some() || since.is_some_and(|s| s < f64::from(st.roll_secs));
+    let since = since.or(held);
     if since.is_some() {
         // Animating or counting down the hold: keep frames coming.
         redraw.write(RequestRedraw);
     }
     let ctx = contexts.ctx_mut()?;
-    let roll = Roll {
-        since,
-        tumbling: tumbling_now,
+    let colour_of = |name: &str| {
+        sides
+            .0
+            .iter()
+            .find(|s| s.name == name)
+            .map_or([150, 150, 150], |s| s.color)
     };
-    // Clear of the lower third (and the theatre's timeline over it).
-    let room = ctx.content_rect().height() * (1.0 - super::LOWER_THIRD) - 40.0;
-    let fill = super::panel_fill(&settings);
+    let look = super::card::Look {
+        lit: palette.warn,
+        attacker: colour_of(&card.moment.attacker_side),
+        defender: colour_of(&card.moment.defender_side),
+        // Clear of the lower third (and the theatre's timeline over it).
+        bottom: ctx.content_rect().height() * (1.0 - super::LOWER_THIRD) - 28.0,
+        pinned,
+    };
+    let roll = super::card::Roll { since, tumbling };
     egui::Area::new(egui::Id::new("odds-overlay"))
         .anchor(egui::Align2::RIGHT_TOP, [-16.0, 16.0])
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::new()
-                .fill(fill)
+                .fill(super::panel_fill())
                 .corner_radius(8.0)
                 .inner_margin(egui::Margin::same(14))
-                .show(ui, |ui| {
-                    ui.set_max_height(room);
-                    card_contents(ui, card, roll, &palette, &map)
-                });
+                .show(ui, |ui| super::card::contents(ui, card, roll, &look, &map));
         });
     Ok(())
-}
-
-/// Where the roll of a card stands: seconds since the dice were rolled, and whether they tumble.
-#[derive(Clone, Copy)]
-struct Roll {
-    since: Option<f64>,
-    tumbling: bool,
-}
-
-/// The card: who attacks whom at what odds, the bars, the expectations, the dice and table, the
-/// result, the modifiers.
-fn card_contents(ui: &mut egui::Ui, card: &Card, roll: Roll, palette: &Palette, map: &GameMap) {
-    let c = &card.moment;
-    let lit = palette.warn;
-    ui.set_width(420.0);
-    let white = |text: String, size: f32| egui::RichText::new(text).size(size).color(egui::Color32::WHITE);
-    ui.label(white(format!("{} attack on {}", c.attacker_side, c.target), 22.0).strong());
-    ui.label(egui::RichText::new(format!("{}  vs  {}", c.attackers.join(", "), c.defenders.join(", "))).size(13.0));
-    let odds = match &c.column {
-        Some(col) => format!("Odds {} → column {col}", c.ratio),
-        None => format!("Odds {}", c.ratio),
-    };
-    ui.label(white(odds, 17.0).strong());
-    ui.add_space(6.0);
-    let show_result = card.rolled_at.is_some() && !roll.tumbling;
-    bars(ui, c, show_result, (palette.good, lit));
-    ui.add_space(4.0);
-    let e = &c.expected;
-    ui.label(
-        egui::RichText::new(format!(
-            "Takes the cell {:.0}% · expected losses: attacker {:.1}, defender {:.1} steps",
-            e.p_cell_taken * 100.0,
-            e.expected_attacker_steps,
-            e.expected_defender_steps
-        ))
-        .size(14.0),
-    );
-    if let Some(since) = roll.since {
-        ui.add_space(6.0);
-        let faces = if roll.tumbling {
-            tumbling(c.dice.len(), since)
-        } else {
-            c.dice.clone()
-        };
-        dice_row(ui, &faces, if roll.tumbling { egui::Color32::WHITE } else { lit });
-    }
-    if let Some((cell, landed)) = &card.table {
-        mini_table(ui, map, cell.as_ref(), if roll.tumbling { &[] } else { landed }, lit);
-    }
-    if show_result {
-        ui.add_space(4.0);
-        ui.label(egui::RichText::new(&c.result).size(30.0).strong().color(lit));
-        ui.label(white(c.result_words.clone(), 14.0));
-        let upset = format!(
-            "A result this good for the {} had {}",
-            c.beat_the_odds,
-            chance_words(c.upset)
-        );
-        ui.label(egui::RichText::new(upset).size(15.0).color(lit));
-    }
-    if !c.modifiers.is_empty() {
-        ui.add_space(4.0);
-        // As many as fit; the rest counted.
-        for (i, m) in c.modifiers.iter().enumerate() {
-            if ui.available_height() < 40.0 && i + 1 < c.modifiers.len() {
-                let more = format!("… and {} more modifiers", c.modifiers.len() - i);
-                ui.label(egui::RichText::new(more).size(12.0).weak());
-                break;
-            }
-            ui.label(egui::RichText::new(format!("• {m}")).size(13.0));
-        }
-    }
-    if card.rolled_at.is_none() {
-        ui.label(egui::RichText::new("Space rolls").size(12.0).weak());
-    }
-}
-
-/// A bar per result, the one that happened lit once it shows.
-fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, (bar, lit): (egui::Color32, egui::Color32)) {
-    let most = c.bars.iter().map(|b| b.exact.as_f64()).fold(0.0, f64::max).max(1e-9);
-    for b in c.bars.iter().take(10) {
-        let hit = show_result && b.happened;
-        let p = b.exact.as_f64();
-        ui.horizontal(|ui| {
-            let color = if hit {
-                lit
-            } else if show_result {
-                bar.gamma_multiply(0.5)
-            } else {
-                bar
-            };
-            let label = egui::RichText::new(format!("{:>9}", b.label)).size(17.0).monospace();
-            ui.label(if hit {
-                label.strong().color(lit)
-            } else {
-                label.color(egui::Color32::WHITE)
-            })
-            .on_hover_text(format!("{} exactly", b.exact));
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(220.0, 18.0), egui::Sense::hover());
-            let w = (p / most) as f32 * rect.width();
-            ui.painter().rect_filled(
-                egui::Rect::from_min_size(rect.min, egui::vec2(w.max(2.0), rect.height())),
-                3.0,
-                color,
-            );
-            ui.label(
-                egui::RichText::new(format!("{:.1}%", p * 100.0))
-                    .size(16.0)
-                    .color(if hit { lit } else { egui::Color32::WHITE }),
-            );
-        });
-    }
-    if c.bars.len() > 10 {
-        ui.label(
-            egui::RichText::new(format!("… and {} rarer results", c.bars.len() - 10))
-                .size(12.0)
-                .weak(),
-        );
-    }
-}
-
-/// The dice as big faces.
-fn dice_row(ui: &mut egui::Ui, faces: &[u8], color: egui::Color32) {
-    ui.horizontal(|ui| {
-        for f in faces {
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(44.0, 44.0), egui::Sense::hover());
-            ui.painter().rect_filled(rect, 7.0, egui::Color32::from_gray(245));
-            ui.painter()
-                .rect_stroke(rect, 7.0, egui::Stroke::new(3.0, color), egui::StrokeKind::Inside);
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                f.to_string(),
-                egui::FontId::proportional(28.0),
-                egui::Color32::BLACK,
-            );
-        }
-    });
-}
-
-/// The table's live column, each row with its result; the row read lit after the roll.
-fn mini_table(
-    ui: &mut egui::Ui,
-    map: &GameMap,
-    cell: Option<&crate::combat::TableCell>,
-    landed: &[(usize, usize)],
-    lit: egui::Color32,
-) {
-    let Some(cell) = cell else { return };
-    let view = map.ruleset.combat.table_view();
-    let col = cell.column_index;
-    ui.horizontal_wrapped(|ui| {
-        ui.label(
-            egui::RichText::new(format!(
-                "{} {}",
-                view.row_header,
-                view.columns.get(col).map_or("", |s| s)
-            ))
-            .size(13.0)
-            .background_color(lit.gamma_multiply(0.6))
-            .color(egui::Color32::WHITE),
-        );
-        for (r, (row, entries)) in view.rows.iter().enumerate() {
-            let text = format!("{row}:{}", entries.get(col).map_or("", |s| s.as_str()));
-            let t = egui::RichText::new(text).size(13.0).monospace();
-            ui.label(if landed.contains(&(r, col)) {
-                t.strong().background_color(lit).color(egui::Color32::BLACK)
-            } else {
-                t
-            });
-        }
-    });
 }

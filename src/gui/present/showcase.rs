@@ -63,7 +63,13 @@ impl Showcase {
     pub fn next_game(&mut self) -> Option<(StartGame, Seats)> {
         let scenario = self.scenarios.get(self.next % self.scenarios.len().max(1))?.clone();
         let seats = Seats(vec![Some(Profile::standard()); scenario.sides.len()]);
-        let seed = self.seed.wrapping_add(self.next as u64);
+        // The first game keeps the seed given (`--seed` reproduces it); each later one, a lap
+        // of the same scenarios included, gets dice of its own.
+        let seed = if self.next == 0 {
+            self.seed
+        } else {
+            lap_seed(self.seed, self.next as u64)
+        };
         self.next += 1;
         self.odds = None;
         self.asked = None;
@@ -187,7 +193,7 @@ fn ask_who_wins(
         .map(|_| Seat::Computer(Profile::standard()))
         .collect();
     let (tx, rx) = channel();
-    let seed = show.seed ^ u64::from(turn.turn) << 32;
+    let seed = lap_seed(show.seed ^ u64::from(turn.turn) << 32, show.next as u64);
     let stop = Arc::new(AtomicBool::new(false));
     let stopped = stop.clone();
     std::thread::spawn(move || {
@@ -215,4 +221,12 @@ fn hear_who_wins(mut show: ResMut<Showcase>, mut redraw: MessageWriter<RequestRe
         show.odds = Some((turn, rates));
     }
     redraw.write(RequestRedraw);
+}
+
+/// A seed of its own for game `n` of the showcase (SplitMix64 of the two).
+pub fn lap_seed(seed: u64, n: u64) -> u64 {
+    let mut z = seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

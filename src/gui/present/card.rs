@@ -1,0 +1,408 @@
+//! The odds overlay's card, drawn for a stream: who attacks whom at what odds; a bar per result
+//! in words (the table's code small beside), coloured by the side it favours; the dice, each
+//! with what it was rolled for; the result in words with an upset banner; the modifiers in
+//! plain words, as many as fit above the lower third.
+
+use super::super::state::Settings;
+use crate::game::components::GameMap;
+use crate::show::moments::{CombatMoment, chance_words, less_likely};
+use bevy_egui::egui;
+
+/// The combat on show.
+#[derive(Clone, Debug)]
+pub struct Card {
+    pub moment: CombatMoment,
+    /// When the dice were rolled (the game clock), `None` before the roll.
+    pub rolled_at: Option<f64>,
+    /// When the dice started to tumble while the director holds the combat's order (the roll
+    /// itself comes when they stop, and the result with it).
+    pub tumbling_since: Option<f64>,
+    /// The table's cell and the rows and columns read, for the mini table.
+    pub table: Option<(Option<crate::combat::TableCell>, Vec<(usize, usize)>)>,
+}
+
+impl Card {
+    /// Seconds from the roll until the card goes: the tumble, then the result's hold (twice as
+    /// long for an upset: viewers want a second look).
+    pub fn on_screen(&self, settings: &Settings) -> f64 {
+        let st = &settings.streaming;
+        let upset = !self.moment.result.is_empty()
+            && less_likely(self.moment.upset, crate::show::highlights::UPSET_AT_MOST).is_le();
+        f64::from(st.roll_secs) + f64::from(st.hold_secs) * if upset { 2.0 } else { 1.0 }
+    }
+}
+
+/// Where the roll of a card stands: seconds since the dice were rolled (or started to tumble),
+/// and whether they tumble.
+#[derive(Clone, Copy)]
+pub struct Roll {
+    pub since: Option<f64>,
+    pub tumbling: bool,
+}
+
+/// The card's colours and room.
+pub struct Look {
+    /// The colour of what happened (the palette's warning orange).
+    pub lit: egui::Color32,
+    pub attacker: [u8; 3],
+    pub defender: [u8; 3],
+    /// The lowest the card may reach on screen (the lower third's top, less a margin).
+    pub bottom: f32,
+    /// The streamer holds the result (P).
+    pub pinned: bool,
+}
+
+/// The card's text colours on its fill (14, 16, 20): white for what matters and a light grey
+/// for the rest, both above 4.5:1.
+pub const TEXT: egui::Color32 = egui::Color32::WHITE;
+pub const QUIET: egui::Color32 = egui::Color32::from_gray(185);
+
+/// A side's colour made a bar fill that white text reads on: darkened to at most a middling
+/// lightness, keeping its hue.
+pub fn bar_fill([r, g, b]: [u8; 3]) -> egui::Color32 {
+    let luma = 0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b);
+    let k = if luma > 90.0 { 90.0 / luma } else { 1.0 };
+    let f = |c: u8| (f32::from(c) * k).round() as u8;
+    egui::Color32::from_rgb(f(r), f(g), f(b))
+}
+
+pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &GameMap) {
+    let c = &card.moment;
+    ui.set_width(420.0);
+    let show_result = card.rolled_at.is_some() && !roll.tumbling;
+    let upset = show_result && less_likely(c.upset, crate::show::highlights::UPSET_AT_MOST).is_le();
+    if upset {
+        banner(ui, &format!("UPSET! The {} beat the odds", role_word(c)), look.lit);
+    }
+    ui.label(text(format!("{} attack on {}", c.attacker_side, c.target), 22.0).strong());
+    ui.label(quiet(
+        format!("{}  vs  {}", c.attackers.join(", "), c.defenders.join(", ")),
+        13.0,
+    ));
+    let odds = match &c.column {
+        Some(col) => format!("Odds {} → column {col}", c.ratio),
+        None => format!("Odds {}", c.ratio),
+    };
+    ui.label(text(odds, 17.0).strong());
+    ui.add_space(6.0);
+    bars(ui, c, show_result, look);
+    let e = &c.expected;
+    ui.label(quiet(
+        format!(
+            "Takes the cell {:.0}% · expected losses: attacker {:.1}, defender {:.1} steps",
+            e.p_cell_taken * 100.0,
+            e.expected_attacker_steps,
+            e.expected_defender_steps
+        ),
+        14.0,
+    ));
+    if let Some(since) = roll.since {
+        ui.add_space(6.0);
+        dice(ui, c, roll.tumbling, since, look.lit);
+    }
+    if let Some((cell, landed)) = &card.table
+        && room(ui, look, 40.0)
+    {
+        mini_table(
+            ui,
+            map,
+            cell.as_ref(),
+            if roll.tumbling { &[] } else { landed },
+            look.lit,
+        );
+    }
+    if show_result {
+        result(ui, c, look);
+    }
+    modifiers(ui, c, look);
+    if card.rolled_at.is_none() && roll.since.is_none() {
+        ui.label(quiet("Space rolls".into(), 12.0));
+    }
+    if look.pinned {
+        ui.label(text("Held for commentary: P lets play go on".into(), 13.0).color(look.lit));
+    }
+}
+
+fn text(t: String, size: f32) -> egui::RichText {
+    egui::RichText::new(t).size(size).color(TEXT)
+}
+
+fn quiet(t: String, size: f32) -> egui::RichText {
+    egui::RichText::new(t).size(size).color(QUIET)
+}
+
+/// Whether `height` more points fit above the lower third.
+fn room(ui: &egui::Ui, look: &Look, height: f32) -> bool {
+    ui.cursor().top() + height <= look.bottom
+}
+
+fn role_word(c: &CombatMoment) -> &'static str {
+    match c.beat_the_odds {
+        crate::combat::Role::Attacker => "attacker",
+        crate::combat::Role::Defender => "defender",
+    }
+}
+
+/// A full-width band: the upset moment.
+fn banner(ui: &mut egui::Ui, words: &str, lit: egui::Color32) {
+    egui::Frame::new()
+        .fill(lit)
+        .corner_radius(4.0)
+        .inner_margin(egui::Margin::symmetric(10, 4))
+        .show(ui, |ui| {
+            ui.set_width(400.0);
+            ui.label(
+                egui::RichText::new(words)
+                    .size(22.0)
+                    .strong()
+                    .color(egui::Color32::BLACK),
+            );
+        });
+    ui.add_space(4.0);
+}
+
+/// A bar per result: its words over a track, filled in the colour of the side it favours, the
+/// table's code small at the end; the one that happened lit once it shows.
+fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look) {
+    let most = c.bars.iter().map(|b| b.exact.as_f64()).fold(0.0, f64::max).max(1e-9);
+    let shown = 8;
+    for b in c.bars.iter().take(shown) {
+        let hit = show_result && b.happened;
+        let p = b.exact.as_f64();
+        let fill = match b.gain.signum() {
+            1 => bar_fill(look.attacker),
+            -1 => bar_fill(look.defender),
+            _ => egui::Color32::from_gray(70),
+        };
+        let fill = if show_result && !hit {
+            fill.gamma_multiply(0.45)
+        } else {
+            fill
+        };
+        ui.horizontal(|ui| {
+            let (rect, response) = ui.allocate_exact_size(egui::vec2(350.0, 24.0), egui::Sense::hover());
+            let painter = ui.painter();
+            painter.rect_filled(rect, 3.0, egui::Color32::from_gray(34));
+            let w = (p / most) as f32 * rect.width();
+            painter.rect_filled(
+                egui::Rect::from_min_size(rect.min, egui::vec2(w.max(3.0), rect.height())),
+                3.0,
+                fill,
+            );
+            if hit {
+                painter.rect_stroke(rect, 3.0, egui::Stroke::new(2.5, look.lit), egui::StrokeKind::Inside);
+            }
+            let words = painter.text(
+                rect.left_center() + egui::vec2(8.0, 0.0),
+                egui::Align2::LEFT_CENTER,
+                &b.words,
+                egui::FontId::proportional(15.0),
+                TEXT,
+            );
+            painter.text(
+                egui::pos2(words.right() + 8.0, rect.center().y + 1.0),
+                egui::Align2::LEFT_CENTER,
+                &b.label,
+                egui::FontId::monospace(11.0),
+                QUIET,
+            );
+            response.on_hover_text(format!("{} ({}) exactly {}", b.words, b.label, b.exact));
+            ui.label(text(format!("{:.1}%", p * 100.0), 16.0).color(if hit { look.lit } else { TEXT }));
+        });
+    }
+    if c.bars.len() > shown {
+        let rest: f64 = c.bars[shown..].iter().map(|b| b.exact.as_f64()).sum();
+        ui.label(quiet(
+            format!(
+                "… and {} rarer results ({:.1}% together)",
+                c.bars.len() - shown,
+                rest * 100.0
+            ),
+            12.0,
+        ));
+    }
+    ui.horizontal(|ui| {
+        for (colour, words) in [
+            (look.attacker, "good for the attacker"),
+            (look.defender, "good for the defender"),
+        ] {
+            let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+            ui.painter().rect_filled(r, 2.0, bar_fill(colour));
+            ui.label(quiet(words.into(), 12.0));
+        }
+    });
+}
+
+/// Faces shown while the dice tumble: they change ten times a second, from the clock (never
+/// the game's dice).
+fn tumbling(n: usize, t: f64) -> Vec<u8> {
+    let tick = (t * 10.0) as u64;
+    (0..n.max(1))
+        .map(|i| (((tick + i as u64 * 7) * 2_654_435_761) % 6) as u8 + 1)
+        .collect()
+}
+
+/// The dice as big faces, each with what it was rolled for under it once they settle.
+fn dice(ui: &mut egui::Ui, c: &CombatMoment, tumbling_now: bool, since: f64, lit: egui::Color32) {
+    let faces = if tumbling_now {
+        tumbling(c.dice.len(), since)
+    } else {
+        c.dice.clone()
+    };
+    let colour = if tumbling_now { TEXT } else { lit };
+    ui.horizontal(|ui| {
+        for (i, f) in faces.iter().enumerate() {
+            ui.vertical(|ui| {
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(44.0, 44.0), egui::Sense::hover());
+                ui.painter().rect_filled(rect, 7.0, egui::Color32::from_gray(245));
+                ui.painter()
+                    .rect_stroke(rect, 7.0, egui::Stroke::new(3.0, colour), egui::StrokeKind::Inside);
+                ui.painter().text(
+                    rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    f.to_string(),
+                    egui::FontId::proportional(28.0),
+                    egui::Color32::BLACK,
+                );
+                let purpose = if tumbling_now {
+                    ""
+                } else {
+                    c.dice_purposes.get(i).map_or("", |s| s.as_str())
+                };
+                ui.label(quiet(purpose.into(), 11.0));
+            });
+        }
+    });
+}
+
+/// The result in words, large, with the table's code small; how unlikely it was.
+fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
+    ui.add_space(4.0);
+    let words = c
+        .bars
+        .iter()
+        .find(|b| b.happened)
+        .map_or_else(|| c.result.clone(), |b| b.words.clone());
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            egui::RichText::new(capitalised(&words))
+                .size(24.0)
+                .strong()
+                .color(look.lit),
+        );
+        ui.label(quiet(c.result.clone(), 13.0));
+    });
+    let chance = format!(
+        "A result this good for the {} had {}",
+        role_word(c),
+        chance_words(c.upset)
+    );
+    ui.label(text(chance, 15.0));
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(chars).collect())
+}
+
+/// Every modifier that fits above the lower third; the rest counted.
+fn modifiers(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
+    if c.modifiers.is_empty() {
+        return;
+    }
+    ui.add_space(4.0);
+    for (i, m) in c.modifiers.iter().enumerate() {
+        if !room(ui, look, 2.0 * 20.0) && i + 1 < c.modifiers.len() {
+            let more = format!("… and {} more modifiers", c.modifiers.len() - i);
+            ui.label(quiet(more, 12.0));
+            break;
+        }
+        ui.label(quiet(format!("• {m}"), 13.0));
+    }
+}
+
+/// The table's live column, each row with its result; the row read lit after the roll.
+fn mini_table(
+    ui: &mut egui::Ui,
+    map: &GameMap,
+    cell: Option<&crate::combat::TableCell>,
+    landed: &[(usize, usize)],
+    lit: egui::Color32,
+) {
+    let Some(cell) = cell else { return };
+    let view = map.ruleset.combat.table_view();
+    let col = cell.column_index;
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            egui::RichText::new(format!(
+                "{} {}",
+                view.row_header,
+                view.columns.get(col).map_or("", |s| s)
+            ))
+            .size(13.0)
+            .background_color(lit.gamma_multiply(0.6))
+            .color(TEXT),
+        );
+        for (r, (row, entries)) in view.rows.iter().enumerate() {
+            let t = egui::RichText::new(format!("{row}:{}", entries.get(col).map_or("", |s| s.as_str())))
+                .size(12.0)
+                .monospace();
+            ui.label(if landed.contains(&(r, col)) {
+                t.strong().background_color(lit).color(egui::Color32::BLACK)
+            } else {
+                t.color(QUIET)
+            });
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// WCAG's contrast ratio of two colours.
+    fn contrast(a: egui::Color32, b: egui::Color32) -> f32 {
+        let l = |c: egui::Color32| {
+            let f = |v: u8| {
+                let v = f32::from(v) / 255.0;
+                if v <= 0.03928 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * f(c.r()) + 0.7152 * f(c.g()) + 0.0722 * f(c.b())
+        };
+        let (x, y) = (l(a), l(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    #[test]
+    fn card_text_reads_at_four_and_a_half_to_one_on_its_fill_and_on_every_bar() {
+        let fill = super::super::panel_fill();
+        assert!(fill.a() == 255, "the panel is opaque");
+        let mut checked = 0;
+        for c in [TEXT, QUIET] {
+            assert!(contrast(c, fill) >= 4.5, "{c:?} on the fill: {}", contrast(c, fill));
+            checked += 1;
+        }
+        // White words on a bar of every shipped side's colour.
+        for i in 0..crate::scenario::SHIPPED.len() {
+            let s = crate::scenario::shipped_scenario(i).unwrap();
+            for side in &s.sides {
+                let bar = bar_fill(side.color);
+                assert!(
+                    contrast(TEXT, bar) >= 4.5,
+                    "{} {:?}: {}",
+                    side.name,
+                    side.color,
+                    contrast(TEXT, bar)
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 16, "{checked}");
+    }
+}

@@ -1,0 +1,142 @@
+//! The director on stage: in presentation mode an order that rolls a combat's dice (the
+//! computer's, the player's or a replayed one) waits while the camera frames the combat's cells
+//! clear of the overlay and the lower third and the dice tumble on the card, then is carried out,
+//! so the board changes in the frame the result shows, never before. The framing and timing are
+//! `show::director`'s pure functions; this file feeds them the window and the camera.
+
+use super::super::layout::Layout;
+use super::super::state::{BoardCamera, Presenting, Settings};
+use super::card::Card;
+use crate::game::order::Order;
+use crate::show::director::{
+    Combat, Cue, Director, Screen, Shot, cells_rect, combat_cells, presentation_screen, readable_scale,
+};
+use crate::show::moments::{before_roll, side_names};
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, RequestRedraw};
+
+/// The director's hold, and an order of the player's waiting on it.
+#[derive(Resource, Default)]
+pub struct Stage {
+    pub director: Director,
+    pub player_order: Option<Order>,
+    /// The held combat's card (before its roll, the dice tumbling): the overlay shows it.
+    pub card: Option<Card>,
+    /// A combat was framed and rolled: the camera goes back to the whole map after its card.
+    pub framed: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Stage>();
+}
+
+/// The presentation frame as the window has it now (the overlay's column counted).
+pub fn screen_now(world: &mut World) -> Option<Screen> {
+    let mut windows = world.query_filtered::<&Window, With<PrimaryWindow>>();
+    let window = windows.single(world).ok()?;
+    let size = Vec2::new(window.width(), window.height());
+    let mut screen = presentation_screen(size, world.resource::<Settings>().ui_scale, true, 0.0);
+    // The lower third as fitted, the theatre's timeline included.
+    screen.lower_third = screen.lower_third.max(world.resource::<super::Frame>().bottom);
+    Some(screen)
+}
+
+/// The board camera's shot now.
+fn shot_now(world: &mut World) -> Option<Shot> {
+    let mut cameras = world.query_filtered::<(&Transform, &Projection), With<BoardCamera>>();
+    let (t, p) = cameras.single(world).ok()?;
+    let Projection::Orthographic(o) = p else { return None };
+    Some(Shot {
+        center: t.translation.truncate(),
+        scale: o.scale,
+    })
+}
+
+/// Whether `order` may be carried out now. Outside presentation mode, and for orders that roll
+/// no combat, at once; a combat's order waits (`false`: ask again next frame) while the director
+/// frames it and its dice tumble on the card, and goes when the result can show.
+pub fn may_roll(world: &mut World, order: &Order) -> bool {
+    if !world.resource::<Presenting>().0 || !world.contains_resource::<Layout>() {
+        world.resource_mut::<Stage>().director.holding = None;
+        return true;
+    }
+    let Some(Ok((planned, odds))) = crate::game::fight::odds_before(world, order) else {
+        return true;
+    };
+    let (Some(screen), Some(shot)) = (screen_now(world), shot_now(world)) else {
+        return true;
+    };
+    let layout = *world.resource::<Layout>();
+    let centres: Vec<Vec2> = combat_cells(&planned).iter().map(|c| layout.center(*c)).collect();
+    let Some(cells) = cells_rect(&centres, layout.side()) else {
+        return true;
+    };
+    let combat = Combat {
+        cells,
+        target: planned.order.target.to_string(),
+    };
+    let now = world.resource::<Time>().elapsed_secs_f64();
+    let tumble = f64::from(world.resource::<Settings>().streaming.roll_secs);
+    let readable = readable_scale(layout.grid.kind, screen.size.y);
+    let follow = world.resource::<Settings>().streaming.follow_camera;
+    let mut stage = world.resource_mut::<Stage>();
+    // A fixed camera (G) stays where the streamer put it: the hold is the tumble's alone.
+    let cue = stage.director.cue(
+        combat,
+        &screen,
+        if follow { readable } else { shot.scale },
+        shot,
+        now,
+        tumble,
+    );
+    if !follow && let Some(h) = stage.director.holding.as_mut() {
+        h.camera.to = shot;
+        h.camera.from = shot;
+    }
+    let since = stage.director.tumbling_since();
+    world.write_message(RequestRedraw);
+    match cue {
+        Cue::Hold => {
+            let entry = world.resource::<crate::game::log::OrderLog>().entries.len();
+            let turn = world.resource::<crate::game::phase::TurnState>();
+            let sides = side_names(turn, world.resource::<crate::game::components::Sides>());
+            let moment = before_roll(entry, turn.turn, sides, planned.order.target, &planned.situation, &odds);
+            world.resource_mut::<Stage>().card = Some(Card {
+                moment,
+                rolled_at: None,
+                tumbling_since: since,
+                table: Some((odds.assessment.cell.clone(), Vec::new())),
+            });
+            false
+        }
+        Cue::Roll(framed) => {
+            if framed.inside() {
+                info!("{}", framed.line());
+            } else {
+                warn!("{}", framed.line());
+            }
+            let mut stage = world.resource_mut::<Stage>();
+            stage.framed = true;
+            stage.card = None;
+            true
+        }
+    }
+}
+
+/// While a combat is held, the camera is where the director's move has it.
+pub(super) fn camera_on_stage(
+    stage: Res<Stage>,
+    time: Res<Time>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    let Some(shot) = stage.director.camera(time.elapsed_secs_f64()) else {
+        return;
+    };
+    let Ok((mut t, mut p)) = camera.single_mut() else {
+        return;
+    };
+    if let Projection::Orthographic(o) = p.as_mut() {
+        t.translation = shot.center.extend(t.translation.z);
+        o.scale = shot.scale;
+    }
+}
