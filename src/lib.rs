@@ -9,6 +9,7 @@
 //! `ai` players; `gui` will use its client.
 
 pub mod ai;
+pub mod art;
 pub mod combat;
 pub mod edit;
 pub mod game;

@@ -43,9 +43,10 @@ struct Cli {
     /// by id or number, e.g. `--ai soviet:expert`. Repeat for both sides to watch it play itself.
     #[arg(long, value_name = "SIDE[:LEVEL]")]
     ai: Vec<String>,
-    /// Play N frames on a generated 100×100 map with 1,000 units (or on the --scenario given) with
-    /// the whole map in view, then N zoomed in, print the mean, p50, p90, p99 and max frame time of
-    /// each, and exit.
+    /// Play N frames on a generated 100×100 map with 1,000 units (or on the --scenario given) in
+    /// each of five cases — the whole map still, zoomed in (1:1) still, a continuous pan at the
+    /// whole-map zoom and at 1:1, a zoom sweep — print the mean, p50, p90, p99 and max frame time
+    /// of each, and exit.
     #[arg(long, value_name = "N")]
     bench_frames: Option<u32>,
     /// Presentation mode for streaming, in a window of exactly 1920×1080 (`1080`) or 1280×720
@@ -263,7 +264,7 @@ fn render(file: &std::path::Path, out: &std::path::Path, size: u32) -> ExitCode 
         }
     };
     let started = std::time::Instant::now();
-    let picture = hexfront::scenario::picture::render(&game.scenario, size);
+    let picture = hexfront::art::picture::render(&game.scenario, size);
     match picture.save_with_format(out, image::ImageFormat::Png) {
         Ok(()) => {
             println!(

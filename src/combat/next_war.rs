@@ -370,6 +370,9 @@ impl crate::combat::CombatSystem for Rules {
     fn name(&self) -> &'static str {
         "Next War"
     }
+    fn counter_prints_defense(&self) -> bool {
+        true
+    }
     fn assess(&self, s: &Situation) -> Result<Assessment, Refusal> {
         assess(self, s)
     }

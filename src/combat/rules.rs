@@ -34,6 +34,11 @@ impl CombatRules {
         self.system().name()
     }
 
+    /// Whether counters print attack, defense and movement always (Next War's `5-5-8`).
+    pub fn counter_prints_defense(&self) -> bool {
+        self.system().counter_prints_defense()
+    }
+
     /// The whole combat table of this system.
     pub fn table_view(&self) -> TableView {
         self.system().table_view()

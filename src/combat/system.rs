@@ -148,6 +148,11 @@ pub trait CombatSystem {
     fn one_attacker_at_a_time(&self) -> bool {
         false
     }
+    /// Whether the counters print attack, defense and movement always (`5-5-8`), rather than
+    /// one combat value when attack and defense are equal (`5-8`).
+    fn counter_prints_defense(&self) -> bool {
+        false
+    }
 }
 
 /// The typed half of the contract: the ruleset section, and the resolution with the state the

@@ -44,14 +44,10 @@ impl Steps {
 }
 
 /// A counter's values line: `attack-defense-movement`, or `strength-movement` when attack =
-/// defense (the counters, the panels and the highlight pictures all print it so).
-pub fn values_text(steps: &Steps, mp: &MovePoints) -> String {
-    let v = steps.values();
-    if v.attack == v.defense {
-        format!("{}-{}", v.attack, mp.allowance)
-    } else {
-        format!("{}-{}-{}", v.attack, v.defense, mp.allowance)
-    }
+/// defense and the ruleset's counters print so (`prints_defense` false: all but Next War's);
+/// the counters, the panels and the highlight pictures all print it so.
+pub fn values_text(steps: &Steps, mp: &MovePoints, prints_defense: bool) -> String {
+    crate::rules::units::values_line(steps.values(), mp.allowance, prints_defense)
 }
 
 /// Armor value, for rules that compare armor.

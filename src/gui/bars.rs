@@ -155,7 +155,10 @@ fn top_bar(
                 end_phase(&mut orders, &mut confirm, &turn, &map, &settings);
             }
             ui.separator();
-            ui.label(egui::RichText::new(format!("{} · {}", map.ruleset.raw.name, source.0.setting)).weak());
+            // Cut at the window's edge rather than clipped; hover for all of it.
+            let about = format!("{} · {}", map.ruleset.raw.name, source.0.setting);
+            ui.add(egui::Label::new(egui::RichText::new(&about).weak()).truncate())
+                .on_hover_text(about);
         });
     });
     Ok(())
@@ -172,29 +175,39 @@ fn status_bar(
     let ctx = contexts.ctx_mut()?;
     let mut root = root(ctx, "hud-status");
     egui::Panel::bottom("status").show(&mut root, |ui| {
-        ui.horizontal(|ui| {
-            let combat_hint = *phase.get() == Phase::Combat && !selection.units.is_empty();
-            match (&refusal.0, &selection.cannot_move) {
-                (_, _) if note.0.is_some() => ui.colored_label(
-                    egui::Color32::from_rgb(220, 180, 60),
-                    note.0.as_deref().unwrap_or_default(),
-                ),
-                (Some(r), _) => ui.colored_label(egui::Color32::from_rgb(220, 60, 40), format!("Refused: {r}")),
-                (None, _) if combat_hint => {
-                    ui.label("Combat phase: hover an enemy next to the selection for the odds, click it to attack.")
-                }
-                (None, Some(why)) => {
-                    ui.colored_label(egui::Color32::from_rgb(220, 140, 40), format!("Cannot move: {why}"))
-                }
-                _ => ui.label(log.0.last().map(String::as_str).unwrap_or("")),
-            };
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.label(
-                    egui::RichText::new(
-                        "F1 help · left-click select/move/attack · right-drag pan · wheel zoom · F fit · C labels",
-                    )
-                    .weak(),
-                );
+        let combat_hint = *phase.get() == Phase::Combat && !selection.units.is_empty();
+        let (message, colour) = match (&refusal.0, &selection.cannot_move) {
+            (_, _) if note.0.is_some() => (
+                note.0.clone().unwrap_or_default(),
+                Some(egui::Color32::from_rgb(220, 180, 60)),
+            ),
+            (Some(r), _) => (format!("Refused: {r}"), Some(egui::Color32::from_rgb(220, 60, 40))),
+            (None, _) if combat_hint => (
+                "Combat phase: hover an enemy next to the selection for the odds, click it to attack.".into(),
+                None,
+            ),
+            (None, Some(why)) => (
+                format!("Cannot move: {why}"),
+                Some(egui::Color32::from_rgb(220, 140, 40)),
+            ),
+            _ => (log.0.last().cloned().unwrap_or_default(), None),
+        };
+        // The controls hint keeps its place on the right; the message takes what is left of the
+        // bar, cut with an ellipsis (hover for all of it), never written under the hint.
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(
+                egui::RichText::new(
+                    "F1 help · left-click select/move/attack · right-drag pan · wheel zoom · F fit · C labels",
+                )
+                .weak(),
+            );
+            ui.add_space(12.0);
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                let text = match colour {
+                    Some(c) => egui::RichText::new(&message).color(c),
+                    None => egui::RichText::new(&message),
+                };
+                ui.add(egui::Label::new(text).truncate()).on_hover_text(&message);
             });
         });
     });
@@ -299,7 +312,7 @@ fn cell_info(
                         });
                         let mut line = format!(
                             "  {}  steps {}/{}  MP {}/{}",
-                            values_text(steps, mp),
+                            values_text(steps, mp, map.ruleset.combat.counter_prints_defense()),
                             steps.0.remaining(),
                             steps.0.total(),
                             mp.left(),

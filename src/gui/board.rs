@@ -6,7 +6,6 @@ use super::state::rgb;
 use crate::game::components::GameMap;
 use crate::game::phase::GameState;
 use crate::rules::terrain::{CellFeature, EdgeFeature};
-use crate::scenario::ruleset::Pattern;
 use bevy::prelude::*;
 use bevy::text::FontSize;
 
@@ -18,124 +17,6 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ShowLabels>()
         .add_systems(OnEnter(GameState::Playing), draw_board)
         .add_systems(Update, make_labels.run_if(super::board_shown));
-}
-
-fn darker(c: Color, f: f32) -> Color {
-    let s = c.to_srgba();
-    Color::srgb(s.red * f, s.green * f, s.blue * f)
-}
-
-/// Small marks over a cell so terrain reads without colour alone.
-fn draw_pattern(mb: &mut MeshBuilder, pattern: Pattern, c: Vec2, s: f32, base: Color) {
-    let ink = darker(base, 0.62);
-    let w = s * 0.045;
-    match pattern {
-        Pattern::Plain => {}
-        Pattern::Trees => {
-            for off in [Vec2::new(-0.32, 0.12), Vec2::new(0.3, 0.18), Vec2::new(0.0, -0.28)] {
-                let p = c + off * s;
-                mb.polygon(
-                    &[
-                        p + Vec2::new(0.0, 0.16 * s),
-                        p + Vec2::new(-0.11 * s, -0.06 * s),
-                        p + Vec2::new(0.11 * s, -0.06 * s),
-                    ],
-                    ink,
-                );
-                mb.line(p + Vec2::new(0.0, -0.06 * s), p + Vec2::new(0.0, -0.13 * s), w, ink);
-            }
-        }
-        Pattern::Hedges => {
-            // Small fields boxed by hedgerows: a crooked grid of short dark strokes.
-            for (a, b) in [
-                (Vec2::new(-0.45, 0.15), Vec2::new(0.1, 0.22)),
-                (Vec2::new(0.1, 0.22), Vec2::new(0.45, 0.1)),
-                (Vec2::new(-0.35, -0.25), Vec2::new(0.35, -0.18)),
-                (Vec2::new(-0.1, 0.5), Vec2::new(-0.05, -0.55)),
-                (Vec2::new(0.28, 0.45), Vec2::new(0.3, -0.5)),
-            ] {
-                mb.line(c + a * s, c + b * s, w * 1.2, ink);
-            }
-        }
-        Pattern::Hills => {
-            for off in [Vec2::new(-0.25, 0.1), Vec2::new(0.25, -0.15)] {
-                let p = c + off * s;
-                let arc: Vec<Vec2> = (0..=8)
-                    .map(|i| {
-                        let a = std::f32::consts::PI * i as f32 / 8.0;
-                        p + Vec2::new(a.cos() * 0.2 * s, a.sin() * 0.12 * s)
-                    })
-                    .collect();
-                mb.polyline(&arc, w, ink);
-            }
-        }
-        Pattern::Peaks => {
-            for off in [Vec2::new(-0.22, -0.05), Vec2::new(0.18, 0.05)] {
-                let p = c + off * s;
-                mb.polyline(
-                    &[
-                        p + Vec2::new(-0.2 * s, -0.14 * s),
-                        p + Vec2::new(0.0, 0.2 * s),
-                        p + Vec2::new(0.2 * s, -0.14 * s),
-                    ],
-                    w * 1.3,
-                    ink,
-                );
-            }
-        }
-        Pattern::Marsh => {
-            for (dy, dx) in [(0.2, -0.1), (0.0, 0.12), (-0.2, -0.05)] {
-                let p = c + Vec2::new(dx, dy) * s;
-                mb.line(p - Vec2::new(0.22 * s, 0.0), p + Vec2::new(0.22 * s, 0.0), w, ink);
-                mb.line(p + Vec2::new(0.0, 0.0), p + Vec2::new(0.0, 0.1 * s), w * 0.8, ink);
-            }
-        }
-        Pattern::Buildings => {
-            for off in [
-                Vec2::new(-0.2, 0.15),
-                Vec2::new(0.16, 0.18),
-                Vec2::new(-0.05, -0.18),
-                Vec2::new(0.25, -0.12),
-            ] {
-                let p = c + off * s;
-                let h = 0.09 * s;
-                mb.polygon(
-                    &[
-                        p + Vec2::new(-h, -h),
-                        p + Vec2::new(h, -h),
-                        p + Vec2::new(h, h),
-                        p + Vec2::new(-h, h),
-                    ],
-                    darker(base, 0.55),
-                );
-            }
-        }
-        Pattern::Water => {
-            for dy in [0.18, -0.12] {
-                let wave: Vec<Vec2> = (0..=8)
-                    .map(|i| {
-                        let t = i as f32 / 8.0;
-                        c + Vec2::new(
-                            (t - 0.5) * 0.6 * s,
-                            dy * s + (t * std::f32::consts::TAU).sin() * 0.05 * s,
-                        )
-                    })
-                    .collect();
-                mb.polyline(&wave, w, Color::srgb(0.85, 0.92, 1.0));
-            }
-        }
-        Pattern::Sand => {
-            for off in [
-                Vec2::new(-0.25, 0.2),
-                Vec2::new(0.2, 0.25),
-                Vec2::new(0.0, 0.0),
-                Vec2::new(-0.2, -0.22),
-                Vec2::new(0.26, -0.18),
-            ] {
-                mb.disc(c + off * s, 0.035 * s, ink);
-            }
-        }
-    }
 }
 
 /// Cells a side of one board chunk: chunks off screen are culled, and each is a handful of meshes.
@@ -271,11 +152,12 @@ fn draw_board(
 fn draw_cell(mb: &mut MeshBuilder, map: &GameMap, layout: &Layout, cell: crate::rules::grid::Cell) {
     let Some(t) = map.board.terrain(cell) else { return };
     let look = map.ruleset.terrain_look(t);
-    let color = rgb(look.color);
+    let art = crate::art::terrain::cell_art(look.pattern, look.color, cell, layout.grid.kind);
     let corners = layout.corners(cell);
-    mb.polygon(&corners, color);
-    draw_pattern(mb, look.pattern, layout.center(cell), layout.side(), color);
-    mb.ring(&corners, 0.9, Color::srgba(0.15, 0.15, 0.1, 0.45));
+    mb.polygon(&corners, rgb(art.fill));
+    mb.shapes(&art.marks, layout.center(cell), layout.side());
+    // Grid lines subdued: the terrain reads first.
+    mb.ring(&corners, 0.7, Color::srgba(0.15, 0.15, 0.1, 0.3));
 }
 
 /// What lies on cell edges and over cells in one chunk, a mesh per layer.
@@ -287,6 +169,19 @@ struct FeatureMeshes {
     marks: MeshBuilder,
 }
 
+impl FeatureMeshes {
+    fn layer(&mut self, layer: crate::art::features::Layer) -> &mut MeshBuilder {
+        use crate::art::features::Layer;
+        match layer {
+            Layer::Roads => &mut self.roads,
+            Layer::Water => &mut self.water,
+            Layer::Works => &mut self.works,
+            Layer::Marks => &mut self.marks,
+        }
+    }
+}
+
+/// A road, river, bridge or line on the side between two cells (`art::features`).
 fn draw_edge_feature(
     f: &mut FeatureMeshes,
     layout: &Layout,
@@ -294,128 +189,33 @@ fn draw_edge_feature(
     to: crate::rules::grid::Cell,
     feature: EdgeFeature,
 ) {
-    let s = layout.side();
     let (a, b) = layout.edge_segment(from, to);
-    let (ca, cb) = (layout.center(from), layout.center(to));
-    let river = Color::srgb(0.2, 0.45, 0.8);
-    match feature {
-        EdgeFeature::Road => {
-            let road = Color::srgb(0.55, 0.36, 0.2);
-            f.roads.line(ca, cb, s * 0.11, road);
-            f.roads.disc(ca, s * 0.055, road);
-            f.roads.disc(cb, s * 0.055, road);
-        }
-        EdgeFeature::River => f.water.line(a, b, s * 0.14, river),
-        EdgeFeature::MajorRiver => f.water.line(a, b, s * 0.26, river),
-        EdgeFeature::Lake | EdgeFeature::Strait => f.water.line(a, b, s * 0.34, Color::srgb(0.3, 0.55, 0.85)),
-        EdgeFeature::Bridge => {
-            let dir = (cb - ca).normalize_or_zero() * s * 0.22;
-            let mid = (a + b) / 2.0;
-            let n = (b - a).normalize_or_zero() * s * 0.13;
-            f.works
-                .line(mid - dir, mid + dir, s * 0.22, Color::srgb(0.25, 0.22, 0.2));
-            f.works.line(mid - dir + n, mid + dir + n, s * 0.04, Color::BLACK);
-            f.works.line(mid - dir - n, mid + dir - n, s * 0.04, Color::BLACK);
-        }
-        EdgeFeature::FortificationLine => {
-            f.works.line(a, b, s * 0.08, Color::srgb(0.7, 0.1, 0.1));
-            let n = (cb - ca).normalize_or_zero() * s * 0.12;
-            for t in [0.2, 0.5, 0.8] {
-                let p = a.lerp(b, t);
-                f.works.line(p, p + n, s * 0.06, Color::srgb(0.7, 0.1, 0.1));
-            }
-        }
-    }
+    let centres = (layout.center(from).to_array(), layout.center(to).to_array());
+    let (layer, shapes) = crate::art::features::edge(feature, centres, (a.to_array(), b.to_array()), layout.side());
+    f.layer(layer).shapes(&shapes, Vec2::ZERO, 1.0);
 }
 
-/// A town or city (dark blocks along the cell's top, more for a bigger place), a fortification
-/// (a red toothed ring inside the cell's edge), an airbase (a runway cross) or a port (an anchor):
-/// drawn in the band between a counter's top and the cell's top edge, so a unit standing there
-/// leaves them in view.
+/// A town or city, a fortification, an airbase or a port (`art::features`): drawn in the band
+/// between a counter's top and the cell's top edge, so a unit standing there leaves them in view.
 fn draw_cell_feature(f: &mut FeatureMeshes, layout: &Layout, cell: crate::rules::grid::Cell, feature: CellFeature) {
-    let s = layout.side();
-    let c = layout.center(cell);
-    let corners = layout.corners(cell);
-    let top_edge = corners.iter().map(|p| p.y - c.y).fold(0.0, f32::max);
-    let base = super::counters::COUNTER / 2.0 + 1.5;
-    let band = (top_edge - base).max(4.0);
-    let ink = Color::srgb(0.12, 0.1, 0.08);
-    let block = |mb: &mut MeshBuilder, x: f32, w: f32, h: f32| {
-        let at = c + Vec2::new(x, base);
-        mb.polygon(
-            &[at, at + Vec2::new(w, 0.0), at + Vec2::new(w, h), at + Vec2::new(0.0, h)],
-            ink,
-        );
-    };
-    let mid = c + Vec2::new(0.0, base + band * 0.5);
-    match feature {
-        CellFeature::Town => block(&mut f.works, -2.5, 5.0, band * 0.7),
-        CellFeature::City | CellFeature::MajorCity | CellFeature::VictoryCity(_) => {
-            let n = if feature == CellFeature::City { 3 } else { 5 };
-            let w = 4.0;
-            for k in 0..n {
-                let x = (k as f32 - (n - 1) as f32 / 2.0) * (w + 1.5) - w / 2.0;
-                let h = band * [0.6, 0.95, 0.75, 0.9, 0.55][k];
-                block(&mut f.works, x, w, h);
-            }
-            if matches!(feature, CellFeature::VictoryCity(_)) {
-                let ring: Vec<Vec2> = corners.iter().map(|p| c + (*p - c) * 0.93).collect();
-                f.works.ring(&ring, 2.0, ink);
-            }
-        }
-        CellFeature::Fortification => {
-            let red = Color::srgb(0.7, 0.1, 0.1);
-            let inner: Vec<Vec2> = corners.iter().map(|p| c + (*p - c) * 0.86).collect();
-            f.works.ring(&inner, s * 0.06, red);
-            for (i, p) in inner.iter().enumerate() {
-                let q = inner[(i + 1) % inner.len()];
-                let m = p.lerp(q, 0.5);
-                f.works
-                    .line(m, m + (c - m).normalize_or_zero() * s * 0.1, s * 0.05, red);
-            }
-        }
-        CellFeature::Airbase => {
-            let at = mid + Vec2::new(s * 0.3, 0.0);
-            let d = Vec2::new(6.0, band * 0.4);
-            f.works.line(at - d, at + d, 2.2, ink);
-            f.works
-                .line(at - Vec2::new(d.x, -d.y), at + Vec2::new(d.x, -d.y), 2.2, ink);
-        }
-        CellFeature::Port => {
-            let at = mid - Vec2::new(s * 0.3, 0.0);
-            let navy = Color::srgb(0.1, 0.2, 0.45);
-            let h = band * 0.45;
-            f.works.line(at + Vec2::new(0.0, h), at - Vec2::new(0.0, h), 1.8, navy);
-            f.works
-                .line(at + Vec2::new(-3.0, h * 0.5), at + Vec2::new(3.0, h * 0.5), 1.8, navy);
-            f.works
-                .line(at - Vec2::new(5.0, h * 0.3), at - Vec2::new(0.0, h), 1.8, navy);
-            f.works
-                .line(at + Vec2::new(5.0, -h * 0.3), at - Vec2::new(0.0, h), 1.8, navy);
-        }
-    }
+    let corners: Vec<[f32; 2]> = layout.corners(cell).iter().map(|p| p.to_array()).collect();
+    let shapes = crate::art::features::cell(
+        feature,
+        layout.center(cell).to_array(),
+        &corners,
+        layout.side(),
+        super::counters::COUNTER / 2.0,
+    );
+    f.works.shapes(&shapes, Vec2::ZERO, 1.0);
 }
 
 /// An objective: a gold star outline.
 fn draw_objective(mb: &mut MeshBuilder, layout: &Layout, cell: crate::rules::grid::Cell) {
-    let s = layout.side();
-    mb.ring(&star(layout.center(cell), s * 0.8, s * 0.35), s * 0.06, OBJECTIVE_GOLD);
-}
-
-const OBJECTIVE_GOLD: Color = Color::srgba(0.95, 0.75, 0.1, 0.9);
-
-/// The points of a five-pointed star around `c`, outer and inner radius.
-fn star(c: Vec2, outer: f32, inner: f32) -> Vec<Vec2> {
-    (0..5)
-        .flat_map(|i| {
-            let a = std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::TAU / 5.0;
-            let b = a + std::f32::consts::PI / 5.0;
-            [
-                c + Vec2::new(a.cos(), a.sin()) * outer,
-                c + Vec2::new(b.cos(), b.sin()) * inner,
-            ]
-        })
-        .collect()
+    mb.shapes(
+        &crate::art::features::objective(layout.center(cell).to_array(), layout.side()),
+        Vec2::ZERO,
+        1.0,
+    );
 }
 
 /// An objective seen from afar: a filled gold star in a dark rim, kept its size on screen
@@ -424,17 +224,10 @@ fn star(c: Vec2, outer: f32, inner: f32) -> Vec<Vec2> {
 pub struct ObjectiveMark;
 
 fn far_objective_mesh() -> Mesh {
+    use crate::art::features::{OBJECTIVE_GOLD, filled_star};
     let mut mb = MeshBuilder::default();
-    let (rim, gold) = (star(Vec2::ZERO, 13.0, 6.0), star(Vec2::ZERO, 10.0, 4.5));
-    // A star is not convex: fill it as a pentagon and five triangles.
-    for (points, color) in [(rim, Color::srgb(0.2, 0.15, 0.05)), (gold, OBJECTIVE_GOLD)] {
-        let inner: Vec<Vec2> = points.iter().skip(1).step_by(2).copied().collect();
-        mb.polygon(&inner, color);
-        for i in 0..5 {
-            let n = points.len();
-            mb.polygon(&[points[(2 * i + n - 1) % n], points[2 * i], points[2 * i + 1]], color);
-        }
-    }
+    mb.shapes(&filled_star([0.0, 0.0], 13.0, 6.0, [51, 38, 13]), Vec2::ZERO, 1.0);
+    mb.shapes(&filled_star([0.0, 0.0], 10.0, 4.5, OBJECTIVE_GOLD), Vec2::ZERO, 1.0);
     mb.build()
 }
 

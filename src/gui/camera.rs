@@ -84,6 +84,20 @@ fn fit_on_start(
     }
 }
 
+/// The camera's centre moved just enough that at least a quarter of the view (or of the map,
+/// when it is smaller) still shows map, whatever the pan or zoom: `view` in pixels, `scale` in
+/// world units a pixel.
+pub fn keep_map_in_view(center: Vec2, scale: f32, view: Vec2, bounds: Rect) -> Vec2 {
+    let half = view * scale / 2.0;
+    let keep = (view * scale).min(bounds.size()) * 0.25;
+    let lo = bounds.min - half + keep;
+    let hi = bounds.max + half - keep;
+    Vec2::new(
+        center.x.clamp(lo.x, hi.x.max(lo.x)),
+        center.y.clamp(lo.y, hi.y.max(lo.y)),
+    )
+}
+
 fn pan_and_zoom(
     keys: Res<Keys>,
     buttons: Res<ButtonInput<MouseButton>>,
@@ -95,10 +109,15 @@ fn pan_and_zoom(
     mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<BoardCamera>>,
     replay: Option<Res<super::state::Replay>>,
     mut redraw: MessageWriter<RequestRedraw>,
+    layout: Res<Layout>,
 ) {
     let Ok((camera, global, mut transform, mut projection)) = camera.single_mut() else {
         return;
     };
+    let view = windows
+        .single()
+        .map_or(Vec2::new(1280.0, 800.0), |w| Vec2::new(w.width(), w.height()));
+
     let Projection::Orthographic(ortho) = projection.as_mut() else {
         return;
     };
@@ -165,5 +184,39 @@ fn pan_and_zoom(
             transform.translation = moved.extend(transform.translation.z);
         }
         ortho.scale = new_scale;
+    }
+    // Whatever happened above, part of the map stays in view (written only when it moves: an
+    // idle camera stays unchanged).
+    let now = transform.translation.truncate();
+    let kept = keep_map_in_view(now, ortho.scale, view, layout.bounds());
+    if kept != now {
+        transform.translation = kept.extend(transform.translation.z);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panning_far_off_the_map_keeps_a_quarter_of_it_in_view() {
+        let bounds = Rect::new(0.0, -1000.0, 2000.0, 0.0);
+        let view = Vec2::new(1600.0, 1000.0);
+        let mut checked = 0;
+        for scale in [0.2, 0.5, 1.0, 3.0] {
+            for far in [Vec2::new(1e6, 0.0), Vec2::new(-1e6, 5e5), Vec2::new(900.0, -1e7)] {
+                let c = keep_map_in_view(far, scale, view, bounds);
+                let seen = Rect::from_center_size(c, view * scale).intersect(bounds);
+                let want = (view * scale).min(bounds.size()) * 0.25;
+                assert!(
+                    seen.width() >= want.x - 1e-2 && seen.height() >= want.y - 1e-2,
+                    "{scale} {far}: {seen:?}"
+                );
+                checked += 1;
+            }
+            // A view over the map's middle is left where it is.
+            assert_eq!(keep_map_in_view(bounds.center(), scale, view, bounds), bounds.center());
+        }
+        assert_eq!(checked, 12);
     }
 }

@@ -35,7 +35,7 @@ pub struct Computers {
     thinking: Option<(usize, u32, std::thread::JoinHandle<Profile>)>,
     /// A combat's order the director holds (presentation mode) while the camera frames it and
     /// the dice tumble: its side and the order, given once the director lets it roll.
-    held: Option<(usize, Order)>,
+    held: Option<(usize, Order, u64)>,
 }
 
 /// Where the computer's orders (and the standing answers) are given: after the player's.
@@ -116,34 +116,24 @@ fn computer_orders(world: &mut World) {
         *world.resource_mut::<Computers>() = computers;
         return;
     }
-    // In presentation mode a combat's roll and result are shown in full before the next order.
-    let now = world.resource::<Time>().elapsed_secs_f64();
-    if computers.held.is_none()
-        && world
-            .resource::<super::present::overlay::Overlay>()
-            .busy(now, world.resource::<super::state::Settings>())
-    {
+    let Some(generation) = stage_allows(world, &mut computers) else {
         world.write_message(bevy::window::RequestRedraw);
         *world.resource_mut::<Computers>() = computers;
         return;
-    }
+    };
     let mut given = 0;
     while let Some(side) = side_to_act(world) {
         if !computers.players.iter().any(|p| p.side == side) {
             // A person's side: its standing answer answers for it, as its own order, at once.
             // Not a question already put to the player (who changed the standing answer on it).
-            if given < HURRIED_ORDERS_PER_FRAME
-                && !world.resource::<super::answer_ask::AnswerAsk>().held
-                && let Some(order) = crate::game::standing::standing_order(world)
-            {
-                match crate::game::execute::execute(world, order) {
-                    Ok(_) => {
-                        note_standing_answer(world, side);
-                        given += 1;
-                        continue;
-                    }
-                    Err(refused) => warn!("a standing answer was refused: {refused}"),
+            match (given < HURRIED_ORDERS_PER_FRAME).then(|| give_standing_answer(world, side)) {
+                Some(Some(true)) => {
+                    given += 1;
+                    continue;
                 }
+                // Held by the director: asked again next frame.
+                Some(None) => break,
+                _ => {}
             }
             computers.hurry = false;
             break;
@@ -164,17 +154,15 @@ fn computer_orders(world: &mut World) {
             break;
         }
         let refused_before = player.refused;
-        let next = match computers.held.take() {
-            Some((held_side, order)) if held_side == side => Some(order),
-            _ => player.next_order(world),
-        };
-        let Some(next) = next else {
+        // The order the director held, or the next one.
+        let held = computers.held.take().filter(|(s, ..)| *s == side).map(|(_, o, _)| o);
+        let Some(next) = held.or_else(|| player.next_order(world)) else {
             hand_over(world, &mut computers, side, "it had no order to give");
             break;
         };
         // In presentation mode a combat waits for the camera and the dice (`present::stage`).
         if !super::present::stage::may_roll(world, &next) {
-            computers.held = Some((side, next));
+            computers.held = Some((side, next, generation));
             break;
         }
         let played = player.give(world, next);
@@ -215,6 +203,49 @@ fn computer_orders(world: &mut World) {
         world.write_message(bevy::window::RequestRedraw);
     }
     *world.resource_mut::<Computers>() = computers;
+}
+
+/// A person's standing answer for `side`, given as its own order: `Some(true)` when given,
+/// `Some(false)` when there is none (or the question is already put to the player, or the
+/// answer was refused), `None` while the director holds it (it rolls a combat's dice).
+fn give_standing_answer(world: &mut World, side: usize) -> Option<bool> {
+    if world.resource::<super::answer_ask::AnswerAsk>().held {
+        return Some(false);
+    }
+    let Some(order) = crate::game::standing::standing_order(world) else {
+        return Some(false);
+    };
+    if !super::present::stage::may_roll(world, &order.order) {
+        return None;
+    }
+    match crate::game::execute::execute(world, order) {
+        Ok(_) => {
+            note_standing_answer(world, side);
+            Some(true)
+        }
+        Err(refused) => {
+            warn!("a standing answer was refused: {refused}");
+            Some(false)
+        }
+    }
+}
+
+/// In presentation mode a combat's roll and result are shown in full before the next order:
+/// `None` while they are. An order held under an earlier stage (since reset: an undo,
+/// presentation mode off) is dropped, to be planned again; the stage's count comes back.
+fn stage_allows(world: &World, computers: &mut Computers) -> Option<u64> {
+    let now = world.resource::<Time>().elapsed_secs_f64();
+    let busy = world
+        .resource::<super::present::overlay::Overlay>()
+        .busy(now, world.resource::<super::state::Settings>());
+    if computers.held.is_none() && busy {
+        return None;
+    }
+    let generation = world.resource::<super::present::stage::Stage>().generation;
+    if computers.held.as_ref().is_some_and(|(_, _, g)| *g != generation) {
+        computers.held = None;
+    }
+    Some(generation)
 }
 
 /// Whether no look-ahead is running (one that has just finished hands its posture over).

@@ -50,72 +50,6 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// Draws the NATO symbol for a class inside a box of half-size `h` centred at `c`.
-fn nato_symbol(mb: &mut MeshBuilder, class: UnitClass, c: Vec2, h: Vec2, ink: Color) {
-    let w = 1.3;
-    let (tl, tr, bl, br) = (c + Vec2::new(-h.x, h.y), c + h, c - h, c + Vec2::new(h.x, -h.y));
-    mb.ring(&[tl, tr, br, bl], w, ink);
-    let cross = |mb: &mut MeshBuilder| {
-        mb.line(tl, br, w, ink);
-        mb.line(bl, tr, w, ink);
-    };
-    let oval = |mb: &mut MeshBuilder| mb.ellipse(c, h * Vec2::new(0.62, 0.5), w, ink);
-    match class {
-        UnitClass::Infantry => cross(mb),
-        UnitClass::LightInfantry => {
-            cross(mb);
-            mb.line(
-                c + Vec2::new(-h.x * 0.3, -h.y),
-                c + Vec2::new(h.x * 0.3, -h.y),
-                w * 2.5,
-                ink,
-            );
-        }
-        UnitClass::Mechanized => {
-            cross(mb);
-            oval(mb);
-        }
-        UnitClass::Motorized => {
-            cross(mb);
-            mb.line(c + Vec2::new(0.0, h.y), c - Vec2::new(0.0, h.y), w, ink);
-        }
-        UnitClass::Armor => oval(mb),
-        UnitClass::Artillery => mb.disc(c, h.y * 0.35, ink),
-        UnitClass::Rocket => {
-            mb.disc(c - Vec2::new(0.0, h.y * 0.2), h.y * 0.28, ink);
-            mb.line(c, c + Vec2::new(0.0, h.y * 0.85), w, ink);
-        }
-        UnitClass::AntiTank => mb.polyline(&[bl, c + Vec2::new(0.0, h.y), br], w, ink),
-        UnitClass::Recon | UnitClass::Cavalry => mb.line(bl, tr, w, ink),
-        UnitClass::Engineer => mb.polyline(
-            &[
-                c + Vec2::new(-h.x * 0.5, -h.y * 0.3),
-                c + Vec2::new(-h.x * 0.5, h.y * 0.3),
-                c + Vec2::new(h.x * 0.5, h.y * 0.3),
-                c + Vec2::new(h.x * 0.5, -h.y * 0.3),
-            ],
-            w,
-            ink,
-        ),
-        UnitClass::Airborne => {
-            cross(mb);
-            let arc: Vec<Vec2> = (0..=8)
-                .map(|i| {
-                    let a = std::f32::consts::PI * i as f32 / 8.0;
-                    c + Vec2::new(-h.x * 0.3 + a.cos() * h.x * 0.3, -h.y * 0.8 + a.sin() * h.y * 0.3)
-                })
-                .collect();
-            mb.polyline(&arc, w, ink);
-        }
-        UnitClass::Headquarters => mb.line(
-            c + Vec2::new(-h.x * 0.5, -h.y),
-            c + Vec2::new(-h.x * 0.5, h.y),
-            w * 1.5,
-            ink,
-        ),
-    }
-}
-
 /// A status marker as on a real board: a chip with a short name, in an Okabe-Ito colour (told
 /// apart by every common colour vision) with black or white text, whichever reads better.
 pub fn status_marker(s: UnitStatus) -> (&'static str, [u8; 3], bool) {
@@ -180,39 +114,15 @@ pub fn contrast(a: Color, b: Color) -> f32 {
     x.max(y) / x.min(y)
 }
 
-/// A counter's face: border, side colour, NATO symbol and step pips.
-fn face_mesh(color: Color, class: UnitClass, total: usize, remaining: usize) -> Mesh {
-    let ink = COUNTER_INK;
-    let h = COUNTER / 2.0;
+/// A counter's face (`art::counter`, as in the pictures): shadow, border, side colour, NATO
+/// symbol and step pips.
+fn face_mesh(color: [u8; 3], class: UnitClass, total: usize, remaining: usize) -> Mesh {
     let mut mb = MeshBuilder::default();
-    mb.polygon(&square(h + 1.5), Color::srgb(0.08, 0.08, 0.08));
-    // A frame in the side's own colour around a lighter face, so the black values read (≥ 4.5:1).
-    mb.polygon(&square(h), color);
-    let fill = face_fill(color);
-    mb.polygon(&square(h - 3.0), fill);
-    let light = fill.mix(&Color::WHITE, 0.35);
-    let (bc, bh) = (Vec2::new(0.0, 2.0), Vec2::new(h * 0.5, h * 0.3));
-    mb.polygon(
-        &[
-            bc - bh,
-            bc + Vec2::new(bh.x, -bh.y),
-            bc + bh,
-            bc + Vec2::new(-bh.x, bh.y),
-        ],
-        light,
+    mb.shapes(
+        &crate::art::counter::face(color, class, total, remaining, true),
+        Vec2::ZERO,
+        COUNTER / 2.0,
     );
-    nato_symbol(&mut mb, class, bc, bh, ink);
-    // Step pips down the right edge: filled for steps left, hollow for steps lost.
-    if total > 1 {
-        for i in 0..total {
-            let p = Vec2::new(h - 4.0, h - 6.0 - i as f32 * 7.0);
-            if i < remaining {
-                mb.disc(p, 2.4, ink);
-            } else {
-                mb.ellipse(p, Vec2::splat(2.4), 0.8, ink);
-            }
-        }
-    }
     mb.build()
 }
 
@@ -237,7 +147,9 @@ fn draw_counters(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut shared: Local<SharedMeshes>,
+    map: Res<crate::game::components::GameMap>,
 ) {
+    let full = map.ruleset.combat.counter_prints_defense();
     let material = shared
         .material
         .get_or_insert_with(|| materials.add(ColorMaterial::from_color(Color::WHITE)))
@@ -256,7 +168,14 @@ fn draw_counters(
         let face = shared
             .faces
             .entry(key)
-            .or_insert_with(|| meshes.add(face_mesh(color, unit.class, track.total(), track.remaining())))
+            .or_insert_with(|| {
+                meshes.add(face_mesh(
+                    sides.0[side.0].color,
+                    unit.class,
+                    track.total(),
+                    track.remaining(),
+                ))
+            })
             .clone();
         let pip = shared
             .pips
@@ -299,9 +218,9 @@ fn draw_counters(
         };
         text(unit.size.mark().to_string(), Vec2::new(0.0, h * 0.68), 10.0, ink);
         let values = if track.is_cadre() {
-            format!("{} c", values_text(steps, mp))
+            format!("{} c", values_text(steps, mp, full))
         } else {
-            values_text(steps, mp)
+            values_text(steps, mp, full)
         };
         text(values, Vec2::new(0.0, -h * 0.6), 14.0, ink);
         parts_of.extend(status_markers(

@@ -157,6 +157,24 @@ impl MeshBuilder {
         self.polygon(&pts, color);
     }
 
+    /// Art shapes (`crate::art`), their units `scale` world units across, around `at`.
+    pub fn shapes(&mut self, shapes: &[crate::art::Shape], at: Vec2, scale: f32) {
+        use crate::art::Shape;
+        let rgb = |[r, g, b]: [u8; 3]| Color::srgb_u8(r, g, b);
+        let points = |p: &[[f32; 2]]| p.iter().map(|q| Vec2::from_array(*q)).collect::<Vec<Vec2>>();
+        for shape in shapes {
+            match shape.placed(at.to_array(), scale, false) {
+                Shape::Polygon { points: p, color } => self.polygon(&points(&p), rgb(color)),
+                Shape::Stroke {
+                    points: p,
+                    width,
+                    color,
+                } => self.polyline(&points(&p), width, rgb(color)),
+                Shape::Disc { center, radius, color } => self.disc(Vec2::from_array(center), radius, rgb(color)),
+            }
+        }
+    }
+
     /// Whether nothing was drawn.
     pub fn is_empty(&self) -> bool {
         self.indices.is_empty()

@@ -21,6 +21,7 @@ mod egui_shader;
 pub mod end;
 mod focus;
 mod fonts;
+mod frame_bench;
 mod frame_reuse;
 pub mod guide;
 pub mod handover;
@@ -110,7 +111,7 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             log_panel::plugin,
         ))
-        .add_plugins(render_cache::plugin)
+        .add_plugins((render_cache::plugin, frame_bench::plugin))
         .add_plugins((
             bars::plugin,
             attack_panels::plugin,
@@ -233,10 +234,7 @@ pub fn run(
         app.insert_resource(online::ConnectAtStart { address, name });
     }
     if let Some(frames) = options.bench_frames {
-        app.insert_resource(script::FrameBench {
-            frames,
-            times: Vec::new(),
-        });
+        app.insert_resource(frame_bench::FrameBench::new(frames));
     }
     // Benchmarks, screenshots and scripted attacks count frames: they run flat out. Otherwise the
     // window sleeps until something happens.

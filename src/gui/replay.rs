@@ -75,13 +75,15 @@ fn play_on(
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
     overlay: Res<Overlay>,
     settings: Res<super::state::Settings>,
+    stage: Res<super::present::stage::Stage>,
 ) {
     if !replay.playing {
         return;
     }
     redraw.write(bevy::window::RequestRedraw);
-    // A combat on show holds the play until its result has been seen.
-    if overlay.busy(time.elapsed_secs_f64(), &settings) {
+    // A combat on show holds the play until its result has been seen, and one the director
+    // holds until it has rolled.
+    if overlay.busy(time.elapsed_secs_f64(), &settings) || stage.director.holding.is_some() {
         return;
     }
     if replay.at >= replay.log.len() {
@@ -98,7 +100,8 @@ fn play_on(
 /// Moves the board to the asked entry: forward by carrying the orders out, back by rebuilding.
 fn seek(world: &mut World) {
     let asked: Vec<Seek> = world.resource_mut::<Messages<Seek>>().drain().collect();
-    for s in asked {
+    let count = asked.len();
+    for (i, s) in asked.into_iter().enumerate() {
         let mut replay = world.resource::<Replay>().clone();
         match s {
             Seek::Close => {
@@ -129,13 +132,19 @@ fn seek(world: &mut World) {
             }
             Seek::To(n) => {
                 let n = n.min(replay.log.len());
-                // One step on in presentation mode: a combat waits for the camera and the dice.
+                // One step on in presentation mode: a combat waits for the camera and the dice;
+                // another seek asked meanwhile (back, a scrub, close) drops the wait.
+                let later = i + 1 < count;
+                if n == replay.at + 1 && later {
+                    world.resource_mut::<super::present::stage::Stage>().reset();
+                    continue;
+                }
                 if n == replay.at + 1
                     && let Some(entry) = replay.log.get(replay.at)
                     && !super::present::stage::may_roll(world, &entry.order)
                 {
                     world.write_message(Seek::To(n));
-                    return;
+                    continue;
                 }
                 go_to(world, &mut replay, n);
             }

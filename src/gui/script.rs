@@ -41,24 +41,10 @@ impl ScriptedAttack {
     }
 }
 
-/// `--bench-frames N`: frame times collected, then printed.
-#[derive(Resource, Clone, Debug)]
-pub struct FrameBench {
-    pub frames: u32,
-    pub times: Vec<f64>,
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (
-            run_scripted_attack.run_if(resource_exists::<ScriptedAttack>.and_then(in_state(GameState::Playing))),
-            bench_frames.run_if(
-                resource_exists::<FrameBench>
-                    .and_then(resource_exists::<super::layout::Layout>)
-                    .and_then(in_state(GameState::Playing)),
-            ),
-        ),
+        run_scripted_attack.run_if(resource_exists::<ScriptedAttack>.and_then(in_state(GameState::Playing))),
     );
 }
 
@@ -121,57 +107,4 @@ fn run_scripted_attack(
         }
         Some(_) => {}
     }
-}
-
-fn bench_frames(
-    mut bench: ResMut<FrameBench>,
-    time: Res<Time<Real>>,
-    picture: Option<Res<super::detail::BoardPicture>>,
-    layout: Res<super::layout::Layout>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<super::state::BoardCamera>>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    // The first frames build meshes, pipelines and the board picture: not counted.
-    if !picture.is_some_and(|p| p.baked()) {
-        return;
-    }
-    bench.times.push(f64::from(time.delta_secs()) * 1000.0);
-    let n = bench.frames as usize;
-    let warm = 10;
-    if bench.times.len() == warm + n {
-        println!("{}", frame_report("whole map in view", &bench.times[warm..]));
-        // Then zoomed in, one screen pixel per world unit, on the middle of the map.
-        if let Ok((mut t, mut p)) = camera.single_mut() {
-            if let Projection::Orthographic(o) = p.as_mut() {
-                o.scale = 1.0;
-            }
-            let c = layout.bounds().center();
-            t.translation = c.extend(t.translation.z);
-        }
-    }
-    if bench.times.len() >= 2 * (warm + n) {
-        println!("{}", frame_report("zoomed in (1:1)", &bench.times[2 * warm + n..]));
-        exit.write(AppExit::Success);
-    }
-}
-
-/// Mean, median, 90th and 99th percentiles and the worst of some frame times.
-pub fn frame_report(what: &str, times: &[f64]) -> String {
-    let mut t = times.to_vec();
-    t.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        t[((t.len() as f64 * q).ceil() as usize)
-            .saturating_sub(1)
-            .min(t.len() - 1)]
-    };
-    let mean = t.iter().sum::<f64>() / t.len() as f64;
-    format!(
-        "bench-frames, {what}: {} frames: mean {mean:.2} ms ({:.1} fps), p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-        t.len(),
-        1000.0 / mean,
-        at(0.5),
-        at(0.9),
-        at(0.99),
-        t[t.len() - 1]
-    )
 }

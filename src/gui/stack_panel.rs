@@ -28,10 +28,11 @@ fn stack_panel(
     mut selection: ResMut<Selection>,
     index: Res<MapIndex>,
     turn: Res<TurnState>,
-    sides: Res<Sides>,
+    (sides, map): (Res<Sides>, Res<crate::game::components::GameMap>),
     (positions, ids): (Query<&Position>, Res<crate::game::components::UnitIds>),
     units: Query<UnitRow>,
 ) -> Result {
+    let full = map.ruleset.combat.counter_prints_defense();
     let selected = selection.entities(&ids);
     let Some(cell) = selected.first().and_then(|e| positions.get(*e).ok()).map(|p| p.0) else {
         return Ok(());
@@ -77,7 +78,7 @@ fn stack_panel(
                         ui.add_space(24.0);
                     }
                     ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
-                    ui.label(egui::RichText::new(values_text(steps, mp)).monospace().strong());
+                    ui.label(egui::RichText::new(values_text(steps, mp, full)).monospace().strong());
                     ui.label(&unit.name);
                     let mut notes = vec![format!("MP {}/{}", mp.left(), mp.allowance)];
                     notes.extend(statuses.0.iter().map(|s| s.word().to_string()));

@@ -1,49 +1,40 @@
-//! The map in miniature, for lists of scenarios and saves: terrain colours, objectives in gold,
-//! units in their side's colour.
+//! The map in miniature, for the start screen: the scenario drawn in the board's own art
+//! (`art::picture`: terrain, rivers, roads, towns, objectives, the units at the start as
+//! counters), hexes as hexes, made once per scenario and size and kept as a texture.
 
 use crate::scenario::Scenario;
 use bevy_egui::egui;
 
-/// The map in miniature: terrain colours, objectives (gold) and units (side colours).
+/// The map in miniature, as wide as the panel allows (at most 560 points) and at most 360 tall.
 pub fn thumbnail(ui: &mut egui::Ui, s: &Scenario) {
+    let ppp = ui.ctx().pixels_per_point();
+    let width = (ui.available_width().clamp(120.0, 560.0) * ppp) as u32;
     let grid = s.board.grid;
-    let (w, h) = (grid.width as f32, grid.height as f32);
-    let avail = ui.available_width().min(520.0);
-    let cell = (avail / (w + 0.5)).min(340.0 / (h + 0.5));
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * (w + 0.5), cell * (h + 0.5)), egui::Sense::hover());
-    let painter = ui.painter_at(rect);
-    let hex = grid.is_hex();
-    let pos = |c: crate::rules::grid::Cell| {
-        let shift = if hex && c.col % 2 == 1 { cell * 0.5 } else { 0.0 };
-        rect.min + egui::vec2(c.col as f32 * cell, c.row as f32 * cell + shift)
-    };
-    for c in grid.cells() {
-        if let Some(t) = s.board.terrain(c) {
-            let [r, g, b] = s.ruleset.terrain_look(t).color;
-            painter.rect_filled(
-                egui::Rect::from_min_size(pos(c), egui::vec2(cell, cell)),
-                0.0,
-                egui::Color32::from_rgb(r, g, b),
-            );
-        }
+    let key = egui::Id::new((
+        "map-thumbnail",
+        &s.raw.name,
+        grid.width,
+        grid.height,
+        s.units.len(),
+        s.objectives.len(),
+        width,
+    ));
+    let texture = ui.ctx().data(|d| d.get_temp::<egui::TextureHandle>(key));
+    let texture = texture.unwrap_or_else(|| {
+        let picture = crate::art::picture::render(s, width);
+        let size = [picture.width() as usize, picture.height() as usize];
+        let image = egui::ColorImage::from_rgb(size, picture.as_raw());
+        let t = ui
+            .ctx()
+            .load_texture("map-thumbnail", image, egui::TextureOptions::LINEAR);
+        ui.ctx().data_mut(|d| d.insert_temp(key, t.clone()));
+        t
+    });
+    let [w, h] = texture.size();
+    let mut size = egui::vec2(w as f32, h as f32) / ppp;
+    if size.y > 360.0 {
+        size *= 360.0 / size.y;
     }
-    for o in &s.objectives {
-        painter.circle_stroke(
-            pos(o.cell) + egui::vec2(cell / 2.0, cell / 2.0),
-            cell * 0.7,
-            egui::Stroke::new(2.0, egui::Color32::from_rgb(240, 190, 30)),
-        );
-    }
-    // Units on the map at the start (reinforcements come later).
-    for u in s.units.iter().filter(|u| u.arrives.is_none()) {
-        let [r, g, b] = s.sides[u.side].color;
-        painter.rect_filled(
-            egui::Rect::from_center_size(
-                pos(u.cell) + egui::vec2(cell / 2.0, cell / 2.0),
-                egui::vec2(cell * 0.7, cell * 0.7),
-            ),
-            1.0,
-            egui::Color32::from_rgb(r, g, b),
-        );
-    }
+    ui.add(egui::Image::new(&texture).fit_to_exact_size(size))
+        .on_hover_text("The map at the start, drawn as on the board");
 }

@@ -379,3 +379,13 @@ pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
 }
+
+/// A counter's values line: `attack-defense-movement`, or `strength-movement` when attack =
+/// defense and the ruleset's counters print so (`prints_defense` false: all but Next War's).
+pub fn values_line(v: StepValues, movement: impl std::fmt::Display, prints_defense: bool) -> String {
+    if v.attack == v.defense && !prints_defense {
+        format!("{}-{movement}", v.attack)
+    } else {
+        format!("{}-{}-{movement}", v.attack, v.defense)
+    }
+}

@@ -7,7 +7,6 @@ mod deployment;
 pub mod file;
 mod limits;
 mod map;
-pub mod picture;
 pub mod ruleset;
 pub mod setup;
 pub mod tracks;

@@ -6,27 +6,10 @@
 //! and the tests use the same.
 
 use crate::game::combat_phase::PlannedCombat;
-use crate::rules::grid::{Cell, GridKind, unit_center};
+use crate::rules::grid::{Cell, GridKind};
 use bevy::math::{Rect, Vec2};
 
-/// A hex's circumradius and a square's side, in world units.
-pub const HEX_SIZE: f32 = 40.0;
-pub const SQUARE_SIDE: f32 = 64.0;
-
-/// The length of a cell's side in world units.
-pub fn cell_side(kind: GridKind) -> f32 {
-    match kind {
-        GridKind::Hex { .. } => HEX_SIZE,
-        GridKind::Square { .. } => SQUARE_SIDE,
-    }
-}
-
-/// A cell's centre in world units (y up, row 0 at the top) for cells `side` across: the board's
-/// drawing and the director's framing share it.
-pub fn cell_center(kind: GridKind, cell: Cell, side: f32) -> Vec2 {
-    let (x, y) = unit_center(kind, cell);
-    Vec2::new(x, -y) * side
-}
+pub use crate::art::{HEX_SIZE, SQUARE_SIDE, cell_center, cell_side};
 
 /// Every cell a planned combat involves: the attackers', the defenders' and the target.
 pub fn combat_cells(planned: &PlannedCombat) -> Vec<Cell> {
@@ -134,7 +117,13 @@ pub fn frame_cells(cells: Rect, screen: &Screen, readable: f32, now: Shot) -> Sh
     let free_size = free.size().max(Vec2::splat(1.0));
     let needed = (cells.width() / free_size.x).max(cells.height() / free_size.y);
     let scale = readable.min(now.scale).max(needed).clamp(MIN_SCALE, MAX_SCALE);
-    if now.scale <= scale * 1.05 && shows(&now, screen, cells) {
+    // Kept when it already shows them close enough, clear of the margin too.
+    let padded = Screen {
+        size: screen.size,
+        overlay: screen.overlay + MARGIN_PX,
+        lower_third: screen.lower_third + MARGIN_PX,
+    };
+    if now.scale <= scale * 1.05 && shows(&now, &padded, cells.inflate(MARGIN_PX * now.scale)) {
         return now;
     }
     centred(cells.center(), free.center(), screen, scale)
@@ -193,7 +182,7 @@ impl Move {
         };
         let e = t * t * (3.0 - 2.0 * t);
         let scale = (self.from.scale.ln() + (self.to.scale.ln() - self.from.scale.ln()) * e).exp();
-        // The point under the frame's centre follows the zoom so the target never swings out.
+        // The centre moves evenly while the scale changes in proportion; both arrive together.
         Shot {
             center: self.from.center.lerp(self.to.center, e),
             scale: if t >= 1.0 { self.to.scale } else { scale },

@@ -3,11 +3,10 @@
 //! results the odds gave the least chance) with its odds chart, dice, result and modifiers.
 
 use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, chance_words, less_likely};
-use super::text::{Pen, fill, ring};
+use crate::art::picture::{Token, render_position};
+use crate::art::text::{Pen, fill, ring};
 use crate::combat::odds::Fraction;
-use crate::rules::grid::Cell;
 use crate::scenario::Scenario;
-use crate::scenario::picture::render_position;
 use image::RgbImage;
 use std::path::{Path, PathBuf};
 
@@ -76,38 +75,20 @@ pub fn write_all(
     Ok(files)
 }
 
-/// The board with these units, each cell's values printed on its counter (and how many share
-/// it), and where cells landed.
-fn board(s: &Scenario, units: &[UnitAt], width: u32, pen: &Pen) -> (RgbImage, crate::scenario::picture::Placement) {
-    let cells: Vec<_> = units.iter().map(|u| (u.cell, u.side)).collect();
-    let (mut img, at) = render_position(s, width, Some(&cells));
-    let size = at.inner() * 0.42;
-    if size >= 7.0 {
-        let mut seen: Vec<Cell> = Vec::new();
-        for u in units {
-            if seen.contains(&u.cell) {
-                continue;
-            }
-            seen.push(u.cell);
-            let here = units.iter().filter(|o| o.cell == u.cell).count();
-            let text = if here > 1 {
-                format!("{} +{}", u.values, here - 1)
-            } else {
-                u.values.clone()
-            };
-            let (cx, cy) = at.center(u.cell);
-            let ink = ink_on(s.sides.get(u.side).map_or([128; 3], |side| side.color));
-            let w = pen.width(&text, size);
-            pen.write(&mut img, (cx - w / 2.0, cy - size * 0.62), size, ink, &text, false);
-        }
-    }
-    (img, at)
-}
-
-/// Black or white, whichever reads better on `bg`.
-fn ink_on([r, g, b]: [u8; 3]) -> [u8; 3] {
-    let luma = 0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b);
-    if luma > 140.0 { [15, 15, 15] } else { [245, 245, 245] }
+/// The board with these units as counters (the window's art: symbol, size mark, values, stacks
+/// offset), and where cells landed.
+fn board(s: &Scenario, units: &[UnitAt], width: u32) -> (RgbImage, crate::art::picture::Placement) {
+    let tokens: Vec<Token> = units
+        .iter()
+        .map(|u| Token {
+            id: u.id.clone(),
+            cell: u.cell,
+            side: u.side,
+            remaining: u.steps as usize,
+            values: u.values.clone(),
+        })
+        .collect();
+    render_position(s, width, Some(&tokens))
 }
 
 /// `German 12 · Soviet 8` with each side's colour swatch; returns the width used.
@@ -129,7 +110,7 @@ fn score_line(img: &mut RgbImage, pen: &Pen, s: &Scenario, points: &[u32], (x, y
 
 /// The board at a turn's end under a band with the scenario, the turn and the score.
 pub fn turn_picture(s: &Scenario, end: &TurnEnd, width: u32, pen: &Pen) -> RgbImage {
-    let (map, _) = board(s, &end.units, width, pen);
+    let (map, _) = board(s, &end.units, width);
     let line = (width as f32 / 1600.0 * 84.0).max(56.0);
     let size = line * 0.36;
     // A third line for the verdict at the game's end.
@@ -172,7 +153,7 @@ pub fn upset_picture(s: &Scenario, c: &CombatMoment, rank: usize, width: u32, pe
     let panel_w = (width as f32 * 0.36).max(420.0) as u32;
     let map_w = width.saturating_sub(panel_w).max(200);
     // The board just before the dice: the attackers ringed in blue, their target in orange.
-    let (mut map, at) = board(s, &c.board, map_w, pen);
+    let (mut map, at) = board(s, &c.board, map_w);
     let width_of_ring = (at.inner() * 0.16).max(2.0);
     for from in &c.attacker_cells {
         ring(&mut map, at.center(*from), at.inner() * 0.95, width_of_ring, BAR);

@@ -6,4 +6,3 @@
 pub mod director;
 pub mod highlights;
 pub mod moments;
-pub mod text;

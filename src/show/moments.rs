@@ -243,6 +243,11 @@ fn turn_end(world: &mut World, turn: u32, entries: usize, over: bool) -> TurnEnd
 
 /// Every unit on the map, by id.
 fn units_now(world: &mut World) -> Vec<UnitAt> {
+    let full = world
+        .resource::<crate::game::components::GameMap>()
+        .ruleset
+        .combat
+        .counter_prints_defense();
     let mut units: Vec<UnitAt> = world
         .query::<(&Unit, &Position, &Side, &Steps, &MovePoints)>()
         .iter(world)
@@ -251,7 +256,7 @@ fn units_now(world: &mut World) -> Vec<UnitAt> {
             cell: p.0,
             side: s.0,
             steps: steps.0.remaining() as u32,
-            values: values_text(steps, mp),
+            values: values_text(steps, mp, full),
         })
         .collect();
     units.sort_by(|a, b| a.id.cmp(&b.id));

@@ -173,7 +173,7 @@ fn draw_lines(canvas: &Canvas) {
         let points: Vec<Pos2> = road.iter().filter_map(|l| on_map(l)).map(|c| canvas.at(c)).collect();
         painter.add(Shape::line(
             points,
-            Line::new((side * 0.1 * z).max(1.5), rgb(crate::scenario::picture::ROAD_RGB)),
+            Line::new((side * 0.1 * z).max(1.5), rgb(crate::art::picture::ROAD_RGB)),
         ));
     }
     for group in &editor.raw.map.edges {
@@ -233,7 +233,7 @@ fn edge_look(feature: EdgeFeature, side: f32) -> (f32, Color32) {
         EdgeFeature::Road => 0.08,
         EdgeFeature::FortificationLine => 0.14,
     };
-    (side * width, rgb(crate::scenario::picture::edge_rgb(feature)))
+    (side * width, rgb(crate::art::picture::edge_rgb(feature)))
 }
 
 /// Features, objectives and place names.

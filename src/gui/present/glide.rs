@@ -88,6 +88,7 @@ fn start_glides(
     replay: Option<Res<Replay>>,
     settings: Res<Settings>,
     mut goal: ResMut<CameraGoal>,
+    (windows, stage): (Query<&Window, With<PrimaryWindow>>, Res<super::stage::Stage>),
     mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
 ) {
     let mut paths: Vec<(Vec<Entity>, Vec<Cell>)> = Vec::new();
@@ -132,9 +133,17 @@ fn start_glides(
         if let Some(cell) = combat.or(last) {
             goal.at = Some(layout.center(cell));
         }
-        if combat.is_some() && presenting.0 {
+        let now = time.elapsed_secs_f64();
+        match combat {
             // The director framed it before the roll (`stage.rs`).
-            goal.at = None;
+            Some(cell) if stage.rolled_recently(cell, now, 1.0) => goal.at = None,
+            // A combat it did not hold (an online game's, a redo): zoomed in to read.
+            Some(_) if presenting.0 => {
+                let height = windows.single().map_or(1080.0, |w| w.height());
+                goal.zoom = Some(crate::show::director::readable_scale(layout.grid.kind, height));
+                goal.zoomed_in = true;
+            }
+            _ => {}
         }
     }
 }
@@ -201,7 +210,7 @@ fn follow(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut camera: Query<(&mut Transform, &mut Projection), (With<BoardCamera>, Without<Glide>)>,
     mut redraw: MessageWriter<RequestRedraw>,
-    stage: Res<super::stage::Stage>,
+    (stage, overlay, settings): (Res<super::stage::Stage>, Res<super::overlay::Overlay>, Res<Settings>),
 ) {
     if stage.director.holding.is_some() {
         // The director moves the camera to a combat (`stage.rs`); nothing else pulls at it.
@@ -215,8 +224,16 @@ fn follow(
     let Projection::Orthographic(o) = projection.as_mut() else {
         return;
     };
+    // Clear of the lower third, and of the overlay while a card shows.
+    let overlay_on = overlay.card.is_some();
     let (right, bottom) = if presenting.0 {
-        (frame.right, frame.bottom)
+        let zoom = crate::show::director::ui_zoom(window.height(), settings.ui_scale);
+        let right = if overlay_on {
+            crate::show::director::OVERLAY_WIDTH * zoom
+        } else {
+            frame.right
+        };
+        (right, frame.bottom)
     } else {
         (0.0, 0.0)
     };

@@ -56,11 +56,7 @@ impl Overlay {
 
     /// Whether a roll is being shown (the theatre and showcase wait for it).
     pub fn busy(&self, now: f64, settings: &Settings) -> bool {
-        let held = self
-            .card
-            .as_ref()
-            .is_some_and(|c| c.rolled_at.is_none() && c.tumbling_since.is_some());
-        held || self.pinned && self.card.is_some()
+        self.pinned && self.card.is_some()
             || self
                 .card
                 .as_ref()
@@ -89,14 +85,18 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Overlay>()
         .init_resource::<TheatreMoments>()
         .add_systems(Update, watch_odds.run_if(resource_changed::<super::Presenting>))
+        .add_systems(PreUpdate, drop_on_reset)
         .add_systems(
             PostUpdate,
-            show_results.after(super::super::state::OrderSystems).run_if(
-                super::on
-                    .and_then(resource_exists::<TurnState>)
-                    .and_then(resource_exists::<Sides>)
-                    .and_then(resource_exists::<GameMap>),
-            ),
+            (show_held, show_results)
+                .chain()
+                .after(super::super::state::OrderSystems)
+                .run_if(
+                    super::on
+                        .and_then(resource_exists::<TurnState>)
+                        .and_then(resource_exists::<Sides>)
+                        .and_then(resource_exists::<GameMap>),
+                ),
         )
         .add_systems(
             Update,
@@ -112,6 +112,16 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// The stage was reset (presentation mode off, an undo, a game left): the card and the hold for
+/// commentary go with it.
+fn drop_on_reset(stage: Res<super::stage::Stage>, mut overlay: ResMut<Overlay>, mut seen: Local<u64>) {
+    if stage.generation != *seen {
+        *seen = stage.generation;
+        overlay.card = None;
+        overlay.pinned = false;
+    }
+}
+
 /// While presenting, the game keeps the odds of each combat taken just before its roll.
 fn watch_odds(mut commands: Commands, presenting: Res<super::Presenting>) {
     if presenting.0 {
@@ -123,6 +133,69 @@ fn watch_odds(mut commands: Commands, presenting: Res<super::Presenting>) {
 
 /// After orders run: a combat's result lights the card with the odds taken before its roll
 /// (and starts the roll); in the replay theatre, the moment found for the entry just replayed.
+/// A combat the director holds shows its card with the dice tumbling; a tumbling card whose roll
+/// is not coming (the hold dropped, the order refused) goes; one whose result waits for the
+/// defender's answer stays.
+fn show_held(
+    stage: Res<super::stage::Stage>,
+    answer: Res<crate::game::combat_phase::PendingAnswer>,
+    time: Res<Time>,
+    mut overlay: ResMut<Overlay>,
+) {
+    let now = time.elapsed_secs_f64();
+    if stage.director.holding.is_some()
+        && let Some(held) = &stage.card
+    {
+        overlay.card = Some(held.clone());
+    }
+    let stale = overlay.card.as_ref().is_some_and(|c| {
+        c.rolled_at.is_none()
+            && c.tumbling_since.is_some()
+            && stage.director.holding.is_none()
+            && answer.0.is_none()
+            && !stage.rolled_recently(c.moment.target, now, 0.5)
+    });
+    if stale {
+        overlay.card = None;
+    }
+}
+
+/// With no combat fought this frame: the attack being looked at or prepared (before its roll),
+/// or in the theatre the combat paused before; a card rolling or held is left alone.
+fn card_at_rest(
+    overlay: &mut Overlay,
+    preview: &super::super::attack::AttackPreview,
+    (replay, theatre): (Option<&Replay>, &TheatreMoments),
+    (turn, sides, log): (&TurnState, &Sides, &OrderLog),
+) {
+    let resting = overlay
+        .card
+        .as_ref()
+        .is_none_or(|c| c.rolled_at.is_none() && c.tumbling_since.is_none());
+    if !resting {
+        return;
+    }
+    if replay.is_none() {
+        overlay.card = match &preview.result {
+            Some(Ok((s, odds))) => preview.target.map(|target| Card {
+                moment: before_roll(log.entries.len(), turn.turn, side_names(turn, sides), target, s, odds),
+                rolled_at: None,
+                tumbling_since: None,
+                table: Some((odds.assessment.cell.clone(), Vec::new())),
+            }),
+            _ => None,
+        };
+    }
+    if let (Some(r), Some(m)) = (replay, theatre.0.as_ref()) {
+        overlay.card = m.combats.iter().find(|c| c.entry == r.at).map(|c| Card {
+            moment: unlit(c),
+            rolled_at: None,
+            tumbling_since: None,
+            table: None,
+        });
+    }
+}
+
 fn show_results(
     mut fought: MessageReader<CombatResolved>,
     mut before: Option<ResMut<OddsBeforeRoll>>,
@@ -131,108 +204,64 @@ fn show_results(
     mut overlay: ResMut<Overlay>,
     time: Res<Time>,
     map: Res<GameMap>,
-    replay: Option<Res<Replay>>,
-    theatre: Res<TheatreMoments>,
+    (replay, theatre): (Option<Res<Replay>>, Res<TheatreMoments>),
     mut last_at: Local<Option<usize>>,
     mut redraw: MessageWriter<RequestRedraw>,
     (stage, settings): (Res<super::stage::Stage>, Res<Settings>),
 ) {
     let now = time.elapsed_secs_f64();
-    // A combat the director holds: its card with the dice tumbling.
-    if stage.director.holding.is_some()
-        && let Some(held) = &stage.card
-    {
-        overlay.card = Some(held.clone());
-    }
-    // A combat the director held rolls when its tumble is over: its result shows at once.
-    let tumbled = |card: &Option<Card>, target| {
-        card.as_ref()
-            .is_some_and(|c| c.tumbling_since.is_some() && c.moment.target == target)
-    };
-    let roll_secs = f64::from(settings.streaming.roll_secs);
-    let table = |c: &CombatResolved| {
-        (
-            c.cell.clone(),
-            map.ruleset.combat.landed(c.cell.as_ref(), &c.rolls, &c.result.code),
-        )
-    };
     let at = replay.as_ref().map(|r| r.at);
     let stepped = matches!((*last_at, at), (Some(a), Some(b)) if b == a + 1);
     *last_at = at;
     // Rebuilding a game (undo, a replay stepping back) fights its combats again: only the last
     // counts, and only when it is the one the overlay took odds for or the theatre just stepped.
     let Some(c) = fought.read().last() else {
-        let resting = overlay
-            .card
-            .as_ref()
-            .is_none_or(|c| c.rolled_at.is_none() && (c.tumbling_since.is_none() || stage.director.holding.is_none()));
-        if replay.is_none() && resting {
-            // The attack being looked at or prepared: its odds, before the roll.
-            overlay.card = match &preview.result {
-                Some(Ok((s, odds))) => preview.target.map(|target| Card {
-                    moment: before_roll(log.entries.len(), turn.turn, side_names(&turn, &sides), target, s, odds),
-                    rolled_at: None,
-                    tumbling_since: None,
-                    table: Some((odds.assessment.cell.clone(), Vec::new())),
-                }),
-                _ => None,
-            };
-        }
-        if let (Some(r), Some(m)) = (replay.as_ref(), theatre.0.as_ref())
-            && overlay
-                .card
-                .as_ref()
-                .is_none_or(|c| c.rolled_at.is_none() && c.tumbling_since.is_none())
-        {
-            // Paused before a combat: its odds, before the roll.
-            overlay.card = m.combats.iter().find(|c| c.entry == r.at).map(|c| Card {
-                moment: unlit(c),
-                rolled_at: None,
-                tumbling_since: None,
-                table: None,
-            });
-        }
+        card_at_rest(
+            &mut overlay,
+            &preview,
+            (replay.as_deref(), &theatre),
+            (&turn, &sides, &log),
+        );
         return;
     };
+    // A combat the director held rolls when its tumble is over: its result shows at once.
+    let tumbled = stage.rolled_recently(c.target, now, 1.0)
+        || overlay
+            .card
+            .as_ref()
+            .is_some_and(|card| card.tumbling_since.is_some() && card.moment.target == c.target);
+    let rolled_at = Some(if tumbled {
+        now - f64::from(settings.streaming.roll_secs)
+    } else {
+        now
+    });
+    let table = Some((
+        c.cell.clone(),
+        map.ruleset.combat.landed(c.cell.as_ref(), &c.rolls, &c.result.code),
+    ));
     let taken = before
         .as_mut()
         .and_then(|b| b.0.take())
         .filter(|(planned, _)| replay.is_none() && planned.order.target == c.target);
     if let Some((planned, odds)) = taken {
         let entry = log.entries.len().saturating_sub(1);
-        let moment = before_roll(
-            entry,
-            turn.turn,
-            side_names(&turn, &sides),
-            c.target,
-            &planned.situation,
-            &odds,
-        );
-        let rolled_at = if tumbled(&overlay.card, c.target) {
-            now - roll_secs
-        } else {
-            now
-        };
+        let sides = side_names(&turn, &sides);
+        let moment = before_roll(entry, turn.turn, sides, c.target, &planned.situation, &odds);
         overlay.card = Some(Card {
             moment: rolled(moment, &odds, c),
-            rolled_at: Some(rolled_at),
+            rolled_at,
             tumbling_since: None,
-            table: Some(table(c)),
+            table,
         });
     } else if stepped
         && let (Some(at), Some(m)) = (at, theatre.0.as_ref())
         && let Some(found) = m.combats.iter().find(|m| m.entry + 1 == at)
     {
-        let rolled_at = if tumbled(&overlay.card, c.target) {
-            now - roll_secs
-        } else {
-            now
-        };
         overlay.card = Some(Card {
             moment: found.clone(),
-            rolled_at: Some(rolled_at),
+            rolled_at,
             tumbling_since: None,
-            table: Some(table(c)),
+            table,
         });
     }
     redraw.write(RequestRedraw);
@@ -271,6 +300,7 @@ fn draw(
     (map, sides): (Res<GameMap>, Res<Sides>),
     keys: Res<super::super::keymap::Keys>,
     mut redraw: MessageWriter<RequestRedraw>,
+    frame: Res<super::Frame>,
 ) -> Result {
     let now = time.elapsed_secs_f64();
     let st = &settings.streaming;
@@ -311,8 +341,10 @@ fn draw(
         lit: palette.warn,
         attacker: colour_of(&card.moment.attacker_side),
         defender: colour_of(&card.moment.defender_side),
-        // Clear of the lower third (and the theatre's timeline over it).
-        bottom: ctx.content_rect().height() * (1.0 - super::LOWER_THIRD) - 28.0,
+        // Clear of the lower third and the theatre's timeline over it.
+        bottom: ctx.content_rect().height()
+            - (frame.bottom / ctx.zoom_factor()).max(ctx.content_rect().height() * super::LOWER_THIRD)
+            - 28.0,
         pinned,
     };
     let roll = super::card::Roll { since, tumbling };

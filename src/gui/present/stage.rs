@@ -1,33 +1,81 @@
 //! The director on stage: in presentation mode an order that rolls a combat's dice (the
-//! computer's, the player's or a replayed one) waits while the camera frames the combat's cells
-//! clear of the overlay and the lower third and the dice tumble on the card, then is carried out,
-//! so the board changes in the frame the result shows, never before. The framing and timing are
-//! `show::director`'s pure functions; this file feeds them the window and the camera.
+//! computer's, the player's, a standing answer or a replayed one) waits while the camera frames
+//! the combat's cells clear of the overlay and the lower third and the dice tumble on the card,
+//! then is carried out, so the board changes in the frame the result shows, never before. The
+//! framing and timing are `show::director`'s pure functions; this file feeds them the window and
+//! the camera. Whatever else happens meanwhile — presentation mode turned off, an undo, a game
+//! loaded or left — drops the hold (`reset`), so nothing waits for a roll that will not come.
 
 use super::super::layout::Layout;
 use super::super::state::{BoardCamera, Presenting, Settings};
 use super::card::Card;
 use crate::game::order::Order;
+use crate::game::phase::GameState;
+use crate::rules::grid::Cell;
 use crate::show::director::{
-    Combat, Cue, Director, Screen, Shot, cells_rect, combat_cells, presentation_screen, readable_scale,
+    Combat, Cue, Director, Framed, Screen, Shot, cells_rect, combat_cells, presentation_screen, readable_scale,
 };
 use crate::show::moments::{before_roll, side_names};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
 
-/// The director's hold, and an order of the player's waiting on it.
+/// The director's hold, and what waits on it.
 #[derive(Resource, Default)]
 pub struct Stage {
     pub director: Director,
     pub player_order: Option<Order>,
     /// The held combat's card (before its roll, the dice tumbling): the overlay shows it.
     pub card: Option<Card>,
-    /// A combat was framed and rolled: the camera goes back to the whole map after its card.
+    /// A combat was framed and rolled with the camera following: it goes back to the whole map
+    /// after the card.
     pub framed: bool,
+    /// The cell of the last combat the director let roll, and when: its result shows at once
+    /// (the dice have tumbled), and the camera is where the director put it.
+    pub last_rolled: Option<(Cell, f64)>,
+    /// Counts resets: an order held elsewhere (the computer's) under an older count is dropped.
+    pub generation: u64,
+}
+
+impl Stage {
+    /// Forgets the hold and everything waiting on it.
+    pub fn reset(&mut self) {
+        *self = Stage {
+            generation: self.generation + 1,
+            ..Stage::default()
+        };
+    }
+
+    /// Whether the director let the combat at `target` roll within the last `secs`.
+    pub fn rolled_recently(&self, target: Cell, now: f64, secs: f64) -> bool {
+        self.last_rolled.is_some_and(|(at, t)| at == target && now - t <= secs)
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Stage>();
+    app.init_resource::<Stage>()
+        .add_systems(OnEnter(GameState::NoGame), reset_stage)
+        .add_systems(PreUpdate, reset_when_interrupted);
+}
+
+/// The overlay sees the reset by the stage's count changing (`overlay::drop_on_reset`).
+fn reset_stage(mut stage: ResMut<Stage>) {
+    stage.reset();
+}
+
+/// Presentation mode turned off, a game rebuilt (undo, a replay stepping back) or a replay
+/// opened: the hold and the card go.
+fn reset_when_interrupted(
+    presenting: Res<Presenting>,
+    mut rebuilt: MessageReader<crate::game::undo::GameRebuilt>,
+    replay: Option<Res<super::super::state::Replay>>,
+    stage: ResMut<Stage>,
+) {
+    let off = presenting.is_changed() && !presenting.0;
+    let rebuilt = rebuilt.read().count() > 0;
+    let opened = replay.is_some_and(|r| r.is_added());
+    if off || rebuilt || opened {
+        reset_stage(stage);
+    }
 }
 
 /// The presentation frame as the window has it now (the overlay's column counted).
@@ -52,28 +100,38 @@ fn shot_now(world: &mut World) -> Option<Shot> {
     })
 }
 
+/// Lets an order go without a hold: any hold left from another is dropped with its card.
+fn go(world: &mut World) -> bool {
+    let mut stage = world.resource_mut::<Stage>();
+    if stage.director.holding.is_some() {
+        stage.director.holding = None;
+        stage.card = None;
+    }
+    true
+}
+
 /// Whether `order` may be carried out now. Outside presentation mode, and for orders that roll
 /// no combat, at once; a combat's order waits (`false`: ask again next frame) while the director
 /// frames it and its dice tumble on the card, and goes when the result can show.
 pub fn may_roll(world: &mut World, order: &Order) -> bool {
     if !world.resource::<Presenting>().0 || !world.contains_resource::<Layout>() {
-        world.resource_mut::<Stage>().director.holding = None;
-        return true;
+        return go(world);
     }
     let Some(Ok((planned, odds))) = crate::game::fight::odds_before(world, order) else {
-        return true;
+        return go(world);
     };
     let (Some(screen), Some(shot)) = (screen_now(world), shot_now(world)) else {
-        return true;
+        return go(world);
     };
     let layout = *world.resource::<Layout>();
     let centres: Vec<Vec2> = combat_cells(&planned).iter().map(|c| layout.center(*c)).collect();
     let Some(cells) = cells_rect(&centres, layout.side()) else {
-        return true;
+        return go(world);
     };
+    let target = planned.order.target;
     let combat = Combat {
         cells,
-        target: planned.order.target.to_string(),
+        target: target.to_string(),
     };
     let now = world.resource::<Time>().elapsed_secs_f64();
     let tumble = f64::from(world.resource::<Settings>().streaming.roll_secs);
@@ -100,7 +158,7 @@ pub fn may_roll(world: &mut World, order: &Order) -> bool {
             let entry = world.resource::<crate::game::log::OrderLog>().entries.len();
             let turn = world.resource::<crate::game::phase::TurnState>();
             let sides = side_names(turn, world.resource::<crate::game::components::Sides>());
-            let moment = before_roll(entry, turn.turn, sides, planned.order.target, &planned.situation, &odds);
+            let moment = before_roll(entry, turn.turn, sides, target, &planned.situation, &odds);
             world.resource_mut::<Stage>().card = Some(Card {
                 moment,
                 rolled_at: None,
@@ -109,15 +167,20 @@ pub fn may_roll(world: &mut World, order: &Order) -> bool {
             });
             false
         }
-        Cue::Roll(framed) => {
+        Cue::Roll(planned_frame) => {
+            // Logged from where the camera really is, not where the director meant it to be.
+            let framed = Framed {
+                cells: shot.rect_to_screen(&screen, cells),
+                ..planned_frame
+            };
             if framed.inside() {
                 info!("{}", framed.line());
             } else {
                 warn!("{}", framed.line());
             }
             let mut stage = world.resource_mut::<Stage>();
-            stage.framed = true;
-            stage.card = None;
+            stage.framed = follow;
+            stage.last_rolled = Some((target, now));
             true
         }
     }

@@ -1,0 +1,160 @@
+//! A unit's counter as art, the same in the window and in the pictures: a drop shadow, a dark
+//! edge, a frame in the side's colour around a lighter face (so black values read at ≥ 4.5:1),
+//! the NATO symbol on a light box, step pips down the right edge. Shapes in units of the
+//! counter's half-side around its centre, y up; the size mark and values are text, placed by
+//! `TEXT_ROWS`.
+
+use super::{Shape, mixed};
+use crate::rules::units::UnitClass;
+
+/// Black: the counter's symbol, pips and values.
+pub const INK: [u8; 3] = [13, 13, 13];
+
+/// Where the counter's text sits, as a share of its half-side above the centre: the size mark
+/// (`III`) above the symbol, the values under it.
+pub const SIZE_MARK_Y: f32 = 0.68;
+pub const VALUES_Y: f32 = -0.6;
+
+/// The face behind a counter's values: the side's colour, lightened.
+pub fn face_fill(side: [u8; 3]) -> [u8; 3] {
+    mixed(side, [255, 255, 255], 0.3)
+}
+
+fn square(h: f32, at: [f32; 2]) -> Vec<[f32; 2]> {
+    vec![
+        [at[0] - h, at[1] - h],
+        [at[0] + h, at[1] - h],
+        [at[0] + h, at[1] + h],
+        [at[0] - h, at[1] + h],
+    ]
+}
+
+/// The outline of an ellipse, closed.
+fn ellipse(c: [f32; 2], rx: f32, ry: f32) -> Vec<[f32; 2]> {
+    (0..=24)
+        .map(|i| {
+            let a = i as f32 / 24.0 * std::f32::consts::TAU;
+            [c[0] + a.cos() * rx, c[1] + a.sin() * ry]
+        })
+        .collect()
+}
+
+/// A counter's face for a side's `color`, its `class`, `total` steps of which `remaining` left;
+/// `shadow` adds a drop shadow below right (the window draws stacks with their own offsets).
+pub fn face(color: [u8; 3], class: UnitClass, total: usize, remaining: usize, shadow: bool) -> Vec<Shape> {
+    // A counter is 2 units across; its frame and borders in the window's proportions (50 px).
+    let px = 1.0 / 25.0;
+    let mut shapes = Vec::new();
+    if shadow {
+        shapes.push(Shape::Polygon {
+            points: square(1.0 + 1.5 * px, [4.0 * px, -4.0 * px]),
+            color: [20, 22, 20],
+        });
+    }
+    shapes.push(Shape::Polygon {
+        points: square(1.0 + 1.5 * px, [0.0, 0.0]),
+        color: [20, 20, 20],
+    });
+    shapes.push(Shape::Polygon {
+        points: square(1.0, [0.0, 0.0]),
+        color,
+    });
+    let fill = face_fill(color);
+    shapes.push(Shape::Polygon {
+        points: square(1.0 - 3.0 * px, [0.0, 0.0]),
+        color: fill,
+    });
+    let (c, h) = ([0.0, 2.0 * px], [0.5, 0.3]);
+    shapes.push(Shape::Polygon {
+        points: vec![
+            [c[0] - h[0], c[1] - h[1]],
+            [c[0] + h[0], c[1] - h[1]],
+            [c[0] + h[0], c[1] + h[1]],
+            [c[0] - h[0], c[1] + h[1]],
+        ],
+        color: mixed(fill, [255, 255, 255], 0.35),
+    });
+    shapes.extend(nato_symbol(class, c, h, INK));
+    // Step pips down the right edge: filled for steps left, hollow for steps lost.
+    if total > 1 {
+        for i in 0..total {
+            let p = [1.0 - 4.0 * px, 1.0 - (6.0 + i as f32 * 7.0) * px];
+            if i < remaining {
+                shapes.push(Shape::Disc {
+                    center: p,
+                    radius: 2.4 * px,
+                    color: INK,
+                });
+            } else {
+                shapes.push(Shape::Stroke {
+                    points: ellipse(p, 2.4 * px, 2.4 * px),
+                    width: 0.8 * px,
+                    color: INK,
+                });
+            }
+        }
+    }
+    shapes
+}
+
+/// The NATO symbol for a class inside a box of half-size `h` centred at `c`.
+pub fn nato_symbol(class: UnitClass, c: [f32; 2], h: [f32; 2], ink: [u8; 3]) -> Vec<Shape> {
+    let w = 1.3 / 25.0;
+    let at = |x: f32, y: f32| [c[0] + h[0] * x, c[1] + h[1] * y];
+    let (tl, tr, bl, br) = (at(-1.0, 1.0), at(1.0, 1.0), at(-1.0, -1.0), at(1.0, -1.0));
+    let stroke = |points: Vec<[f32; 2]>, width: f32| Shape::Stroke {
+        points,
+        width,
+        color: ink,
+    };
+    let mut s = vec![stroke(vec![tl, tr, br, bl, tl], w)];
+    let cross = [stroke(vec![tl, br], w), stroke(vec![bl, tr], w)];
+    let oval = stroke(ellipse(c, h[0] * 0.62, h[1] * 0.5), w);
+    match class {
+        UnitClass::Infantry => s.extend(cross),
+        UnitClass::LightInfantry => {
+            s.extend(cross);
+            s.push(stroke(vec![at(-0.3, -1.0), at(0.3, -1.0)], w * 2.5));
+        }
+        UnitClass::Mechanized => {
+            s.extend(cross);
+            s.push(oval);
+        }
+        UnitClass::Motorized => {
+            s.extend(cross);
+            s.push(stroke(vec![at(0.0, 1.0), at(0.0, -1.0)], w));
+        }
+        UnitClass::Armor => s.push(oval),
+        UnitClass::Artillery => s.push(Shape::Disc {
+            center: c,
+            radius: h[1] * 0.35,
+            color: ink,
+        }),
+        UnitClass::Rocket => {
+            s.push(Shape::Disc {
+                center: at(0.0, -0.2),
+                radius: h[1] * 0.28,
+                color: ink,
+            });
+            s.push(stroke(vec![c, at(0.0, 0.85)], w));
+        }
+        UnitClass::AntiTank => s.push(stroke(vec![bl, at(0.0, 1.0), br], w)),
+        UnitClass::Recon | UnitClass::Cavalry => s.push(stroke(vec![bl, tr], w)),
+        UnitClass::Engineer => s.push(stroke(
+            vec![at(-0.5, -0.3), at(-0.5, 0.3), at(0.5, 0.3), at(0.5, -0.3)],
+            w,
+        )),
+        UnitClass::Airborne => {
+            s.extend(cross);
+            let arc: Vec<[f32; 2]> = (0..=8)
+                .map(|i| {
+                    let a = std::f32::consts::PI * i as f32 / 8.0;
+                    at(-0.3 + a.cos() * 0.3, -0.8 + a.sin() * 0.3)
+                })
+                .collect();
+            s.push(stroke(arc, w));
+        }
+        UnitClass::Headquarters => s.push(stroke(vec![at(-0.5, -1.0), at(-0.5, 1.0)], w * 1.5)),
+    }
+    s
+}
