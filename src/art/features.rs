@@ -107,9 +107,10 @@ fn block(at: P, w: f32, h: f32, color: [u8; 3]) -> Shape {
 
 /// A cell feature in the cell centred at `c` with `corners`: in the band between a counter's top
 /// (`counter_half` above the centre) and the cell's top edge, so a unit standing there leaves it
-/// in view. Sizes are the window's (a hex 40 across its circumradius), scaled by `side`.
+/// in view. Sizes are in world units, as the window draws them (both callers draw in world
+/// units), so a square's taller band fits the same blocks.
 pub fn cell(feature: CellFeature, c: P, corners: &[P], side: f32, counter_half: f32) -> Vec<Shape> {
-    let k = side / 40.0;
+    let k = 1.0;
     let top_edge = corners.iter().map(|p| p[1] - c[1]).fold(0.0, f32::max);
     let base = counter_half + 1.5 * k;
     let band = (top_edge - base).max(4.0 * k);

@@ -62,6 +62,29 @@ pub const ROAD_RGB: [u8; 3] = [150, 105, 60];
 /// The most pixels a picture may have (64 Mpx, 192 MiB): a tall map's height is capped by it.
 pub const MOST_PIXELS: u64 = 64 << 20;
 
+/// The picture's height over its width for `s`'s map (margins included).
+pub fn aspect(s: &Scenario) -> f32 {
+    let (w, h) = world_size(s);
+    h / w
+}
+
+/// The map's size in cell units, a margin of one around it.
+fn world_size(s: &Scenario) -> (f32, f32) {
+    let grid = s.board.grid;
+    let geo = Geometry { kind: grid.kind };
+    let (mut max_x, mut max_y) = (0.0f32, 0.0f32);
+    for c in [
+        Cell::new(grid.width as i32 - 1, grid.height as i32 - 1),
+        Cell::new(grid.width as i32 - 2, grid.height as i32 - 1),
+        Cell::new(grid.width as i32 - 1, grid.height as i32 - 2),
+    ] {
+        let (x, y) = geo.center(c);
+        max_x = max_x.max(x);
+        max_y = max_y.max(y);
+    }
+    (max_x + 2.0, max_y + 2.0)
+}
+
 /// The map of `s`, `width` pixels wide (narrower when the picture would pass `MOST_PIXELS`), with
 /// the units at the start.
 pub fn render(s: &Scenario, width: u32) -> RgbImage {
@@ -122,17 +145,7 @@ pub fn render_position(s: &Scenario, width: u32, units: Option<&[Token]>) -> (Rg
     let grid = s.board.grid;
     let geo = Geometry { kind: grid.kind };
     let margin = 1.0;
-    let (mut max_x, mut max_y) = (0.0f32, 0.0f32);
-    for c in [
-        Cell::new(grid.width as i32 - 1, grid.height as i32 - 1),
-        Cell::new(grid.width as i32 - 2, grid.height as i32 - 1),
-        Cell::new(grid.width as i32 - 1, grid.height as i32 - 2),
-    ] {
-        let (x, y) = geo.center(c);
-        max_x = max_x.max(x);
-        max_y = max_y.max(y);
-    }
-    let (world_w, world_h) = (max_x + 2.0 * margin, max_y + 2.0 * margin);
+    let (world_w, world_h) = world_size(s);
     let mut width = width.max(16);
     let aspect = world_h / world_w;
     if (width as f64).powi(2) * aspect as f64 > MOST_PIXELS as f64 {
@@ -265,7 +278,7 @@ fn place_names(image: &mut RgbImage, s: &Scenario, at: &Placement, pen: &super::
     for (cell, name) in &s.places {
         let (cx, cy) = at.center(*cell);
         let w = pen.width(name, size);
-        let (x, y) = (cx - w / 2.0, cy + at.inner() * 0.62);
+        let (x, y) = (cx - w / 2.0, cy + at.scale * 0.62);
         for (dx, dy) in [
             (-1.0, 0.0),
             (1.0, 0.0),
@@ -305,7 +318,7 @@ fn counters(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Token]
             let class = setup.map_or(crate::rules::units::UnitClass::Infantry, |u| u.class);
             let total = setup.map_or(1, |u| u.steps.total());
             let colour = s.sides.get(t.side).map_or([128; 3], |x| x.color);
-            for shape in super::counter::face(colour, class, total, t.remaining, i == 0) {
+            for shape in super::counter::face(colour, class, total, t.remaining, true) {
                 super::raster::paint(image, &shape.placed(centre, half, true));
             }
             let size = half * 0.56;

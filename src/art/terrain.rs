@@ -54,14 +54,10 @@ impl CellDice {
     }
 }
 
-/// How far from the centre marks may sit, in cell units (a hex's circumradius or a square's side
-/// is 1).
-fn reach(kind: GridKind) -> f32 {
-    match kind {
-        GridKind::Hex { .. } => 0.6,
-        GridKind::Square { .. } => 0.33,
-    }
-}
+/// Marks are made for a hex (apothem 0.87, marks within 0.6 of the centre): a square (half-side
+/// 0.5) takes them shrunk whole, sizes with places, so nothing spills into its neighbours.
+const SQUARE_SHRINK: f32 = 0.55;
+const REACH: f32 = 0.6;
 
 /// The art of `cell` with terrain drawn as `pattern` in `base`.
 pub fn cell_art(pattern: Pattern, base: [u8; 3], cell: Cell, kind: GridKind) -> CellArt {
@@ -69,7 +65,7 @@ pub fn cell_art(pattern: Pattern, base: [u8; 3], cell: Cell, kind: GridKind) -> 
     // The tone varies a little, in ten steps: fields and woods are never one flat colour.
     let tone = 0.955 + 0.01 * (dice.next() % 10) as f32;
     let fill = scaled(base, tone);
-    let r = reach(kind);
+    let r = REACH;
     let marks = match pattern {
         Pattern::Plain => grass(&mut dice, fill, r),
         Pattern::Trees => woods(&mut dice, fill, r),
@@ -80,6 +76,13 @@ pub fn cell_art(pattern: Pattern, base: [u8; 3], cell: Cell, kind: GridKind) -> 
         Pattern::Buildings => town(&mut dice, fill, r),
         Pattern::Water => waves(&mut dice, fill, r),
         Pattern::Sand => dunes(&mut dice, fill, r),
+    };
+    let marks = match kind {
+        GridKind::Hex { .. } => marks,
+        GridKind::Square { .. } => marks
+            .iter()
+            .map(|m| m.placed([0.0, 0.0], SQUARE_SHRINK, false))
+            .collect(),
     };
     CellArt { fill, marks }
 }
@@ -341,45 +344,45 @@ mod tests {
 
     #[test]
     fn a_cell_always_looks_the_same_and_its_neighbours_do_not() {
-        let kind = GridKind::Hex {
+        let hex = GridKind::Hex {
             top: crate::rules::grid::HexTop::Flat,
         };
-        for pattern in [
-            Pattern::Plain,
-            Pattern::Trees,
-            Pattern::Hedges,
-            Pattern::Hills,
-            Pattern::Peaks,
-            Pattern::Marsh,
-            Pattern::Buildings,
-            Pattern::Water,
-            Pattern::Sand,
-        ] {
-            let a = cell_art(pattern, [120, 140, 90], Cell::new(3, 4), kind);
-            assert_eq!(
-                a,
-                cell_art(pattern, [120, 140, 90], Cell::new(3, 4), kind),
-                "{pattern:?}"
-            );
-            assert_ne!(
-                a,
-                cell_art(pattern, [120, 140, 90], Cell::new(4, 4), kind),
-                "{pattern:?}"
-            );
-            assert!(!a.marks.is_empty(), "{pattern:?}");
-            // Every mark stays inside the cell.
-            for m in &a.marks {
-                let points: Vec<[f32; 2]> = match m {
-                    Shape::Polygon { points, .. } | Shape::Stroke { points, .. } => points.clone(),
-                    Shape::Disc { center, radius, .. } => {
-                        vec![[center[0] + radius, center[1]], [center[0] - radius, center[1]]]
+        let square = GridKind::Square { diagonals: false };
+        let mut checked = 0;
+        // Inside the circle a cell's sides touch: a hex's apothem, a square's half-side.
+        for (kind, inside) in [(hex, 0.866), (square, 0.5)] {
+            for pattern in [
+                Pattern::Plain,
+                Pattern::Trees,
+                Pattern::Hedges,
+                Pattern::Hills,
+                Pattern::Peaks,
+                Pattern::Marsh,
+                Pattern::Buildings,
+                Pattern::Water,
+                Pattern::Sand,
+            ] {
+                let a = cell_art(pattern, [120, 140, 90], Cell::new(3, 4), kind);
+                assert_eq!(a, cell_art(pattern, [120, 140, 90], Cell::new(3, 4), kind));
+                assert_ne!(a, cell_art(pattern, [120, 140, 90], Cell::new(4, 4), kind));
+                assert!(!a.marks.is_empty(), "{pattern:?}");
+                for col in 0..40 {
+                    for m in cell_art(pattern, [120, 140, 90], Cell::new(col, col % 7), kind).marks {
+                        let (points, pad) = match m {
+                            Shape::Polygon { points, .. } => (points, 0.0),
+                            Shape::Stroke { points, width, .. } => (points, width / 2.0),
+                            Shape::Disc { center, radius, .. } => (vec![center], radius),
+                        };
+                        for p in points {
+                            let d = (p[0] * p[0] + p[1] * p[1]).sqrt() + pad;
+                            assert!(d < inside, "{kind:?} {pattern:?} {p:?}: {d}");
+                            checked += 1;
+                        }
                     }
-                };
-                for p in points {
-                    assert!((p[0] * p[0] + p[1] * p[1]).sqrt() < 0.87, "{pattern:?} {p:?}");
                 }
             }
         }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

@@ -150,7 +150,10 @@ fn pan_and_zoom(
         redraw.write(RequestRedraw);
     }
     // Drag pan.
-    if !over_ui.0 && (buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle)) {
+    let dragged = !over_ui.0
+        && (buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle))
+        && motion.delta != Vec2::ZERO;
+    if dragged {
         let d = motion.delta;
         transform.translation += Vec3::new(-d.x, d.y, 0.0) * scale;
     }
@@ -185,11 +188,12 @@ fn pan_and_zoom(
         }
         ortho.scale = new_scale;
     }
-    // Whatever happened above, part of the map stays in view (written only when it moves: an
-    // idle camera stays unchanged).
+    // A pan or zoom of the player's keeps part of the map in view (the director and the camera
+    // that follows the action are left alone).
+    let moved = dir != Vec2::ZERO || factor != 1.0 || dragged;
     let now = transform.translation.truncate();
     let kept = keep_map_in_view(now, ortho.scale, view, layout.bounds());
-    if kept != now {
+    if moved && kept != now {
         transform.translation = kept.extend(transform.translation.z);
     }
 }

@@ -146,9 +146,16 @@ pub(super) fn plugin(app: &mut App) {
                 in_state(GameState::Playing)
                     .and_then(not(resource_exists::<super::state::Replay>))
                     .and_then(not(resource_exists::<super::present::showcase::Showcase>))
-                    .and_then(not(super::present::overlay::roll_on_screen)),
+                    .and_then(not(super::present::overlay::roll_on_screen))
+                    .and_then(not(computer_chooses_on_stage)),
             ),
         );
+}
+
+/// In presentation mode the computer's own retreats and advances are not shown as a player's
+/// panel: viewers see them carried out.
+fn computer_chooses_on_stage(world: &World) -> bool {
+    world.resource::<super::state::Presenting>().0 && super::computer::computer_to_play(world).is_some()
 }
 
 #[allow(clippy::too_many_arguments)]

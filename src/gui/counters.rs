@@ -99,13 +99,12 @@ type CounterData<'a> = (
     Option<&'a Children>,
 );
 
-/// The counter's ink: its values, size and symbol.
-pub const COUNTER_INK: Color = Color::srgb(0.05, 0.05, 0.05);
-
-/// The face behind a counter's values: the side's colour, lightened.
-pub fn face_fill(side: Color) -> Color {
-    side.mix(&Color::WHITE, 0.3)
-}
+/// The counter's ink: its values, size and symbol (`art::counter::INK`).
+pub const COUNTER_INK: Color = Color::srgb_u8(
+    crate::art::counter::INK[0],
+    crate::art::counter::INK[1],
+    crate::art::counter::INK[2],
+);
 
 /// The WCAG contrast ratio of two colours (1 to 21).
 pub fn contrast(a: Color, b: Color) -> f32 {
@@ -381,7 +380,7 @@ mod tests {
         for i in 0..crate::scenario::SHIPPED.len() {
             let scenario = crate::scenario::shipped_scenario(i).unwrap();
             for side in &scenario.sides {
-                let ratio = contrast(COUNTER_INK, face_fill(rgb(side.color)));
+                let ratio = contrast(COUNTER_INK, rgb(crate::art::counter::face_fill(side.color)));
                 assert!(
                     ratio >= 4.5,
                     "{}: {} counters' text contrast {ratio:.2}:1 is under WCAG AA's 4.5:1",

@@ -124,6 +124,9 @@ fn bench_frames(
 
 /// Mean, median, 90th and 99th percentiles and the worst of some frame times.
 pub fn frame_report(what: &str, times: &[f64]) -> String {
+    if times.is_empty() {
+        return format!("bench-frames, {what}: no frames measured");
+    }
     let mut t = times.to_vec();
     t.sort_by(f64::total_cmp);
     let at = |q: f64| {

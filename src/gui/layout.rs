@@ -146,11 +146,12 @@ impl MeshBuilder {
         self.ring(&pts, width, color);
     }
 
-    /// A filled disc.
+    /// A filled disc (small ones with fewer sides: a tree crown 5 units across needs no 16).
     pub fn disc(&mut self, center: Vec2, radius: f32, color: Color) {
-        let pts: Vec<Vec2> = (0..16)
+        let n = if radius < 8.0 { 9 } else { 16 };
+        let pts: Vec<Vec2> = (0..n)
             .map(|i| {
-                let a = i as f32 / 16.0 * std::f32::consts::TAU;
+                let a = i as f32 / n as f32 * std::f32::consts::TAU;
                 center + radius * Vec2::new(a.cos(), a.sin())
             })
             .collect();

@@ -136,7 +136,8 @@ fn start_glides(
         let now = time.elapsed_secs_f64();
         match combat {
             // The director framed it before the roll (`stage.rs`).
-            Some(cell) if stage.rolled_recently(cell, now, 1.0) => goal.at = None,
+            // (However long its result waited for the defender's answer.)
+            Some(cell) if stage.rolled_recently(cell, now, f64::INFINITY) => goal.at = None,
             // A combat it did not hold (an online game's, a redo): zoomed in to read.
             Some(_) if presenting.0 => {
                 let height = windows.single().map_or(1080.0, |w| w.height());

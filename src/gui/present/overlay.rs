@@ -131,8 +131,6 @@ fn watch_odds(mut commands: Commands, presenting: Res<super::Presenting>) {
     }
 }
 
-/// After orders run: a combat's result lights the card with the odds taken before its roll
-/// (and starts the roll); in the replay theatre, the moment found for the entry just replayed.
 /// A combat the director holds shows its card with the dice tumbling; a tumbling card whose roll
 /// is not coming (the hold dropped, the order refused) goes; one whose result waits for the
 /// defender's answer stays.
@@ -196,6 +194,9 @@ fn card_at_rest(
     }
 }
 
+/// After orders run: a combat's result lights the card with the odds taken before its roll (at
+/// once when the director held it: its dice have tumbled), and starts the roll otherwise; in the
+/// replay theatre, the moment found for the entry just replayed.
 fn show_results(
     mut fought: MessageReader<CombatResolved>,
     mut before: Option<ResMut<OddsBeforeRoll>>,
