@@ -20,6 +20,10 @@ pub struct HighlightsArgs {
     /// The most upset combats to draw (each had at most a 1 in 4 chance of going that way).
     #[arg(long, default_value_t = 3)]
     upsets: usize,
+    /// The pictures' shape: `map` (the whole map), or `16:9` or `1:1` framed on each picture's
+    /// action (a turn's moves and losses, an upset's cells).
+    #[arg(long, default_value = "map", value_parser = hexfront::art::crop::Aspect::parse)]
+    aspect: hexfront::art::crop::Aspect,
 }
 
 pub fn run(args: &HighlightsArgs) -> ExitCode {
@@ -60,6 +64,7 @@ pub fn run(args: &HighlightsArgs) -> ExitCode {
         dir: args.out.clone(),
         width: args.size.clamp(480, 7680),
         upsets: args.upsets,
+        aspect: args.aspect,
     };
     match write_all(&game.scenario, &found, &req, |p| println!("wrote {}", p.display())) {
         Ok(files) if files.is_empty() => {

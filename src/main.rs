@@ -4,6 +4,7 @@ mod balance_cli;
 mod combat_lab;
 mod highlights_cli;
 mod inspect_cli;
+mod render_cli;
 mod replay_cli;
 
 use clap::{Parser, Subcommand};
@@ -116,15 +117,8 @@ enum Command {
         file: PathBuf,
     },
     /// Draw FILE's map as a PNG (terrain, rivers, roads, towns, objectives, units at the start),
-    /// without a window.
-    Render {
-        file: PathBuf,
-        #[arg(short, long, value_name = "PNG")]
-        out: PathBuf,
-        /// Width in pixels (the height follows the map).
-        #[arg(long, default_value_t = 1600)]
-        size: u32,
-    },
+    /// without a window; at 16:9 or 1:1 framed on some cells, under a title band.
+    Render(render_cli::RenderArgs),
     /// The pictures to post from a saved game, turn file or balance-lab log: the board at each
     /// turn's end with the score, and the biggest upsets (the combats whose result the odds gave
     /// the least chance) with their odds chart, dice and modifiers.
@@ -195,7 +189,7 @@ fn main() -> ExitCode {
         Some(Command::NewRuleset { from, file }) => new_ruleset(&from, &file),
         Some(Command::Inspect(args)) => inspect_cli::inspect(&args),
         Some(Command::Edit { .. } | Command::Showcase { .. }) => open_game(cli),
-        Some(Command::Render { file, out, size }) => render(&file, &out, size),
+        Some(Command::Render(args)) => render_cli::run(&args),
         Some(Command::Highlights(args)) => highlights_cli::run(&args),
         Some(Command::RewriteSaves { file, to, count }) => rewrite_saves(&file, &to, count),
         Some(Command::Serve {
@@ -247,40 +241,6 @@ fn validate(files: &[PathBuf]) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-fn render(file: &std::path::Path, out: &std::path::Path, size: u32) -> ExitCode {
-    if !(16..=16384).contains(&size) {
-        eprintln!("error: --size {size}: give a width from 16 to 16384 pixels");
-        return ExitCode::FAILURE;
-    }
-    // The scenario as it starts (a saved game's too), without replaying a log.
-    let game = hexfront::source::read_file(file).and_then(|text| hexfront::game::save::parse_game_str(file, &text, 1));
-    let game = match game {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let started = std::time::Instant::now();
-    let picture = hexfront::art::picture::render(&game.scenario, size);
-    match picture.save_with_format(out, image::ImageFormat::Png) {
-        Ok(()) => {
-            println!(
-                "wrote {} ({}×{}) in {} ms",
-                out.display(),
-                picture.width(),
-                picture.height(),
-                started.elapsed().as_millis()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {}: {e}", out.display());
-            ExitCode::FAILURE
-        }
-    }
 }
 
 fn new_ruleset(from: &str, file: &std::path::Path) -> ExitCode {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 type Module = Vec<String>;
 
 /// Each top-level module's layer: a module may import only modules of a lower layer.
-const LAYERS: [(&str, u8); 19] = [
+const LAYERS: [(&str, u8); 20] = [
     ("source", 0),
     ("version", 0),
     ("storage", 1),
@@ -32,6 +32,7 @@ const LAYERS: [(&str, u8); 19] = [
     ("combat_lab", 8),
     ("highlights_cli", 8),
     ("inspect_cli", 8),
+    ("render_cli", 8),
     ("replay_cli", 8),
 ];
 

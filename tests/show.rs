@@ -121,6 +121,7 @@ fn highlights_draw_each_turn_end_and_the_upsets() {
         dir: dir.clone(),
         width: 480,
         upsets: 2,
+        aspect: hexfront::art::crop::Aspect::Map,
     };
     let mut said = Vec::new();
     let files = write_all(&game.scenario, &found, &req, |p| said.push(p.to_path_buf())).unwrap();
@@ -132,6 +133,7 @@ fn highlights_draw_each_turn_end_and_the_upsets() {
     assert_eq!(
         names,
         [
+            "00-title.png",
             "turn-01.png",
             "turn-02.png",
             "turn-03.png",
@@ -146,7 +148,7 @@ fn highlights_draw_each_turn_end_and_the_upsets() {
         assert!(colours(f) > 40, "{} is not blank", f.display());
     }
     // The upset's result is lit in orange, on its bar and its ring.
-    let upset = image::open(&files[6]).unwrap().to_rgb8();
+    let upset = image::open(&files[7]).unwrap().to_rgb8();
     let orange = upset.pixels().filter(|p| p.0 == [230, 159, 0]).count();
     assert!(orange > 200, "{orange} orange pixels");
     let _ = std::fs::remove_dir_all(&dir);
@@ -183,4 +185,66 @@ fn taking_the_odds_before_each_roll_changes_no_die_and_no_state() {
         }
     }
     assert_eq!(taken, 20, "one set of odds per combat");
+}
+
+/// At 16:9 and 1:1 every picture has exactly that shape, the upset's cell is framed (its orange
+/// ring drawn in the map's part, left of the overlay) and each turn's picture is framed on the
+/// cells where something happened that turn.
+#[test]
+fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
+    use hexfront::art::crop::{Aspect, around};
+    use hexfront::art::text::Pen;
+    use hexfront::show::highlights::{changed_cells, title_picture, turn_picture, upset_picture};
+    let (game, found) = committed();
+    let s = &game.scenario;
+    let pen = Pen::new();
+    let mut checked = 0;
+    for (aspect, (w, h)) in [(Aspect::Wide, (1280, 720)), (Aspect::Square, (1280, 1280))] {
+        for (rank, c) in upsets_to_show(&found, 3).into_iter().enumerate() {
+            let img = upset_picture(s, c, rank + 1, (w, aspect), &pen);
+            assert_eq!((img.width(), img.height()), (w, h));
+            let map_w = w - (w as f32 * 0.36).max(420.0) as u32;
+            let ring = img
+                .enumerate_pixels()
+                .filter(|(x, _, p)| *x < map_w && p.0 == [230, 159, 0])
+                .count();
+            assert!(
+                ring > 150,
+                "upset {} at {}: {ring} pixels of its ring",
+                rank + 1,
+                c.target
+            );
+            checked += 1;
+        }
+        let mut before = found.turn_ends[0].units.clone();
+        for end in &found.turn_ends[1..] {
+            let action = changed_cells(&before, &end.units);
+            assert!(!action.is_empty(), "turn {}: something happened", end.turn);
+            let img = turn_picture(s, end, (w, aspect), &action, &pen);
+            assert_eq!((img.width(), img.height()), (w, h), "turn {}", end.turn);
+            let band = (w as f32 / 1600.0 * 84.0).max(56.0) * if end.verdict.is_some() { 1.4 } else { 1.0 };
+            let frame = around(s, &action, w as f32 / (h as f32 - band as u32 as f32));
+            assert!((frame.w / frame.h - w as f32 / (h - band as u32) as f32).abs() < 1e-2);
+            before = end.units.clone();
+            checked += 1;
+        }
+        let req = Request {
+            dir: std::env::temp_dir(),
+            width: w,
+            upsets: 0,
+            aspect,
+        };
+        let card = title_picture(s, &found, &req, &pen);
+        assert_eq!((card.width(), card.height()), (w, h));
+        checked += 1;
+    }
+    assert_eq!(checked, 2 * (3 + 5 + 1));
+    // What changed on a board: a move's two cells, a loss's cell, an arrival's.
+    let start = &found.turn_ends[0].units;
+    let mut moved = start.clone();
+    moved[0].cell = hexfront::rules::grid::Cell::new(0, 0);
+    moved[1].steps -= 1;
+    let cells = changed_cells(start, &moved);
+    assert!(cells.contains(&start[0].cell) && cells.contains(&moved[0].cell) && cells.contains(&start[1].cell));
+    assert_eq!(cells.len(), 3);
 }

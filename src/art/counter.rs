@@ -1,8 +1,9 @@
 //! A unit's counter as art, the same in the window and in the pictures: a drop shadow, a dark
 //! edge, a frame in the side's colour around a lighter face (so black values read at ≥ 4.5:1),
-//! the NATO symbol on a light box, step pips down the right edge. Shapes in units of the
-//! counter's half-side around its centre, y up; the size mark and values are text, placed by
-//! `TEXT_ROWS`.
+//! a band across the top in its formation's colour, the NATO symbol on a light box, step pips
+//! down the right edge. Shapes in units of the counter's half-side around its centre, y up; the
+//! designation, formation, size mark and values are text, placed by the `*_Y` and `*_SIZE`
+//! constants.
 
 use super::{Shape, mixed};
 use crate::rules::units::UnitClass;
@@ -10,10 +11,23 @@ use crate::rules::units::UnitClass;
 /// Black: the counter's symbol, pips and values.
 pub const INK: [u8; 3] = [13, 13, 13];
 
-/// Where the counter's text sits, as a share of its half-side above the centre: the size mark
-/// (`III`) above the symbol, the values under it.
-pub const SIZE_MARK_Y: f32 = 0.68;
+/// Where the counter's text sits, as a share of its half-side above the centre, and how large,
+/// as a share of its half-side: the designation and formation on the band at the top, the size
+/// mark (`III`) above the symbol, the values under it. The window and the pictures place their
+/// text by these.
+pub const BAND_TEXT_Y: f32 = 0.70;
+pub const BAND_TEXT_SIZE: f32 = 0.32;
+pub const SIZE_MARK_Y: f32 = 0.38;
+pub const SIZE_MARK_SIZE: f32 = 0.34;
 pub const VALUES_Y: f32 = -0.6;
+pub const VALUES_SIZE: f32 = 0.56;
+/// Where the band's two texts start and end across: the designation from the left, the
+/// formation to the right.
+pub const BAND_TEXT_LEFT: f32 = -0.8;
+pub const BAND_TEXT_RIGHT: f32 = 0.8;
+
+/// The band across the counter's top: from this height to the face's top edge.
+const BAND_BOTTOM: f32 = 0.53;
 
 /// The face behind a counter's values: the side's colour, lightened.
 pub fn face_fill(side: [u8; 3]) -> [u8; 3] {
@@ -39,9 +53,16 @@ fn ellipse(c: [f32; 2], rx: f32, ry: f32) -> Vec<[f32; 2]> {
         .collect()
 }
 
-/// A counter's face for a side's `color`, its `class`, `total` steps of which `remaining` left;
-/// `shadow` adds a drop shadow below right (the window draws stacks with their own offsets).
-pub fn face(color: [u8; 3], class: UnitClass, total: usize, remaining: usize, shadow: bool) -> Vec<Shape> {
+/// A counter's face for a side's `color`, its `class`, `total` steps of which `remaining` left,
+/// its formation's `band` colour across the top (the face's own without a formation); `shadow`
+/// adds a drop shadow below right (the window draws stacks with their own offsets).
+pub fn face(
+    color: [u8; 3],
+    class: UnitClass,
+    (total, remaining): (usize, usize),
+    band: Option<[u8; 3]>,
+    shadow: bool,
+) -> Vec<Shape> {
     // A counter is 2 units across; its frame and borders in the window's proportions (50 px).
     let px = 1.0 / 25.0;
     let mut shapes = Vec::new();
@@ -60,11 +81,23 @@ pub fn face(color: [u8; 3], class: UnitClass, total: usize, remaining: usize, sh
         color,
     });
     let fill = face_fill(color);
+    let inner = 1.0 - 3.0 * px;
     shapes.push(Shape::Polygon {
-        points: square(1.0 - 3.0 * px, [0.0, 0.0]),
+        points: square(inner, [0.0, 0.0]),
         color: fill,
     });
-    let (c, h) = ([0.0, 2.0 * px], [0.5, 0.3]);
+    if let Some(band) = band {
+        shapes.push(Shape::Polygon {
+            points: vec![
+                [-inner, BAND_BOTTOM],
+                [inner, BAND_BOTTOM],
+                [inner, inner],
+                [-inner, inner],
+            ],
+            color: band,
+        });
+    }
+    let (c, h) = ([0.0, -0.02], [0.5, 0.26]);
     shapes.push(Shape::Polygon {
         points: vec![
             [c[0] - h[0], c[1] - h[1]],
@@ -75,10 +108,11 @@ pub fn face(color: [u8; 3], class: UnitClass, total: usize, remaining: usize, sh
         color: mixed(fill, [255, 255, 255], 0.35),
     });
     shapes.extend(nato_symbol(class, c, h, INK));
-    // Step pips down the right edge: filled for steps left, hollow for steps lost.
+    // Step pips down the right edge under the band: filled for steps left, hollow for steps lost.
     if total > 1 {
+        let step = (7.0 * px).min(1.2 / (total - 1) as f32);
         for i in 0..total {
-            let p = [1.0 - 4.0 * px, 1.0 - (6.0 + i as f32 * 7.0) * px];
+            let p = [1.0 - 4.0 * px, BAND_BOTTOM - 4.0 * px - i as f32 * step];
             if i < remaining {
                 shapes.push(Shape::Disc {
                     center: p,
@@ -157,4 +191,46 @@ pub fn nato_symbol(class: UnitClass, c: [f32; 2], h: [f32; 2], ink: [u8; 3]) -> 
         UnitClass::Headquarters => s.push(stroke(vec![at(-0.5, -1.0), at(-0.5, 1.0)], w * 1.5)),
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ruleset::Pattern;
+
+    /// A counter reads against the ground it stands on: its frame (the side's colour) at least ΔE
+    /// 20 from every land terrain on its map, its face at least 15 (US olive on bocage was 13).
+    #[test]
+    fn side_colours_stand_apart_from_the_terrain_under_them() {
+        let mut checked = 0;
+        for i in 0..crate::scenario::SHIPPED.len() {
+            let s = crate::scenario::shipped_scenario(i).unwrap();
+            let mut land: Vec<_> = s
+                .board
+                .grid
+                .cells()
+                .filter_map(|c| s.board.terrain(c))
+                .map(|t| s.ruleset.terrain_look(t))
+                .filter(|look| look.pattern != Pattern::Water)
+                .map(|look| (look.name.clone(), look.color))
+                .collect();
+            land.sort();
+            land.dedup();
+            for side in &s.sides {
+                for (name, ground) in &land {
+                    let frame = super::super::delta_e(side.color, *ground);
+                    let face = super::super::delta_e(face_fill(side.color), *ground);
+                    let what = format!("{}: {} on {name}", s.raw.name, side.name);
+                    assert!(frame >= 20.0, "{what}: the frame is ΔE {frame:.1} from the ground");
+                    assert!(face >= 15.0, "{what}: the face is ΔE {face:.1} from the ground");
+                    checked += 1;
+                }
+            }
+            let apart = super::super::delta_e(s.sides[0].color, s.sides[1].color);
+            assert!(apart >= 25.0, "{}: the sides are ΔE {apart:.1} apart", s.raw.name);
+        }
+        assert!(checked >= 60, "{checked}");
+        // The measure can fail: the old US olive on Mortain's bocage.
+        assert!(super::super::delta_e(face_fill([0x6a, 0x7f, 0x3c]), [0x9f, 0xb7, 0x72]) < 15.0);
+    }
 }

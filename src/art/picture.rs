@@ -2,8 +2,11 @@
 //! with the window's art: each cell's terrain (`terrain.rs`) under subdued cell outlines, roads,
 //! rivers with their width and bridges across them, towns, fortifications and objectives' stars
 //! (`features.rs`), the units as counters with their NATO symbols, size marks and values
-//! (`counter.rs`), stacks offset as in the window, and place names with a halo.
+//! (`token.rs`), stacks offset as in the window, and place names in the map face on a halo, each
+//! at the spot around its cell that covers the least of the counters (`labels.rs`).
 
+use super::labels::{Rect, least_covered};
+pub use super::token::{Token, start_tokens};
 use crate::rules::grid::{Cell, GridKind, near_unit, unit_center};
 use crate::rules::terrain::EdgeFeature;
 use crate::scenario::Scenario;
@@ -68,8 +71,8 @@ pub fn aspect(s: &Scenario) -> f32 {
     h / w
 }
 
-/// The map's size in cell units, a margin of one around it.
-fn world_size(s: &Scenario) -> (f32, f32) {
+/// The map's size in cell units, a margin of one around it: the whole picture's `Frame`.
+pub fn world_size(s: &Scenario) -> (f32, f32) {
     let grid = s.board.grid;
     let geo = Geometry { kind: grid.kind };
     let (mut max_x, mut max_y) = (0.0f32, 0.0f32);
@@ -96,14 +99,21 @@ pub fn render(s: &Scenario, width: u32) -> RgbImage {
 pub struct Placement {
     kind: GridKind,
     scale: f32,
-    margin: f32,
+    /// Added to a cell's centre (in cell units) before scaling: the margin, less the frame's
+    /// corner when the picture shows part of the map.
+    offset: (f32, f32),
 }
 
 impl Placement {
     /// The pixel at a cell's centre.
     pub fn center(&self, c: Cell) -> (f32, f32) {
         let (x, y) = unit_center(self.kind, c);
-        ((x + self.margin) * self.scale, (y + self.margin) * self.scale)
+        ((x + self.offset.0) * self.scale, (y + self.offset.1) * self.scale)
+    }
+
+    /// Pixels per cell unit (a hex's circumradius, a square's side).
+    pub fn scale(&self) -> f32 {
+        self.scale
     }
 
     /// Half a cell across, in pixels.
@@ -112,47 +122,43 @@ impl Placement {
     }
 }
 
-/// A unit drawn on the picture: which one (its id in the scenario, for its class, size and
-/// steps), where it stands, its steps left and its values line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Token {
-    pub id: String,
-    pub cell: Cell,
-    pub side: usize,
-    pub remaining: usize,
-    pub values: String,
+/// A part of the map's picture, in cell units from the whole picture's top left (the whole
+/// picture is `(0, 0)` to `world_size`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
 }
 
-/// The scenario's units on the map at the start.
-pub fn start_tokens(s: &Scenario) -> Vec<Token> {
-    let full = s.ruleset.combat.counter_prints_defense();
-    s.units
-        .iter()
-        .filter(|u| u.arrives.is_none())
-        .map(|u| Token {
-            id: u.id.clone(),
-            cell: u.cell,
-            side: u.side,
-            remaining: u.steps.remaining(),
-            values: crate::rules::units::values_line(u.steps.current(), u.movement, full),
-        })
-        .collect()
+impl Frame {
+    /// The whole map, its margin included.
+    pub fn whole(s: &Scenario) -> Frame {
+        let (w, h) = world_size(s);
+        Frame { x: 0.0, y: 0.0, w, h }
+    }
 }
 
 /// The map of `s` with `units` where they stand, or the scenario's units at the start when
 /// `None`; and where the cells landed.
 pub fn render_position(s: &Scenario, width: u32, units: Option<&[Token]>) -> (RgbImage, Placement) {
+    render_frame(s, Frame::whole(s), width, units)
+}
+
+/// The part `frame` of the map's picture, `width` pixels wide (narrower when the picture would
+/// pass `MOST_PIXELS`), with `units` (or the start's); and where the cells landed.
+pub fn render_frame(s: &Scenario, frame: Frame, width: u32, units: Option<&[Token]>) -> (RgbImage, Placement) {
     let grid = s.board.grid;
     let geo = Geometry { kind: grid.kind };
     let margin = 1.0;
-    let (world_w, world_h) = world_size(s);
     let mut width = width.max(16);
-    let aspect = world_h / world_w;
+    let aspect = frame.h / frame.w.max(1e-3);
     if (width as f64).powi(2) * aspect as f64 > MOST_PIXELS as f64 {
         width = ((MOST_PIXELS as f64 / aspect as f64).sqrt() as u32).max(16);
     }
-    let scale = width as f32 / world_w;
-    let height = ((world_h * scale).ceil() as u32).max(16);
+    let scale = width as f32 / frame.w.max(1e-3);
+    let height = ((frame.h * scale).round() as u32).max(16);
     let fills = grid
         .cells()
         .map(|cell| {
@@ -163,13 +169,17 @@ pub fn render_position(s: &Scenario, width: u32, units: Option<&[Token]>) -> (Rg
         })
         .collect();
     let picture = Picture { s, geo, fills };
+    let offset = (margin - frame.x, margin - frame.y);
     let mut image = RgbImage::from_fn(width, height, |px, py| {
-        picture.pixel(((px as f32 + 0.5) / scale - margin, (py as f32 + 0.5) / scale - margin))
+        picture.pixel((
+            (px as f32 + 0.5) / scale - offset.0,
+            (py as f32 + 0.5) / scale - offset.1,
+        ))
     });
     let at = Placement {
         kind: grid.kind,
         scale,
-        margin,
+        offset,
     };
     let tokens = units.map_or_else(|| start_tokens(s), <[Token]>::to_vec);
     paint_board(&mut image, s, &at, &tokens);
@@ -184,7 +194,7 @@ fn paint_board(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Tok
     let side = super::cell_side(kind);
     let world = |c: Cell| super::cell_center(kind, c, side).to_array();
     // World units (y up) to pixels (y down).
-    let origin = [at.margin * at.scale, at.margin * at.scale];
+    let origin = [at.offset.0 * at.scale, at.offset.1 * at.scale];
     let k = at.scale / side;
     let paint = |image: &mut RgbImage, shapes: &[super::Shape]| {
         for shape in shapes {
@@ -230,9 +240,8 @@ fn paint_board(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Tok
     for (_, shapes) in &layers {
         paint(image, shapes);
     }
-    let pen = super::text::Pen::new();
-    place_names(image, s, at, &pen);
-    counters(image, s, at, tokens, &pen);
+    place_names(image, s, at, tokens, &super::text::Pen::map_face());
+    counters(image, s, at, tokens, &super::text::Pen::new());
 }
 
 /// A counter's half-side in world units (the window's 50-unit counters).
@@ -268,17 +277,65 @@ fn corners(kind: GridKind, c: [f32; 2], side: f32) -> Vec<[f32; 2]> {
     }
 }
 
-/// Each place's name under its cell, dark on a pale halo, when the picture is large enough to
-/// read it.
-fn place_names(image: &mut RgbImage, s: &Scenario, at: &Placement, pen: &super::text::Pen) {
+/// The rectangle a name `w` wide at `size` covers from its top left, its halo included.
+fn label_rect((x, y): (f32, f32), w: f32, size: f32) -> Rect {
+    [x - 1.0, y - 1.0, x + w + 1.0, y + size * 1.15 + 1.0]
+}
+
+/// Where each stack of counters covers the picture.
+fn counter_rects(s: &Scenario, at: &Placement, tokens: &[Token]) -> Vec<Rect> {
+    let k = at.scale / super::cell_side(s.board.grid.kind);
+    let half = COUNTER_HALF * k;
+    let mut cells: Vec<(Cell, usize)> = Vec::new();
+    for t in tokens {
+        match cells.iter_mut().find(|(c, _)| *c == t.cell) {
+            Some((_, n)) => *n += 1,
+            None => cells.push((t.cell, 1)),
+        }
+    }
+    cells
+        .into_iter()
+        .map(|(cell, n)| {
+            let (cx, cy) = at.center(cell);
+            let spread = (n - 1) as f32 / 2.0 * STACK_STEP * k;
+            [
+                cx - half - spread,
+                cy - half - spread,
+                cx + half + spread,
+                cy + half + spread,
+            ]
+        })
+        .collect()
+}
+
+/// Where a place's name goes, `w` by `size` pixels, for a cell centred at (`cx`, `cy`): under
+/// the cell, over it, right or left of it, or lower down, whichever covers the least of the
+/// counters and the names placed so far (the first of equals); its top left.
+fn label_spot(at: &Placement, (cx, cy): (f32, f32), (w, size): (f32, f32), taken: &[Rect]) -> (f32, f32) {
+    let (r, h) = (at.inner(), size * 1.15 + 2.0);
+    let candidates = [
+        (cx - w / 2.0, cy + at.scale * 0.62),
+        (cx - w / 2.0, cy - at.scale * 0.62 - h),
+        (cx + r * 0.9, cy - h / 2.0),
+        (cx - r * 0.9 - w, cy - h / 2.0),
+        (cx - w / 2.0, cy + at.scale * 0.62 + h),
+    ];
+    let rects: Vec<Rect> = candidates.iter().map(|p| label_rect(*p, w, size)).collect();
+    candidates[least_covered(&rects, taken)]
+}
+
+/// Each place's name near its cell, dark on a pale halo, clear of the counters where a spot
+/// around the cell is, when the picture is large enough to read it.
+fn place_names(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Token], pen: &super::text::Pen) {
     let size = at.inner() * 0.32;
     if size < 8.0 {
         return;
     }
+    let mut taken = counter_rects(s, at, tokens);
     for (cell, name) in &s.places {
-        let (cx, cy) = at.center(*cell);
         let w = pen.width(name, size);
-        let (x, y) = (cx - w / 2.0, cy + at.scale * 0.62);
+        let (x, y) = label_spot(at, at.center(*cell), (w, size), &taken);
+        taken.push(label_rect((x, y), w, size));
         for (dx, dy) in [
             (-1.0, 0.0),
             (1.0, 0.0),
@@ -296,7 +353,7 @@ fn place_names(image: &mut RgbImage, s: &Scenario, at: &Placement, pen: &super::
 }
 
 /// The units as the window draws them: stacks offset, the last on top; each counter's face, its
-/// size mark and values when large enough to read.
+/// band's designation and formation, size mark and values when large enough to read.
 fn counters(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Token], pen: &super::text::Pen) {
     let side = super::cell_side(s.board.grid.kind);
     let k = at.scale / side;
@@ -314,30 +371,7 @@ fn counters(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Token]
         for (i, t) in stack.iter().enumerate() {
             let off = (i as f32 - (n - 1) as f32 / 2.0) * STACK_STEP * k;
             let centre = [cx + off, cy - off];
-            let setup = s.units.iter().find(|u| u.id == t.id);
-            let class = setup.map_or(crate::rules::units::UnitClass::Infantry, |u| u.class);
-            let total = setup.map_or(1, |u| u.steps.total());
-            let colour = s.sides.get(t.side).map_or([128; 3], |x| x.color);
-            for shape in super::counter::face(colour, class, total, t.remaining, true) {
-                super::raster::paint(image, &shape.placed(centre, half, true));
-            }
-            let size = half * 0.56;
-            if size >= 6.0 {
-                let mark = setup.map_or("", |u| u.size.mark());
-                let write = |image: &mut RgbImage, text: &str, y: f32, size: f32| {
-                    let w = pen.width(text, size);
-                    pen.write(
-                        image,
-                        (centre[0] - w / 2.0, centre[1] - y * half - size * 0.62),
-                        size,
-                        super::counter::INK,
-                        text,
-                        false,
-                    );
-                };
-                write(image, mark, super::counter::SIZE_MARK_Y, size * 0.72);
-                write(image, &t.values, super::counter::VALUES_Y, size);
-            }
+            super::token::paint_counter(image, s, t, centre, half, pen);
         }
     }
 }
@@ -391,6 +425,45 @@ impl Picture<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn place_names_move_off_the_counters_when_a_spot_is_free() {
+        use crate::art::labels::{covered, overlap};
+        let s = crate::scenario::default_scenario().unwrap();
+        let (_, at) = render_position(&s, 1600, None);
+        let tokens = start_tokens(&s);
+        let counters = counter_rects(&s, &at, &tokens);
+        let pen = crate::art::text::Pen::new();
+        let size = at.inner() * 0.32;
+        let (mut moved, mut clear) = (0, 0);
+        let mut taken = counters.clone();
+        for (cell, name) in &s.places {
+            let w = pen.width(name, size);
+            let (cx, cy) = at.center(*cell);
+            let under = (cx - w / 2.0, cy + at.scale() * 0.62);
+            let (x, y) = label_spot(&at, (cx, cy), (w, size), &taken);
+            let rect = label_rect((x, y), w, size);
+            let on_counters: f32 = counters.iter().map(|c| overlap(&rect, c)).sum();
+            let under_rect = label_rect(under, w, size);
+            // Never worse than the spot under the cell, and off the counters whenever possible.
+            assert!(covered(&rect, &taken) <= covered(&under_rect, &taken) + 0.5, "{name}");
+            moved += usize::from((x, y) != under);
+            clear += usize::from(on_counters < 0.5);
+            taken.push(rect);
+        }
+        assert!(s.places.len() >= 8, "{}", s.places.len());
+        assert!(
+            clear * 10 >= s.places.len() * 8,
+            "{clear} of {} clear of counters",
+            s.places.len()
+        );
+        assert!(moved >= 1, "some name had a counter under it and moved");
+        // A counter right under the cell sends the name above it.
+        let (cx, cy) = (400.0, 400.0);
+        let below = [cx - 40.0, cy + at.scale() * 0.5, cx + 40.0, cy + at.scale() * 1.5];
+        let (_, y) = label_spot(&at, (cx, cy), (60.0, 12.0), &[below]);
+        assert!(y < cy, "above the cell: {y}");
+    }
 
     #[test]
     fn the_picture_shows_terrain_art_counters_and_stars_where_they_are() {

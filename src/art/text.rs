@@ -1,5 +1,7 @@
 //! Text and simple shapes drawn into a picture without a window (the highlights' captions, bars
-//! and panels), in the client's own fonts: Ubuntu Light, with Hack for what it lacks.
+//! and panels), in the client's own fonts: Ubuntu Light, with Hack for what it lacks; place names
+//! in the map face, DejaVu Serif Condensed (Debian's `fonts-dejavu-extra`, its licence beside it
+//! in `assets/fonts/`).
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use image::{Rgb, RgbImage};
@@ -16,12 +18,25 @@ impl Default for Pen {
     }
 }
 
+/// The map face: place names on the board and in the pictures, a proportional serif narrow
+/// enough for long names (St-Hilaire-du-Harcouët), with every Latin letter the scenarios use.
+pub const MAP_FACE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSerifCondensed.ttf");
+
 impl Pen {
     pub fn new() -> Self {
-        // Both are egui's shipped fonts: they parse, or the build itself is broken.
-        let parse = |bytes: &'static [u8]| FontRef::try_from_slice(bytes).expect("egui's default fonts parse");
+        Self::with(epaint_default_fonts::UBUNTU_LIGHT)
+    }
+
+    /// A pen writing in the map face (place names), Hack for what it lacks.
+    pub fn map_face() -> Self {
+        Self::with(MAP_FACE)
+    }
+
+    fn with(main: &'static [u8]) -> Self {
+        // Fonts built into the program: they parse, or the build itself is broken.
+        let parse = |bytes: &'static [u8]| FontRef::try_from_slice(bytes).expect("the built-in fonts parse");
         Self {
-            main: parse(epaint_default_fonts::UBUNTU_LIGHT),
+            main: parse(main),
             fallback: parse(epaint_default_fonts::HACK_REGULAR),
         }
     }
@@ -148,5 +163,29 @@ pub fn ring(img: &mut RgbImage, (cx, cy): (f32, f32), radius: f32, width: f32, c
                 blend(img, cx as i64 + dx, cy as i64 + dy, color, cover);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_map_face_has_every_letter_of_every_shipped_place_name() {
+        let face = FontRef::try_from_slice(MAP_FACE).unwrap();
+        let mut letters = 0;
+        for i in 0..crate::scenario::SHIPPED.len() {
+            let s = crate::scenario::shipped_scenario(i).unwrap();
+            for name in s.places.values() {
+                for c in name.chars().filter(|c| !c.is_whitespace()) {
+                    assert_ne!(face.glyph_id(c).0, 0, "{name}: {c}");
+                    letters += 1;
+                }
+            }
+        }
+        assert!(letters > 500, "{letters}");
+        // Proportional: an i is narrower than an m (Hack, the board's old face, is not).
+        let pen = Pen::map_face();
+        assert!(pen.width("iiii", 20.0) < pen.width("mmmm", 20.0) * 0.6);
     }
 }

@@ -133,9 +133,8 @@ fn top_bar(
             ui.label(format!("Turn {} of {}", turn.turn, turn.last_turn));
             ui.separator();
             let side = &sides.0[turn.active.0];
-            let [r, g, b] = side.color;
             ui.colored_label(
-                egui::Color32::from_rgb(r, g, b),
+                super::side_text::side_text_color(side.color),
                 egui::RichText::new(&side.name).strong(),
             );
             ui.label(format!("{:?} phase", phase.get()));

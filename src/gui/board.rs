@@ -27,14 +27,19 @@ const CHUNK: i32 = 8;
 #[derive(Component)]
 pub struct BoardChunk;
 
-/// A place name (or one of its halo copies): `offset` from `at` in screen pixels at size `size`,
-/// kept that size on screen when zoomed out (`detail.rs`).
+/// A place name (or one of its halo copies) for `cell`: `offset` from `at` in screen pixels at
+/// size `size`, kept that size on screen when zoomed out (`detail.rs`); `at` moves to keep the
+/// name clear of counters (`place_names.rs`).
 #[derive(Component, Clone, Copy)]
 pub struct PlaceName {
+    pub cell: crate::rules::grid::Cell,
     pub at: Vec2,
     pub offset: Vec2,
     pub size: f32,
 }
+
+/// A place name's size on screen, in pixels.
+pub const NAME_SIZE: f32 = 14.0;
 
 /// Whether the cell labels are on (C); they are made the first time they are asked for.
 #[derive(Resource, Default)]
@@ -69,7 +74,9 @@ fn draw_board(
     map: Res<GameMap>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    map_font: Option<Res<super::fonts::MapFont>>,
 ) {
+    let font = map_font.map(|f| f.0.clone()).unwrap_or_default();
     let layout = Layout { grid: map.board.grid };
     commands.insert_resource(layout);
     commands.insert_resource(ShowLabels(false));
@@ -140,11 +147,12 @@ fn draw_board(
         for k in 0..8 {
             let a = k as f32 * std::f32::consts::FRAC_PI_4;
             let offset = Vec2::new(a.cos(), a.sin()) * 1.3;
-            spawn_place_name(&mut commands, name, at, offset, halo, 0.59);
+            spawn_place_name(&mut commands, name, (*cell, at, offset), &font, halo, 0.59);
         }
         // Under the counters but at the cell's foot, so a stack in a town covers only the middle of
         // its name (a name drawn over them would hide the neighbours' values).
-        spawn_place_name(&mut commands, name, at, Vec2::ZERO, Color::srgb(0.08, 0.06, 0.04), 0.6);
+        let ink = Color::srgb(0.08, 0.06, 0.04);
+        spawn_place_name(&mut commands, name, (*cell, at, Vec2::ZERO), &font, ink, 0.6);
     }
 }
 
@@ -231,12 +239,25 @@ fn far_objective_mesh() -> Mesh {
     mb.build()
 }
 
-fn spawn_place_name(commands: &mut Commands, name: &str, at: Vec2, offset: Vec2, color: Color, z: f32) {
-    let place = PlaceName { at, offset, size: 13.0 };
+fn spawn_place_name(
+    commands: &mut Commands,
+    name: &str,
+    (cell, at, offset): (crate::rules::grid::Cell, Vec2, Vec2),
+    font: &Handle<Font>,
+    color: Color,
+    z: f32,
+) {
+    let place = PlaceName {
+        cell,
+        at,
+        offset,
+        size: NAME_SIZE,
+    };
     let p = at + offset;
     commands.spawn((
         Text2d::new(name),
         TextFont {
+            font: font.clone().into(),
             font_size: FontSize::Px(place.size),
             ..default()
         },

@@ -3,7 +3,8 @@
 
 use super::layout::{Layout, MeshBuilder};
 use super::state::rgb;
-use crate::game::components::{MapIndex, MovePoints, Position, Side, Sides, Statuses, Steps, Unit};
+use crate::art::{counter, designation};
+use crate::game::components::{Formation, MapIndex, MovePoints, Position, Side, Sides, Statuses, Steps, Unit};
 use crate::game::phase::GameState;
 use crate::rules::grid::Cell;
 use crate::rules::units::{UnitClass, UnitStatus};
@@ -27,8 +28,9 @@ pub struct StackBadge;
 #[derive(Component)]
 pub struct CounterPip;
 
-/// What a counter's face mesh shows; counters that look alike share one mesh.
-type FaceKey = (usize, UnitClass, usize, usize);
+/// What a counter's face mesh shows (side, class, steps, steps left, formation band); counters
+/// that look alike share one mesh.
+type FaceKey = (usize, UnitClass, usize, usize, Option<[u8; 3]>);
 
 /// Meshes shared by counters: faces by look, pips by side, and the stack badge.
 #[derive(Default)]
@@ -96,6 +98,7 @@ type CounterData<'a> = (
     &'a Steps,
     &'a Statuses,
     &'a MovePoints,
+    Option<&'a Formation>,
     Option<&'a Children>,
 );
 
@@ -115,10 +118,10 @@ pub fn contrast(a: Color, b: Color) -> f32 {
 
 /// A counter's face (`art::counter`, as in the pictures): shadow, border, side colour, NATO
 /// symbol and step pips.
-fn face_mesh(color: [u8; 3], class: UnitClass, total: usize, remaining: usize) -> Mesh {
+fn face_mesh(color: [u8; 3], class: UnitClass, steps: (usize, usize), band: Option<[u8; 3]>) -> Mesh {
     let mut mb = MeshBuilder::default();
     mb.shapes(
-        &crate::art::counter::face(color, class, total, remaining, true),
+        &counter::face(color, class, steps, band, true),
         Vec2::ZERO,
         COUNTER / 2.0,
     );
@@ -153,7 +156,7 @@ fn draw_counters(
         .material
         .get_or_insert_with(|| materials.add(ColorMaterial::from_color(Color::WHITE)))
         .clone();
-    for (entity, unit, side, steps, statuses, mp, children) in &units {
+    for (entity, unit, side, steps, statuses, mp, formation, children) in &units {
         for child in children.into_iter().flatten() {
             if parts.contains(*child) {
                 commands.entity(*child).despawn();
@@ -163,7 +166,9 @@ fn draw_counters(
         let ink = COUNTER_INK;
         let h = COUNTER / 2.0;
         let track = &steps.0;
-        let key = (side.0, unit.class, track.total(), track.remaining());
+        let element = formation.and_then(|f| f.element.as_deref());
+        let band = designation::band_color(&sides.0[side.0].formations, element);
+        let key = (side.0, unit.class, track.total(), track.remaining(), band);
         let face = shared
             .faces
             .entry(key)
@@ -171,8 +176,8 @@ fn draw_counters(
                 meshes.add(face_mesh(
                     sides.0[side.0].color,
                     unit.class,
-                    track.total(),
-                    track.remaining(),
+                    (track.total(), track.remaining()),
+                    band,
                 ))
             })
             .clone();
@@ -199,29 +204,58 @@ fn draw_counters(
                 ))
                 .id(),
         ];
-        let mut text = |s: String, at: Vec2, size: f32, color: Color| {
+        // Text at `at` (in half-sides), anchored by its centre, left or right edge.
+        let mut text = |s: String, at: Vec2, size: f32, anchor: bevy::sprite::Anchor| {
             parts_of.push(
                 commands
                     .spawn((
                         Text2d::new(s),
                         TextFont {
-                            font_size: FontSize::Px(size),
+                            font_size: FontSize::Px(size * h),
                             ..default()
                         },
-                        TextColor(color),
-                        Transform::from_xyz(at.x, at.y, 0.01),
+                        TextColor(ink),
+                        anchor,
+                        Transform::from_xyz(at.x * h, at.y * h, 0.01),
                         CounterPart,
                     ))
                     .id(),
             );
         };
-        text(unit.size.mark().to_string(), Vec2::new(0.0, h * 0.68), 10.0, ink);
+        use bevy::sprite::Anchor;
+        let band_at = |x: f32| Vec2::new(x, counter::BAND_TEXT_Y);
+        let designation = designation::short_name(&unit.name);
+        text(
+            designation,
+            band_at(counter::BAND_TEXT_LEFT),
+            counter::BAND_TEXT_SIZE,
+            Anchor::CENTER_LEFT,
+        );
+        let parent = element.map(designation::short_name).unwrap_or_default();
+        text(
+            parent,
+            band_at(counter::BAND_TEXT_RIGHT),
+            counter::BAND_TEXT_SIZE,
+            Anchor::CENTER_RIGHT,
+        );
+        let mark_at = Vec2::new(0.0, counter::SIZE_MARK_Y);
+        text(
+            unit.size.mark().to_string(),
+            mark_at,
+            counter::SIZE_MARK_SIZE,
+            Anchor::CENTER,
+        );
         let values = if track.is_cadre() {
             format!("{} c", values_text(steps, mp, full))
         } else {
             values_text(steps, mp, full)
         };
-        text(values, Vec2::new(0.0, -h * 0.6), 14.0, ink);
+        text(
+            values,
+            Vec2::new(0.0, counter::VALUES_Y),
+            counter::VALUES_SIZE,
+            Anchor::CENTER,
+        );
         parts_of.extend(status_markers(
             &mut commands,
             &mut shared,

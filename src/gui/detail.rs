@@ -72,9 +72,14 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (start_bake, finish_bake, choose_detail, show_detail)
                 .chain()
+                .in_set(DetailSystems)
                 .run_if(super::board_shown.and_then(resource_exists::<Layout>)),
         );
 }
+
+/// The zoom's choices of what shows, and the names' sizes: what reads them runs after.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DetailSystems;
 
 /// The size of the picture for a board of `world` units: within the pixel budget, at most one
 /// pixel a unit.

@@ -147,15 +147,13 @@ fn end_screen(
 fn headline(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides) {
     let headline = match verdict.winner {
         Some(side) => {
-            let [r, g, b] = sides.0[side.0].color;
+            let color = super::side_text::side_text_color(sides.0[side.0].color);
             // "German wins a decisive victory"; a plain "German wins" without levels.
             let text = match verdict.level {
                 Some(level) => format!("{} wins a {} victory", sides.0[side.0].name, level.word()),
                 None => format!("{} wins", sides.0[side.0].name),
             };
-            egui::RichText::new(text)
-                .size(26.0)
-                .color(egui::Color32::from_rgb(r, g, b))
+            egui::RichText::new(text).size(26.0).color(color)
         }
         None => egui::RichText::new("A draw").size(26.0),
     };
@@ -208,8 +206,7 @@ fn summary(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, lost: &[(usize, 
         }
         ui.end_row();
         for (i, side) in sides.0.iter().enumerate() {
-            let [r, g, b] = side.color;
-            ui.colored_label(egui::Color32::from_rgb(r, g, b), &side.name);
+            ui.colored_label(super::side_text::side_text_color(side.color), &side.name);
             ui.label(verdict.points.get(i).copied().unwrap_or(0).to_string());
             ui.label(format!("{} of {}", lost[i].1, lost[i].0));
             ui.label(lost[i].2.to_string());

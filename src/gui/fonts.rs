@@ -4,8 +4,12 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+/// The map face for place names on the board (`art::text::MAP_FACE`).
+#[derive(Resource, Clone)]
+pub struct MapFont(pub Handle<Font>);
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, use_latin_font)
+    app.add_systems(Startup, (use_latin_font, load_map_face))
         .add_systems(bevy_egui::EguiPrimaryContextPass, fallbacks_in_every_font);
 }
 
@@ -15,6 +19,12 @@ fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
     if let Err(e) = fonts.insert(&Handle::<Font>::default(), hack) {
         warn!("could not replace the default font ({e}); accented names may lose letters");
     }
+}
+
+/// Loads the map face once; place names are drawn in it.
+fn load_map_face(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
+    let face = Font::from_bytes(crate::art::text::MAP_FACE.to_vec());
+    commands.insert_resource(MapFont(fonts.add(face)));
 }
 
 /// egui's fonts, with Hack after them for proportional text, so arrows (`0617→0618` in moves and

@@ -151,8 +151,7 @@ fn hand_over_screen(
     let Some(side) = hand.waiting else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let info = &sides.0[side.0];
-    let [r, g, b] = info.color;
-    let color = egui::Color32::from_rgb(r, g, b);
+    let color = super::side_text::side_text_color(info.color);
     let mut seated = false;
     // Over everything, opaque: the board and its panels cannot be seen or clicked.
     egui::Area::new(egui::Id::new("hand-over"))

@@ -34,6 +34,7 @@ pub mod log_panel;
 pub mod marks;
 pub mod online;
 pub mod orders;
+mod place_names;
 pub mod present;
 pub mod redraw;
 mod render_cache;
@@ -47,6 +48,7 @@ pub mod score;
 pub mod script;
 pub mod session;
 pub mod settings;
+pub mod side_text;
 pub mod stack_panel;
 pub mod start;
 mod start_files;
@@ -94,6 +96,7 @@ pub struct RunOptions {
 /// All client plugins.
 pub fn plugin(app: &mut App) {
     app.add_plugins(fonts::plugin)
+        .add_plugins(place_names::plugin)
         .add_plugins((
             settings::plugin,
             start::plugin,

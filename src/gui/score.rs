@@ -35,8 +35,7 @@ fn toggle(mut keys: ResMut<super::keymap::Keys>, mut show: ResMut<ShowScore>) {
 }
 
 fn side_color(sides: &Sides, side: Side) -> egui::Color32 {
-    let [r, g, b] = sides.0.get(side.0).map_or([200, 200, 200], |s| s.color);
-    egui::Color32::from_rgb(r, g, b)
+    super::side_text::side_text_color(sides.0.get(side.0).map_or([200, 200, 200], |s| s.color))
 }
 
 fn side_name(sides: &Sides, side: Option<Side>) -> String {

@@ -5,33 +5,57 @@
 use crate::scenario::Scenario;
 use bevy_egui::egui;
 
-/// The map in miniature, as wide as the panel allows (at most 560 points) and at most 360 tall.
-pub fn thumbnail(ui: &mut egui::Ui, s: &Scenario) {
+/// The map in miniature, as wide as the panel allows (at most `max.x` points) and at most
+/// `max.y` tall.
+pub fn thumbnail(ui: &mut egui::Ui, s: &Scenario, max: egui::Vec2) -> egui::Response {
     let ppp = ui.ctx().pixels_per_point();
-    // As wide as the panel allows, but no taller than 360 points; in steps of 40 pixels, so a
-    // window being resized draws a few pictures, not one a frame.
+    // As wide as the panel allows, but no taller than asked; in steps of 40 pixels (8 for small
+    // ones), so a window being resized draws a few pictures, not one a frame.
     let aspect = crate::art::picture::aspect(s).max(0.05);
-    let points = ui.available_width().clamp(120.0, 560.0).min(360.0 / aspect);
-    let width = (((points * ppp) / 40.0).floor() * 40.0).max(40.0) as u32;
-    let key = egui::Id::new(("map-thumbnail", fingerprint(s)));
+    let points = ui.available_width().min(max.x).max(24.0).min(max.y / aspect);
+    let step = if points * ppp > 200.0 { 40.0 } else { 8.0 };
+    let width = (((points * ppp) / step).floor() * step).max(step) as u32;
+    // One texture per map and place (the list's, the preview's): a new size replaces the old.
+    let key = egui::Id::new(("map-thumbnail", fingerprint(s), max.x as u32));
     let kept = ui.ctx().data(|d| d.get_temp::<(u32, egui::TextureHandle)>(key));
     let texture = match kept {
         Some((w, t)) if w == width => t,
         _ => {
             let picture = crate::art::picture::render(s, width);
-            let size = [picture.width() as usize, picture.height() as usize];
-            let image = egui::ColorImage::from_rgb(size, picture.as_raw());
-            let t = ui
-                .ctx()
-                .load_texture("map-thumbnail", image, egui::TextureOptions::LINEAR);
-            // One texture per map: a new size replaces the old one.
+            let t = texture(ui, "map-thumbnail", &picture);
             ui.ctx().data_mut(|d| d.insert_temp(key, (width, t.clone())));
             t
         }
     };
     let [w, h] = texture.size();
     ui.add(egui::Image::new(&texture).fit_to_exact_size(egui::vec2(w as f32, h as f32) / ppp))
-        .on_hover_text("The map at the start, drawn as on the board");
+}
+
+/// A picture made on the CPU as a texture.
+fn texture(ui: &egui::Ui, name: &str, picture: &image::RgbImage) -> egui::TextureHandle {
+    let size = [picture.width() as usize, picture.height() as usize];
+    let image = egui::ColorImage::from_rgb(size, picture.as_raw());
+    ui.ctx().load_texture(name, image, egui::TextureOptions::LINEAR)
+}
+
+/// The scenario's unit `id` as its counter, `points` square (drawn with the board's art, kept as
+/// a texture); nothing when there is no such unit.
+pub fn counter(ui: &mut egui::Ui, s: &Scenario, id: &str, points: f32) -> Option<egui::Response> {
+    let ppp = ui.ctx().pixels_per_point();
+    let px = (points * ppp).round() as u32;
+    let key = egui::Id::new(("counter-picture", fingerprint(s), id, px));
+    let kept = ui.ctx().data(|d| d.get_temp::<egui::TextureHandle>(key));
+    let texture = match kept {
+        Some(t) => t,
+        None => {
+            let bg = ui.visuals().panel_fill;
+            let picture = crate::art::token::counter_image(s, id, px, [bg.r(), bg.g(), bg.b()])?;
+            let t = texture(ui, "counter-picture", &picture);
+            ui.ctx().data_mut(|d| d.insert_temp(key, t.clone()));
+            t
+        }
+    };
+    Some(ui.add(egui::Image::new(&texture).fit_to_exact_size(egui::vec2(points, points))))
 }
 
 /// What the picture shows, as one number: the map's terrain and every unit's place and steps (a

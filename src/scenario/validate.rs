@@ -22,6 +22,9 @@ pub struct SideInfo {
     pub name: String,
     pub color: [u8; 3],
     pub home_edge: Option<MapEdge>,
+    /// The side's formations (its units' elements) in the order the scenario first names them:
+    /// each counter's formation band takes its colour from its place here.
+    pub formations: Vec<String>,
 }
 
 /// An objective cell.
@@ -204,7 +207,7 @@ fn validate_with(src: &Source, raw: RawScenario, given: RulesetFrom) -> Result<S
         places.insert(cell_at(format!("map.places.{label}"), label)?, name.clone());
     }
 
-    let sides = validate_sides(src, &raw)?;
+    let mut sides = validate_sides(src, &raw)?;
     let side_ids: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
     let side_of = |field: String, id: &str| -> Result<usize, LoadError> {
         side_ids.iter().position(|s| s == id).ok_or_else(|| {
@@ -266,6 +269,14 @@ fn validate_with(src: &Source, raw: RawScenario, given: RulesetFrom) -> Result<S
     if let Some(p) = &raw.progress {
         validate_progress(src, p, &raw, &ruleset, &seen, &side_of, &cell_at)?;
     }
+    for u in &units {
+        let (Some(side), Some(element)) = (sides.get_mut(u.side), &u.element) else {
+            continue;
+        };
+        if !side.formations.contains(element) {
+            side.formations.push(element.clone());
+        }
+    }
     Ok(Scenario {
         ruleset,
         board,
@@ -296,6 +307,7 @@ fn validate_sides(src: &Source, raw: &RawScenario) -> Result<Vec<SideInfo>, Load
             name: s.name.clone(),
             color: parse_color(&s.color).map_err(|m| src.error(format!("sides[{i}].color"), m))?,
             home_edge: s.home_edge,
+            formations: Vec::new(),
         });
     }
     Ok(sides)

@@ -3,7 +3,8 @@
 //! results the odds gave the least chance) with its odds chart, dice, result and modifiers.
 
 use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, chance_words, less_likely};
-use crate::art::picture::{Token, render_position};
+use crate::art::crop::{Aspect, frame_for};
+use crate::art::picture::{Frame, Token, render_frame};
 use crate::art::text::{Pen, fill, ring};
 use crate::combat::odds::Fraction;
 use crate::scenario::Scenario;
@@ -29,6 +30,8 @@ pub struct Request {
     pub width: u32,
     /// The most upset combats to draw.
     pub upsets: usize,
+    /// The pictures' shape: the whole map, or 16:9 or 1:1 framed on each picture's action.
+    pub aspect: Aspect,
 }
 
 /// The upsets worth a picture: at most `n`, biggest first, each with at most `UPSET_AT_MOST`.
@@ -60,24 +63,71 @@ pub fn write_all(
         files.push(path);
         Ok(())
     };
-    for end in &moments.turn_ends {
+    if !moments.turn_ends.is_empty() {
+        save(title_picture(s, moments, req, &pen), "00-title.png".to_string())?;
+    }
+    let start = start_units(s);
+    for (i, end) in moments.turn_ends.iter().enumerate() {
         let name = if end.over {
             format!("turn-{:02}-game-over.png", end.turn)
         } else {
             format!("turn-{:02}.png", end.turn)
         };
-        save(turn_picture(s, end, req.width, &pen), name)?;
+        let before = if i == 0 {
+            &start
+        } else {
+            &moments.turn_ends[i - 1].units
+        };
+        let action = changed_cells(before, &end.units);
+        save(turn_picture(s, end, (req.width, req.aspect), &action, &pen), name)?;
     }
     for (rank, c) in upsets_to_show(moments, req.upsets).into_iter().enumerate() {
         let name = format!("upset-{}-turn-{:02}-{}.png", rank + 1, c.turn, c.target);
-        save(upset_picture(s, c, rank + 1, req.width, &pen), name)?;
+        save(upset_picture(s, c, rank + 1, (req.width, req.aspect), &pen), name)?;
     }
     Ok(files)
 }
 
+/// The units on the map at the start, as the moments list them.
+fn start_units(s: &Scenario) -> Vec<UnitAt> {
+    crate::art::picture::start_tokens(s)
+        .into_iter()
+        .map(|t| UnitAt {
+            id: t.id,
+            cell: t.cell,
+            side: t.side,
+            steps: t.remaining as u32,
+            values: t.values,
+        })
+        .collect()
+}
+
+/// Where something happened between two boards: the cells a unit left or reached, and those of
+/// units that lost steps or were eliminated.
+pub fn changed_cells(before: &[UnitAt], after: &[UnitAt]) -> Vec<crate::rules::grid::Cell> {
+    let mut cells = Vec::new();
+    for b in before {
+        match after.iter().find(|a| a.id == b.id) {
+            Some(a) if a.cell == b.cell && a.steps == b.steps => {}
+            Some(a) => cells.extend([b.cell, a.cell]),
+            None => cells.push(b.cell),
+        }
+    }
+    // Reinforcements arrived.
+    cells.extend(
+        after
+            .iter()
+            .filter(|a| before.iter().all(|b| b.id != a.id))
+            .map(|a| a.cell),
+    );
+    cells.sort_by_key(|c| (c.row, c.col));
+    cells.dedup();
+    cells
+}
+
 /// The board with these units as counters (the window's art: symbol, size mark, values, stacks
-/// offset), and where cells landed.
-fn board(s: &Scenario, units: &[UnitAt], width: u32) -> (RgbImage, crate::art::picture::Placement) {
+/// offset) in `frame` of the map, and where cells landed.
+fn board(s: &Scenario, units: &[UnitAt], width: u32, frame: Frame) -> (RgbImage, crate::art::picture::Placement) {
     let tokens: Vec<Token> = units
         .iter()
         .map(|u| Token {
@@ -88,7 +138,35 @@ fn board(s: &Scenario, units: &[UnitAt], width: u32) -> (RgbImage, crate::art::p
             values: u.values.clone(),
         })
         .collect();
-    render_position(s, width, Some(&tokens))
+    render_frame(s, frame, width, Some(&tokens))
+}
+
+/// The map's frame for a picture `width` wide whose map part is `map_h` pixels tall at the
+/// aspect asked (the whole map when `Aspect::Map`), around `cells`.
+fn frame_around(s: &Scenario, cells: &[crate::rules::grid::Cell], aspect: Aspect, (width, map_h): (u32, u32)) -> Frame {
+    match aspect {
+        Aspect::Map => Frame::whole(s),
+        _ => crate::art::crop::around(s, cells, width as f32 / map_h.max(1) as f32),
+    }
+}
+
+/// The card that opens the set: the board at the game's last turn end (framed on the whole
+/// map), the scenario's name and setting, the sides, how far the game went and how it ended.
+pub fn title_picture(s: &Scenario, moments: &Moments, req: &Request, pen: &Pen) -> RgbImage {
+    use crate::art::title::{Title, card};
+    let last = moments.turn_ends.last();
+    let units = last.map_or_else(|| start_units(s), |e| e.units.clone());
+    let frame = frame_for(s, &[], req.aspect);
+    let (map, _) = board(s, &units, req.width, frame);
+    let turns = last.map_or(0, |e| e.turn);
+    let line = format!(
+        "{} · {turns} of {} turns played · {} combats",
+        s.raw.setting,
+        s.raw.turns,
+        moments.combats.len()
+    );
+    let verdict = last.and_then(|e| e.verdict.clone());
+    card(map, pen, &Title::of(s, line), &s.raw.description, verdict.as_deref())
 }
 
 /// `German 12 · Soviet 8` with each side's colour swatch; returns the width used.
@@ -108,14 +186,27 @@ fn score_line(img: &mut RgbImage, pen: &Pen, s: &Scenario, points: &[u32], (x, y
     at - x
 }
 
-/// The board at a turn's end under a band with the scenario, the turn and the score.
-pub fn turn_picture(s: &Scenario, end: &TurnEnd, width: u32, pen: &Pen) -> RgbImage {
-    let (map, _) = board(s, &end.units, width);
+/// The board at a turn's end under a band with the scenario, the turn and the score; at 16:9 or
+/// 1:1 the map framed on `action` (the cells where something happened that turn).
+pub fn turn_picture(
+    s: &Scenario,
+    end: &TurnEnd,
+    (width, aspect): (u32, Aspect),
+    action: &[crate::rules::grid::Cell],
+    pen: &Pen,
+) -> RgbImage {
     let line = (width as f32 / 1600.0 * 84.0).max(56.0);
     let size = line * 0.36;
     // A third line for the verdict at the game's end.
     let band = if end.verdict.is_some() { line * 1.4 } else { line } as u32;
-    let mut img = RgbImage::from_pixel(map.width(), map.height() + band, image::Rgb(PANEL));
+    let total_h = aspect.height(width, crate::art::picture::aspect(s));
+    let frame = frame_around(s, action, aspect, (width, total_h.saturating_sub(band)));
+    let (map, _) = board(s, &end.units, width, frame);
+    let height = match aspect {
+        Aspect::Map => map.height() + band,
+        _ => total_h,
+    };
+    let mut img = RgbImage::from_pixel(map.width(), height, image::Rgb(PANEL));
     image::imageops::replace(&mut img, &map, 0, i64::from(band));
     let title = if end.over {
         format!("{} — game over on turn {}", s.raw.name, end.turn)
@@ -149,11 +240,21 @@ pub fn turn_picture(s: &Scenario, end: &TurnEnd, width: u32, pen: &Pen) -> RgbIm
 
 /// The board before the combat with its cell ringed, beside the overlay: the odds as bars, the
 /// result that happened lit, the dice, the losses and every modifier in words.
-pub fn upset_picture(s: &Scenario, c: &CombatMoment, rank: usize, width: u32, pen: &Pen) -> RgbImage {
+pub fn upset_picture(
+    s: &Scenario,
+    c: &CombatMoment,
+    rank: usize,
+    (width, aspect): (u32, Aspect),
+    pen: &Pen,
+) -> RgbImage {
     let panel_w = (width as f32 * 0.36).max(420.0) as u32;
     let map_w = width.saturating_sub(panel_w).max(200);
     // The board just before the dice: the attackers ringed in blue, their target in orange.
-    let (mut map, at) = board(s, &c.board, map_w);
+    let mut cells = c.attacker_cells.clone();
+    cells.push(c.target);
+    let fixed_h = aspect.ratio().map(|r| (width as f32 / r).round() as u32);
+    let frame = frame_around(s, &cells, aspect, (map_w, fixed_h.unwrap_or(1)));
+    let (mut map, at) = board(s, &c.board, map_w, frame);
     let width_of_ring = (at.inner() * 0.16).max(2.0);
     for from in &c.attacker_cells {
         ring(&mut map, at.center(*from), at.inner() * 0.95, width_of_ring, BAR);
@@ -165,18 +266,21 @@ pub fn upset_picture(s: &Scenario, c: &CombatMoment, rank: usize, width: u32, pe
         width_of_ring * 1.4,
         HAPPENED,
     );
-    let height = map.height().max((panel_w as f32 * 1.9) as u32);
+    let wanted = (panel_w as f32 * 1.9) as u32;
+    let height = fixed_h.unwrap_or_else(|| map.height().max(wanted));
     let mut img = RgbImage::from_pixel(map_w + panel_w, height, image::Rgb(PANEL));
-    image::imageops::replace(&mut img, &map, 0, i64::from((height - map.height()) / 2));
-    overlay(&mut img, pen, c, rank, (map_w as f32, panel_w as f32));
+    image::imageops::replace(&mut img, &map, 0, (i64::from(height) - i64::from(map.height())) / 2);
+    // A frame lower than the overlay wants: its type smaller, so every line still fits.
+    let type_scale = (height as f32 / wanted as f32).min(1.0);
+    overlay(&mut img, pen, c, rank, (map_w as f32, panel_w as f32, type_scale));
     img
 }
 
-/// The overlay in the panel from `x`, `w` wide.
-fn overlay(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, rank: usize, (x, w): (f32, f32)) {
+/// The overlay in the panel from `x`, `w` wide, its type scaled by `type_scale`.
+fn overlay(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, rank: usize, (x, w, type_scale): (f32, f32, f32)) {
     let pad = w * 0.06;
     let (left, inner) = (x + pad, w - 2.0 * pad);
-    let big = w / 16.0;
+    let big = w / 16.0 * type_scale;
     let mut y = pad;
     pen.write(img, (left, y), big, HAPPENED, &format!("UPSET #{rank}"), true);
     y += big * 1.4;

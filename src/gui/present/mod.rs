@@ -5,6 +5,7 @@
 //! follows (`glide.rs`) and the computer-vs-computer showcase (`showcase.rs`) belong to it.
 
 pub mod card;
+mod curtain;
 pub mod glide;
 pub mod overlay;
 pub mod showcase;
@@ -56,6 +57,7 @@ pub(super) fn plugin(app: &mut App) {
             overlay::plugin,
             glide::plugin,
             showcase::plugin,
+            curtain::plugin,
             stage::plugin,
             victory::plugin,
         ))
@@ -236,17 +238,35 @@ fn lower_third(
                     ui.vertical(|ui| {
                         if let Some(line) = overlay.headline(time.elapsed_secs_f64(), &settings) {
                             ui.label(egui::RichText::new("combat").size(12.0).weak());
-                            // One line, cut if need be: the strip never changes height.
-                            ui.add(
-                                egui::Label::new(egui::RichText::new(line).size(16.0).color(egui::Color32::WHITE))
-                                    .truncate(),
-                            );
+                            // Two lines at most, wrapped at words (cut only past the second):
+                            // the strip never changes height.
+                            ui.label(headline_job(line, ui.available_width()));
                         }
                     });
                 });
             });
         });
     Ok(())
+}
+
+/// The combat's headline laid out for the lower third: white, wrapped at words onto two lines at
+/// most, an ellipsis only past the second.
+fn headline_job(line: String, width: f32) -> egui::text::LayoutJob {
+    let mut job = egui::text::LayoutJob::single_section(
+        line,
+        egui::TextFormat {
+            font_id: egui::FontId::proportional(16.0),
+            color: egui::Color32::WHITE,
+            ..Default::default()
+        },
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: width.max(120.0),
+        max_rows: 2,
+        break_anywhere: false,
+        overflow_character: Some('…'),
+    };
+    job
 }
 
 /// The showcase's `German wins 92%` from its last quick lab run.

@@ -35,6 +35,8 @@ pub struct Showcase {
     asked: Option<QuickRun>,
     /// The last answer: turn, each side's share, the share drawn.
     pub odds: Option<(u32, Vec<f64>)>,
+    /// The title card up between two scenarios (`curtain.rs`).
+    pub curtain: Option<Curtain>,
 }
 
 impl Showcase {
@@ -46,6 +48,7 @@ impl Showcase {
             over_since: None,
             asked: None,
             odds: None,
+            curtain: None,
         }
     }
 
@@ -74,8 +77,23 @@ impl Showcase {
         self.odds = None;
         self.asked = None;
         self.over_since = None;
+        self.curtain = Some(Curtain {
+            title: scenario.raw.name.clone(),
+            setting: scenario.raw.setting.clone(),
+            game: self.next,
+            board_since: None,
+        });
         Some((StartGame::new(scenario, seed), seats))
     }
+}
+
+/// The title card the showcase raises between two scenarios (drawn by `curtain.rs`): what it says, and when the new board first showed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curtain {
+    pub title: String,
+    pub setting: String,
+    pub game: usize,
+    pub board_since: Option<f64>,
 }
 
 /// A quick lab run on another thread.

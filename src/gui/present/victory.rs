@@ -22,16 +22,6 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// A side's colour light enough to read as text on the card's dark fill (mixed with white).
-pub fn readable_on_dark([r, g, b]: [u8; 3]) -> egui::Color32 {
-    let luma = |c: [f32; 3]| 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-    let mut c = [f32::from(r), f32::from(g), f32::from(b)];
-    while luma(c) < 150.0 {
-        c = c.map(|v| v + (255.0 - v) * 0.15);
-    }
-    egui::Color32::from_rgb(c[0] as u8, c[1] as u8, c[2] as u8)
-}
-
 fn victory_card(
     mut contexts: EguiContexts,
     verdict: Res<Verdict>,
@@ -68,7 +58,7 @@ fn contents(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, scenario: &str,
                 Some(level) => format!("{} wins a {} victory", s.name, level.word()),
                 None => format!("{} wins", s.name),
             };
-            (text, readable_on_dark(s.color))
+            (text, super::super::side_text::side_text_color(s.color))
         }
         None => ("A draw".to_string(), egui::Color32::WHITE),
     };
@@ -88,7 +78,7 @@ fn contents(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, scenario: &str,
                 egui::RichText::new(&side.name)
                     .size(18.0)
                     .strong()
-                    .color(readable_on_dark(side.color)),
+                    .color(super::super::side_text::side_text_color(side.color)),
             );
             let big = |t: String| egui::RichText::new(t).size(18.0).color(super::card::TEXT);
             ui.label(big(verdict.points.get(i).map_or("–".into(), |p| p.to_string())));

@@ -382,9 +382,20 @@ fn start_screen(
             });
         });
         ui.separator();
-        ui.columns(2, |cols| {
-            panels::scenario_list(&mut cols[0], &mut menu, &palette);
-            panels::details(&mut cols[1], &mut menu, &mut commands, &palette);
+        // The list on the left, a third of the window; the chosen scenario's shop window beside.
+        let size = ui.available_size();
+        let list_w = (size.x * 0.34).clamp(280.0, 520.0);
+        ui.horizontal_top(|ui| {
+            ui.allocate_ui_with_layout(
+                egui::vec2(list_w, size.y),
+                egui::Layout::top_down(egui::Align::Min),
+                |ui| {
+                    ui.set_width(list_w);
+                    panels::scenario_list(ui, &mut menu, &palette);
+                },
+            );
+            ui.separator();
+            ui.vertical(|ui| panels::details(ui, &mut menu, &mut commands, &palette));
         });
     });
     Ok(())

@@ -26,6 +26,85 @@ fn saved_line(e: &Entry, g: &LoadedGame) -> String {
     format!("{name} · {} · {when}", g.summary)
 }
 
+/// One entry of the list as a card: its map in miniature, its name, its ruleset, size and
+/// length (a saved game: where it stands and when it was written) and its setting; the whole
+/// card is clicked.
+fn entry_card(ui: &mut egui::Ui, (i, e): (usize, &Entry), selected: bool, palette: &Palette) -> egui::Response {
+    let visuals = ui.visuals().clone();
+    let fill = if selected {
+        visuals.selection.bg_fill
+    } else {
+        visuals.faint_bg_color
+    };
+    let card = egui::Frame::new()
+        .fill(fill)
+        .inner_margin(6.0)
+        .corner_radius(4.0)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            if selected {
+                // Light words on the selection's fill.
+                ui.visuals_mut().override_text_color = Some(egui::Color32::from_gray(245));
+            }
+            ui.horizontal(|ui| {
+                let thumb = egui::vec2(84.0, 60.0);
+                let used = match &e.loaded {
+                    Ok(g) if !e.loading => {
+                        let shown = e.position.as_ref().unwrap_or(&g.scenario);
+                        let r = ui.allocate_ui(thumb, |ui| crate::gui::thumbnail::thumbnail(ui, shown, thumb));
+                        r.response.rect.width()
+                    }
+                    _ => 0.0,
+                };
+                // Every card's words start at the same place, whatever its map's shape.
+                ui.add_space((thumb.x - used).max(0.0));
+                ui.vertical(|ui| card_words(ui, e, palette));
+            });
+        });
+    let r = ui.interact(card.response.rect, ui.id().with(("entry", i)), egui::Sense::click());
+    if r.hovered() && !selected {
+        ui.painter().rect_stroke(
+            card.response.rect,
+            4.0,
+            visuals.widgets.hovered.bg_stroke,
+            egui::StrokeKind::Inside,
+        );
+    }
+    r
+}
+
+/// A card's words: the name (or where a saved game stands), the ruleset and size, the setting.
+fn card_words(ui: &mut egui::Ui, e: &Entry, palette: &Palette) {
+    match &e.loaded {
+        _ if e.loading => {
+            ui.horizontal(|ui| {
+                ui.strong(&e.label);
+                ui.spinner();
+            });
+            ui.weak("reading…");
+        }
+        Ok(g) => {
+            let s = &g.scenario;
+            if e.saved {
+                ui.strong(saved_line(e, g));
+            } else {
+                ui.strong(&e.label);
+            }
+            let cells = if s.board.grid.is_hex() { "hexes" } else { "squares" };
+            let (w, h) = (s.board.grid.width, s.board.grid.height);
+            ui.weak(format!(
+                "{} · {w}×{h} {cells} · {} turns",
+                s.ruleset.raw.name, s.raw.turns
+            ));
+            ui.label(egui::RichText::new(&s.raw.setting).italics().weak());
+        }
+        Err(_) => {
+            ui.strong(&e.label);
+            ui.colored_label(palette.bad, "cannot be loaded");
+        }
+    }
+}
+
 pub(super) fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) {
     ui.strong("Scenarios");
     let mut clicked = None;
@@ -39,25 +118,7 @@ pub(super) fn scenario_list(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &P
                     ui.strong("Saved games");
                     shown_saves = true;
                 }
-                let text = match &e.loaded {
-                    _ if e.loading => format!("{}   (reading…)", e.label),
-                    Ok(g) if e.saved => saved_line(e, g),
-                    Ok(g) => format!("{}   ({})", e.label, g.scenario.ruleset.raw.name),
-                    Err(_) => format!("{}   (cannot be loaded)", e.label),
-                };
-                let mut rich = egui::RichText::new(text);
-                if e.loaded.is_err() && !e.loading {
-                    rich = rich.color(palette.bad);
-                }
-                let r = ui
-                    .horizontal(|ui| {
-                        let r = ui.selectable_label(menu.selected == i, rich);
-                        if e.loading {
-                            ui.spinner();
-                        }
-                        r
-                    })
-                    .inner;
+                let r = entry_card(ui, (i, e), menu.selected == i, palette);
                 let r = match &e.file {
                     Some(f) => r.on_hover_text(f.display().to_string()),
                     None => r.on_hover_text("shipped with Hexfront"),
@@ -100,8 +161,8 @@ pub(super) fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Co
     let under_way = entry.under_way();
     // A game under way is shown where it stands now.
     let s = entry.position.clone().unwrap_or_else(|| game.scenario.clone());
-    ui.heading(&s.raw.name);
-    ui.label(egui::RichText::new(&s.raw.setting).italics());
+    ui.label(egui::RichText::new(&s.raw.name).size(26.0).strong());
+    ui.label(egui::RichText::new(&s.raw.setting).italics().size(15.0));
     ui.label(format!(
         "Ruleset: {}   ·   {}×{} {}   ·   {} turns   ·   {} units{}",
         s.ruleset.raw.name,
@@ -131,11 +192,13 @@ pub(super) fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Co
             ),
         );
     }
+    // As large as the panel leaves room for under it: the sides, the description, Start.
+    let preview = egui::vec2(960.0, (ui.available_height() - 330.0).clamp(200.0, 680.0));
+    crate::gui::thumbnail::thumbnail(ui, &s, preview).on_hover_text("The map at the start, drawn as on the board");
     sides_and_seats(ui, &mut menu.seats, &s);
-    crate::gui::thumbnail::thumbnail(ui, &s);
     egui::ScrollArea::vertical()
         .id_salt("description")
-        .max_height(110.0)
+        .max_height((ui.available_height() - 90.0).clamp(60.0, 200.0))
         .show(ui, |ui| {
             ui.label(&s.raw.description);
             ui.label(egui::RichText::new(format!("Victory: {}", s.raw.victory)).strong());
@@ -267,17 +330,43 @@ fn playable(ui: &mut egui::Ui, menu: &mut StartMenu, palette: &Palette) -> Optio
     }
 }
 
-/// Each side with its units, and who plays it.
+/// The units a side's row shows as counters: the first of each class it fields at the start,
+/// at most `n`.
+fn sample_units(s: &Scenario, side: usize, n: usize) -> Vec<&str> {
+    let mut classes = Vec::new();
+    let mut ids = Vec::new();
+    for u in s.units.iter().filter(|u| u.side == side && u.arrives.is_none()) {
+        if !classes.contains(&u.class) && ids.len() < n {
+            classes.push(u.class);
+            ids.push(u.id.as_str());
+        }
+    }
+    ids
+}
+
+/// Each side with a few of its counters, its units, and who plays it.
 fn sides_and_seats(ui: &mut egui::Ui, seats: &mut Vec<Option<crate::ai::Profile>>, s: &Scenario) {
     seats.resize(s.sides.len(), None);
     for (i, side) in s.sides.iter().enumerate() {
         ui.horizontal(|ui| {
-            let [r, g, b] = side.color;
-            ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
-            let units = s.units.iter().filter(|u| u.side == i).count();
-            let first = if i == s.first_side { ", moves first" } else { "" };
-            ui.label(format!("{} ({units} units{first})", side.name));
-            seat_choice(ui, &mut seats[i], i);
+            for id in sample_units(s, i, 5) {
+                if let Some(r) = crate::gui::thumbnail::counter(ui, s, id, 46.0)
+                    && let Some(u) = s.units.iter().find(|u| u.id == id)
+                {
+                    r.on_hover_text(format!("{} ({:?} {:?})", u.name, u.class, u.size));
+                }
+            }
+            ui.vertical(|ui| {
+                let [r, g, b] = side.color;
+                let units = s.units.iter().filter(|u| u.side == i).count();
+                let first = if i == s.first_side { " · moves first" } else { "" };
+                ui.horizontal(|ui| {
+                    ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
+                    ui.strong(&side.name);
+                    ui.weak(format!("{units} units{first}"));
+                });
+                seat_choice(ui, &mut seats[i], i);
+            });
         });
     }
 }

@@ -1,0 +1,120 @@
+//! Place names kept clear of the counters: whenever units move (or the zoom changes the names'
+//! size), each name goes to the spot around its cell — at its foot, under or over its stack, to
+//! its right or left — that covers the least of the counters and of the names placed before it
+//! (`art::labels`, as the pictures place theirs).
+
+use super::board::{NAME_SIZE, PlaceName};
+use super::counters::COUNTER;
+use super::detail::ZoomDetail;
+use super::layout::Layout;
+use crate::art::labels::{Rect, centred, least_covered};
+use crate::game::components::MapIndex;
+use crate::rules::grid::Cell;
+use bevy::prelude::*;
+use std::collections::BTreeMap;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        keep_names_clear
+            .after(super::detail::DetailSystems)
+            .run_if(resource_exists::<Layout>.and_then(resource_exists::<MapIndex>)),
+    );
+}
+
+/// How far each counter of a stack sits from the one below it (as `counters.rs` draws them).
+const STACK_STEP: f32 = 6.0;
+
+/// Where the counters of `stacks` (cell, how many) cover the board, in world units.
+pub fn counter_rects(layout: &Layout, stacks: impl Iterator<Item = (Cell, usize)>) -> Vec<Rect> {
+    stacks
+        .map(|(cell, n)| {
+            let c = layout.center(cell);
+            let half = COUNTER / 2.0 + 3.0 + (n.max(1) - 1) as f32 * STACK_STEP / 2.0;
+            [c.x - half, c.y - half, c.x + half, c.y + half]
+        })
+        .collect()
+}
+
+/// The centre for a name `size` (width, height) of `cell` with `stack` counters in it, clear of
+/// `taken` where a spot is: its foot first, then under and over the stack, right, left.
+pub fn name_spot(layout: &Layout, cell: Cell, stack: usize, (w, h): (f32, f32), taken: &[Rect]) -> Vec2 {
+    let c = layout.center(cell);
+    let reach = COUNTER / 2.0 + 3.0 + stack.saturating_sub(1) as f32 * STACK_STEP / 2.0;
+    let spots = [
+        c - Vec2::new(0.0, layout.side() * 0.72),
+        c - Vec2::new(0.0, reach + h / 2.0 + 1.0),
+        c + Vec2::new(0.0, reach + h / 2.0 + 1.0),
+        c + Vec2::new(reach + w / 2.0 + 2.0, 0.0),
+        c - Vec2::new(reach + w / 2.0 + 2.0, 0.0),
+    ];
+    let rects: Vec<Rect> = spots.iter().map(|p| centred((p.x, p.y), (w, h))).collect();
+    spots[least_covered(&rects, taken)]
+}
+
+/// Moves each name (and its halo) to its spot when the units or the names' size changed.
+fn keep_names_clear(
+    layout: Res<Layout>,
+    index: Res<MapIndex>,
+    detail: Res<ZoomDetail>,
+    mut names: Query<(Ref<PlaceName>, &Text2d, &mut Transform)>,
+    mut pen: Local<Option<crate::art::text::Pen>>,
+) {
+    let added = names.iter().any(|(p, _, _)| p.is_added());
+    if !(index.is_changed() || detail.is_changed() || added) {
+        return;
+    }
+    let pen = pen.get_or_insert_with(crate::art::text::Pen::map_face);
+    let k = detail.name_scale;
+    let mut taken = counter_rects(&layout, index.occupied().map(|(c, s)| (c, s.len())));
+    // One spot per named cell, in the cells' order, each taking its rectangle.
+    let mut spots: BTreeMap<(i32, i32), Vec2> = BTreeMap::new();
+    let mut cells: Vec<(Cell, String)> = names.iter().map(|(p, t, _)| (p.cell, t.0.clone())).collect();
+    cells.sort_by_key(|(c, _)| (c.row, c.col));
+    cells.dedup_by_key(|(c, _)| *c);
+    for (cell, name) in cells {
+        let size = (pen.width(&name, NAME_SIZE * k) + 4.0, NAME_SIZE * k * 1.25);
+        let spot = name_spot(&layout, cell, index.stack(cell).len(), size, &taken);
+        taken.push(centred((spot.x, spot.y), size));
+        spots.insert((cell.col, cell.row), spot);
+    }
+    for (place, _, mut transform) in &mut names {
+        let Some(spot) = spots.get(&(place.cell.col, place.cell.row)) else {
+            continue;
+        };
+        let at = *spot + place.offset * k;
+        if transform.translation.truncate() != at {
+            transform.translation = at.extend(transform.translation.z);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_leaves_its_cells_counters_for_a_free_spot_and_stays_at_its_foot_when_free() {
+        let grid = crate::scenario::default_scenario().unwrap().board.grid;
+        let layout = Layout { grid };
+        let cell = Cell::new(10, 10);
+        let size = (90.0, 16.0);
+        // Nothing there: at its foot.
+        let foot = name_spot(&layout, cell, 0, size, &[]);
+        assert_eq!(foot, layout.center(cell) - Vec2::new(0.0, layout.side() * 0.72));
+        // A counter in the cell: the name leaves it, and the spot chosen covers no counter.
+        let taken = counter_rects(&layout, [(cell, 1)].into_iter());
+        let spot = name_spot(&layout, cell, 1, size, &taken);
+        assert_ne!(spot, foot);
+        let rect = centred((spot.x, spot.y), size);
+        assert_eq!(crate::art::labels::covered(&rect, &taken), 0.0);
+        // Its own cell and the one below both held: still clear (over the stack).
+        let below = Cell::new(10, 11);
+        let taken = counter_rects(&layout, [(cell, 2), (below, 1)].into_iter());
+        let spot = name_spot(&layout, cell, 2, size, &taken);
+        assert_eq!(
+            crate::art::labels::covered(&centred((spot.x, spot.y), size), &taken),
+            0.0
+        );
+    }
+}

@@ -1,0 +1,100 @@
+//! The showcase's curtain: between two scenarios a title card fills the frame (the next
+//! scenario's name, its setting and the game's number in the loop) while the old board goes and
+//! the new one is built, then fades out over the new board, so viewers never see an empty frame.
+
+use super::showcase::Showcase;
+use crate::game::phase::GameState;
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// How long the card stays once the new board shows, and the fade at its end, in seconds.
+pub const HOLD_SECS: f64 = 1.6;
+pub const FADE_SECS: f64 = 0.5;
+
+/// How opaque the card is `after` seconds of the new board showing (`None`: not yet showing):
+/// fully until `HOLD_SECS`, then fading to nothing over `FADE_SECS`; `None` when it is gone.
+pub fn opacity(after: Option<f64>) -> Option<f32> {
+    let Some(t) = after else { return Some(1.0) };
+    let left = HOLD_SECS + FADE_SECS - t;
+    if left <= 0.0 {
+        None
+    } else {
+        Some((left / FADE_SECS).min(1.0) as f32)
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, curtain_card.run_if(resource_exists::<Showcase>));
+}
+
+fn curtain_card(
+    mut contexts: EguiContexts,
+    mut show: ResMut<Showcase>,
+    state: Res<State<GameState>>,
+    time: Res<Time>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) -> Result {
+    let now = time.elapsed_secs_f64();
+    let Some(curtain) = show.curtain.as_mut() else {
+        return Ok(());
+    };
+    if *state.get() != GameState::NoGame && curtain.board_since.is_none() {
+        curtain.board_since = Some(now);
+    }
+    let Some(alpha) = opacity(curtain.board_since.map(|since| now - since)) else {
+        show.curtain = None;
+        return Ok(());
+    };
+    redraw.write(RequestRedraw);
+    let curtain = curtain.clone();
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    let fade = |c: egui::Color32| c.gamma_multiply(alpha);
+    egui::Area::new(egui::Id::new("showcase-curtain"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(screen.min)
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.painter().rect_filled(screen, 0.0, fade(super::panel_fill()));
+            let centre = screen.center();
+            let big = (screen.height() / 14.0).max(28.0);
+            let painter = ui.painter();
+            let text = |at: egui::Pos2, words: &str, size: f32, colour: egui::Color32| {
+                painter.text(
+                    at,
+                    egui::Align2::CENTER_CENTER,
+                    words,
+                    egui::FontId::proportional(size),
+                    fade(colour),
+                );
+            };
+            let dim = egui::Color32::from_gray(176);
+            text(
+                centre - egui::vec2(0.0, big * 1.6),
+                &format!("Game {} of the showcase", curtain.game),
+                big * 0.42,
+                dim,
+            );
+            text(centre, &curtain.title, big, egui::Color32::from_gray(240));
+            text(centre + egui::vec2(0.0, big * 1.3), &curtain.setting, big * 0.5, dim);
+        });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_curtain_hides_the_change_then_fades_over_the_new_board() {
+        // Opaque while the old board goes and the new one is built.
+        assert_eq!(opacity(None), Some(1.0));
+        assert_eq!(opacity(Some(0.0)), Some(1.0));
+        assert_eq!(opacity(Some(HOLD_SECS)), Some(1.0));
+        let half = opacity(Some(HOLD_SECS + FADE_SECS / 2.0)).unwrap();
+        assert!((half - 0.5).abs() < 1e-3, "{half}");
+        assert_eq!(opacity(Some(HOLD_SECS + FADE_SECS)), None);
+        assert_eq!(opacity(Some(60.0)), None);
+    }
+}
