@@ -192,9 +192,11 @@ fn taking_the_odds_before_each_roll_changes_no_die_and_no_state() {
 /// cells where something happened that turn.
 #[test]
 fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
-    use hexfront::art::crop::{Aspect, around};
+    use hexfront::art::crop::Aspect;
     use hexfront::art::text::Pen;
-    use hexfront::show::highlights::{changed_cells, title_picture, turn_picture, upset_picture};
+    use hexfront::show::highlights::{
+        changed_cells, start_units, title_picture, turn_frame, turn_picture, upset_picture, upset_split,
+    };
     let (game, found) = committed();
     let s = &game.scenario;
     let pen = Pen::new();
@@ -203,7 +205,10 @@ fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
         for (rank, c) in upsets_to_show(&found, 3).into_iter().enumerate() {
             let img = upset_picture(s, c, rank + 1, (w, aspect), &pen);
             assert_eq!((img.width(), img.height()), (w, h));
-            let map_w = w - (w as f32 * 0.36).max(420.0) as u32;
+            // Narrow pictures keep their shape too (the overlay takes at most half).
+            let narrow = upset_picture(s, c, rank + 1, (480, aspect), &pen);
+            assert_eq!((narrow.width(), narrow.height()), (480, 480 * h / w));
+            let map_w = upset_split(w, aspect).0;
             let ring = img
                 .enumerate_pixels()
                 .filter(|(x, _, p)| *x < map_w && p.0 == [230, 159, 0])
@@ -216,15 +221,24 @@ fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
             );
             checked += 1;
         }
-        let mut before = found.turn_ends[0].units.clone();
-        for end in &found.turn_ends[1..] {
+        // From the start, as `write_all` does: turn 1 against the units at the start.
+        let mut before = start_units(s);
+        let (world_w, world_h) = hexfront::art::picture::world_size(s);
+        for end in &found.turn_ends {
             let action = changed_cells(&before, &end.units);
             assert!(!action.is_empty(), "turn {}: something happened", end.turn);
             let img = turn_picture(s, end, (w, aspect), &action, &pen);
             assert_eq!((img.width(), img.height()), (w, h), "turn {}", end.turn);
-            let band = (w as f32 / 1600.0 * 84.0).max(56.0) * if end.verdict.is_some() { 1.4 } else { 1.0 };
-            let frame = around(s, &action, w as f32 / (h as f32 - band as u32 as f32));
-            assert!((frame.w / frame.h - w as f32 / (h - band as u32) as f32).abs() < 1e-2);
+            // The frame holds every cell where something happened, when it fits on the map.
+            let frame = turn_frame(s, end, (w, aspect), &action);
+            if frame.w < world_w && frame.h < world_h {
+                for cell in &action {
+                    let (x, y) = hexfront::rules::grid::unit_center(s.board.grid.kind, *cell);
+                    let (x, y) = (x + 1.0, y + 1.0);
+                    let inside = x >= frame.x && x <= frame.x + frame.w && y >= frame.y && y <= frame.y + frame.h;
+                    assert!(inside, "turn {}: {cell} outside {frame:?}", end.turn);
+                }
+            }
             before = end.units.clone();
             checked += 1;
         }
@@ -238,7 +252,7 @@ fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
         assert_eq!((card.width(), card.height()), (w, h));
         checked += 1;
     }
-    assert_eq!(checked, 2 * (3 + 5 + 1));
+    assert_eq!(checked, 2 * (3 + 6 + 1));
     // What changed on a board: a move's two cells, a loss's cell, an arrival's.
     let start = &found.turn_ends[0].units;
     let mut moved = start.clone();

@@ -26,6 +26,19 @@ pub const VALUES_SIZE: f32 = 0.56;
 pub const BAND_TEXT_LEFT: f32 = -0.8;
 pub const BAND_TEXT_RIGHT: f32 = 0.8;
 
+/// A counter's half-side in world units (the window's counters are 50 across), and how far each
+/// counter of a stack sits from the one below it, across and up: the window and the pictures
+/// draw stacks so.
+pub const HALF_SIDE: f32 = 25.0;
+pub const STACK_STEP: f32 = 6.0;
+
+/// The rectangle a stack of `n` counters centred at `(x, y)` covers, `half` from its centre to a
+/// counter's edge and `step` between counters, `pad` around: what a label keeps clear of.
+pub fn stack_rect((x, y): (f32, f32), half: f32, (n, step): (usize, f32), pad: f32) -> [f32; 4] {
+    let reach = half + pad + n.saturating_sub(1) as f32 * step / 2.0;
+    [x - reach, y - reach, x + reach, y + reach]
+}
+
 /// The band across the counter's top: from this height to the face's top edge.
 const BAND_BOTTOM: f32 = 0.53;
 

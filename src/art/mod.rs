@@ -3,6 +3,7 @@
 //! waves), the same in the window (as meshes) and in `hexfront render` and `hexfront highlights`
 //! (rasterised here). Shapes are in units of a cell's side around its centre, y up.
 
+pub mod blend;
 pub mod counter;
 pub mod crop;
 pub mod designation;

@@ -59,12 +59,22 @@ impl CellDice {
 const SQUARE_SHRINK: f32 = 0.55;
 const REACH: f32 = 0.6;
 
+/// The fill of `cell` for terrain coloured `base`: the colour toned a little, in ten steps, so
+/// fields and woods are never one flat colour (the first draw of the cell's dice).
+pub fn cell_fill(base: [u8; 3], cell: Cell) -> [u8; 3] {
+    let mut dice = CellDice::new(cell);
+    fill_toned(base, &mut dice)
+}
+
+fn fill_toned(base: [u8; 3], dice: &mut CellDice) -> [u8; 3] {
+    let tone = 0.955 + 0.01 * (dice.next() % 10) as f32;
+    scaled(base, tone)
+}
+
 /// The art of `cell` with terrain drawn as `pattern` in `base`.
 pub fn cell_art(pattern: Pattern, base: [u8; 3], cell: Cell, kind: GridKind) -> CellArt {
     let mut dice = CellDice::new(cell);
-    // The tone varies a little, in ten steps: fields and woods are never one flat colour.
-    let tone = 0.955 + 0.01 * (dice.next() % 10) as f32;
-    let fill = scaled(base, tone);
+    let fill = fill_toned(base, &mut dice);
     let r = REACH;
     let marks = match pattern {
         Pattern::Plain => grass(&mut dice, fill, r),

@@ -93,6 +93,29 @@ impl Pen {
         caret - x
     }
 
+    /// `text` broken at spaces into lines at most `max_width` wide at `size` (a word wider than
+    /// that on a line of its own).
+    pub fn lines(&self, text: &str, size: f32, max_width: f32) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut line = String::new();
+        for word in text.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if self.width(&candidate, size) > max_width && !line.is_empty() {
+                out.push(std::mem::replace(&mut line, word.to_string()));
+            } else {
+                line = candidate;
+            }
+        }
+        if !line.is_empty() {
+            out.push(line);
+        }
+        out
+    }
+
     /// Writes `text` wrapped to `max_width`; returns the height used.
     pub fn write_wrapped(
         &self,
@@ -103,23 +126,8 @@ impl Pen {
         text: &str,
         max_width: f32,
     ) -> f32 {
-        let mut line = String::new();
         let mut top = y;
-        for word in text.split(' ') {
-            let candidate = if line.is_empty() {
-                word.to_string()
-            } else {
-                format!("{line} {word}")
-            };
-            if self.width(&candidate, size) > max_width && !line.is_empty() {
-                self.write(img, (x, top), size, color, &line, false);
-                top += size * 1.25;
-                line = word.to_string();
-            } else {
-                line = candidate;
-            }
-        }
-        if !line.is_empty() {
+        for line in self.lines(text, size, max_width) {
             self.write(img, (x, top), size, color, &line, false);
             top += size * 1.25;
         }

@@ -38,18 +38,21 @@ pub fn band_height(width: u32) -> u32 {
     ((width as f32 * 0.07).round() as u32).clamp(44, 220)
 }
 
-/// Each side as a colour swatch and its name, from `x` at `y`; returns the width used.
-fn swatches(img: &mut RgbImage, pen: &Pen, sides: &[(String, [u8; 3])], (x, y): (f32, f32), size: f32) -> f32 {
+/// Each side as a colour swatch and its words (`bold` or not), from `x` at `y`; returns the
+/// width used.
+pub fn swatches(
+    img: &mut RgbImage,
+    pen: &Pen,
+    sides: &[(String, [u8; 3])],
+    (x, y, size): (f32, f32, f32),
+    bold: bool,
+) -> f32 {
     let mut at = x;
-    for (name, color) in sides {
-        fill(
-            img,
-            (at as i64, (y + size * 0.2) as i64, size as i64, size as i64),
-            *color,
-            1.0,
-        );
+    for (words, color) in sides {
+        let swatch = (at as i64, (y + size * 0.2) as i64, size as i64, size as i64);
+        fill(img, swatch, *color, 1.0);
         at += size * 1.35;
-        at += pen.write(img, (at, y), size, INK, name, false) + size;
+        at += pen.write(img, (at, y), size, INK, words, bold) + size;
     }
     at - x
 }
@@ -66,11 +69,11 @@ pub fn band(img: &mut RgbImage, pen: &Pen, height: u32, t: &Title) {
     let line_w = pen.write(img, (pad, h * 0.56), small, DIM, &t.line, false);
     let sides_w = {
         let mut probe = RgbImage::new(1, 1);
-        swatches(&mut probe, pen, &t.sides, (0.0, 0.0), small)
+        swatches(&mut probe, pen, &t.sides, (0.0, 0.0, small), false)
     };
     let left_used = pad + title_w.max(line_w) + pad;
     if left_used + sides_w + pad <= w {
-        swatches(img, pen, &t.sides, (w - sides_w - pad * 0.5, h * 0.56), small);
+        swatches(img, pen, &t.sides, (w - sides_w - pad * 0.5, h * 0.56, small), false);
     }
     let mark = "Hexfront";
     let mark_w = pen.width(mark, small * 0.8);
@@ -87,29 +90,6 @@ pub fn with_band(map: &RgbImage, pen: &Pen, band_h: u32, t: &Title) -> RgbImage 
     img
 }
 
-/// `text` broken into lines at most `max_width` wide at `size` (a word longer than that on a
-/// line of its own).
-fn lines(pen: &Pen, text: &str, size: f32, max_width: f32) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let candidate = if line.is_empty() {
-            word.to_string()
-        } else {
-            format!("{line} {word}")
-        };
-        if pen.width(&candidate, size) > max_width && !line.is_empty() {
-            out.push(std::mem::replace(&mut line, word.to_string()));
-        } else {
-            line = candidate;
-        }
-    }
-    if !line.is_empty() {
-        out.push(line);
-    }
-    out
-}
-
 /// Writes `text` wrapped to `max_width`, each line centred on `centre`, from `top`; returns the
 /// height used.
 fn centred_lines(
@@ -121,7 +101,7 @@ fn centred_lines(
     max_width: f32,
 ) -> f32 {
     let mut y = top;
-    for line in lines(pen, text, size, max_width) {
+    for line in pen.lines(text, size, max_width) {
         let w = pen.width(&line, size);
         pen.write(img, (centre - w / 2.0, y), size, colour, &line, false);
         y += size * 1.25;
@@ -153,8 +133,14 @@ pub fn card(mut map: RgbImage, pen: &Pen, t: &Title, setting: &str, verdict: Opt
             y += centred_lines(img, pen, (mid, y), (small, DIM), setting, inner) + small * 0.6;
         }
         let mut probe = RgbImage::new(1, 1);
-        let sides_w = swatches(&mut probe, pen, &t.sides, (0.0, 0.0), small * 1.2);
-        swatches(img, pen, &t.sides, ((w - sides_w).max(0.0) / 2.0, y), small * 1.2);
+        let sides_w = swatches(&mut probe, pen, &t.sides, (0.0, 0.0, small * 1.2), false);
+        swatches(
+            img,
+            pen,
+            &t.sides,
+            ((w - sides_w).max(0.0) / 2.0, y, small * 1.2),
+            false,
+        );
         y += small * 2.2;
         if !t.line.is_empty() {
             y += centred_lines(img, pen, (mid, y), (small, DIM), &t.line, inner) + small * 0.6;
@@ -221,7 +207,7 @@ mod tests {
             .count();
         assert_eq!(edge, 0, "text runs to the card's sides");
         let long = "Belorussia and western Russia, 10 July - 5 August 1941: Army Group Centre's drive on Smolensk · 6 of 6 turns played · 20 combats";
-        let wrapped = lines(&pen, long, 20.0, 400.0);
+        let wrapped = pen.lines(long, 20.0, 400.0);
         assert!(
             wrapped.len() >= 3 && wrapped.iter().all(|l| pen.width(l, 20.0) <= 400.0),
             "{wrapped:?}"

@@ -20,31 +20,28 @@ pub struct Token {
 
 /// The scenario's units on the map at the start.
 pub fn start_tokens(s: &Scenario) -> Vec<Token> {
-    let full = s.ruleset.combat.counter_prints_defense();
     s.units
         .iter()
         .filter(|u| u.arrives.is_none())
-        .map(|u| Token {
-            id: u.id.clone(),
-            cell: u.cell,
-            side: u.side,
-            remaining: u.steps.remaining(),
-            values: crate::rules::units::values_line(u.steps.current(), u.movement, full),
-        })
+        .map(|u| token(s, u))
         .collect()
 }
 
 /// The token of the scenario's unit `id` where it starts; `None` when no unit has that id.
 pub fn token_of(s: &Scenario, id: &str) -> Option<Token> {
+    s.units.iter().find(|u| u.id == id).map(|u| token(s, u))
+}
+
+/// A unit as the scenario sets it up, as a token.
+fn token(s: &Scenario, u: &crate::scenario::UnitSetup) -> Token {
     let full = s.ruleset.combat.counter_prints_defense();
-    let u = s.units.iter().find(|u| u.id == id)?;
-    Some(Token {
+    Token {
         id: u.id.clone(),
         cell: u.cell,
         side: u.side,
         remaining: u.steps.remaining(),
         values: crate::rules::units::values_line(u.steps.current(), u.movement, full),
-    })
+    }
 }
 
 /// Paints `t`'s counter centred at `centre` (pixels), `half` pixels from its centre to its edge:
@@ -87,14 +84,8 @@ pub fn paint_counter(
     };
     if let Some(u) = setup {
         let (y, size) = (counter::BAND_TEXT_Y, counter::BAND_TEXT_SIZE);
-        write(
-            image,
-            &designation::short_name(&u.name),
-            (counter::BAND_TEXT_LEFT, 0.0),
-            y,
-            size,
-        );
-        let formation = element.map(designation::short_name).unwrap_or_default();
+        let (own, formation) = designation::band_texts(&u.name, element);
+        write(image, &own, (counter::BAND_TEXT_LEFT, 0.0), y, size);
         write(image, &formation, (counter::BAND_TEXT_RIGHT, 1.0), y, size);
         let mark = u.size.mark();
         write(image, mark, (0.0, 0.5), counter::SIZE_MARK_Y, counter::SIZE_MARK_SIZE);

@@ -134,7 +134,7 @@ fn top_bar(
             ui.separator();
             let side = &sides.0[turn.active.0];
             ui.colored_label(
-                super::side_text::side_text_color(side.color),
+                super::side_text::side_text_color(side.color, ui.visuals().panel_fill),
                 egui::RichText::new(&side.name).strong(),
             );
             ui.label(format!("{:?} phase", phase.get()));

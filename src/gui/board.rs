@@ -156,13 +156,17 @@ fn draw_board(
     }
 }
 
-/// One cell's terrain colour, its pattern and its outline.
+/// One cell's terrain colour, its edges softened toward unlike neighbours, its pattern and its
+/// outline.
 fn draw_cell(mb: &mut MeshBuilder, map: &GameMap, layout: &Layout, cell: crate::rules::grid::Cell) {
     let Some(t) = map.board.terrain(cell) else { return };
     let look = map.ruleset.terrain_look(t);
     let art = crate::art::terrain::cell_art(look.pattern, look.color, cell, layout.grid.kind);
     let corners = layout.corners(cell);
     mb.polygon(&corners, rgb(art.fill));
+    let unlike = crate::art::blend::unlike_neighbours(&map.board, &map.ruleset, cell, t);
+    let blends = crate::art::blend::edge_blends(layout.grid.kind, cell, art.fill, &unlike);
+    mb.shapes(&blends, layout.center(cell), layout.side());
     mb.shapes(&art.marks, layout.center(cell), layout.side());
     // Grid lines subdued: the terrain reads first.
     mb.ring(&corners, 0.7, Color::srgba(0.15, 0.15, 0.1, 0.3));

@@ -147,7 +147,7 @@ fn end_screen(
 fn headline(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides) {
     let headline = match verdict.winner {
         Some(side) => {
-            let color = super::side_text::side_text_color(sides.0[side.0].color);
+            let color = super::side_text::side_text_color(sides.0[side.0].color, ui.visuals().window_fill);
             // "German wins a decisive victory"; a plain "German wins" without levels.
             let text = match verdict.level {
                 Some(level) => format!("{} wins a {} victory", sides.0[side.0].name, level.word()),
@@ -206,7 +206,8 @@ fn summary(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, lost: &[(usize, 
         }
         ui.end_row();
         for (i, side) in sides.0.iter().enumerate() {
-            ui.colored_label(super::side_text::side_text_color(side.color), &side.name);
+            let color = super::side_text::side_text_color(side.color, ui.visuals().window_fill);
+            ui.colored_label(color, &side.name);
             ui.label(verdict.points.get(i).copied().unwrap_or(0).to_string());
             ui.label(format!("{} of {}", lost[i].1, lost[i].0));
             ui.label(lost[i].2.to_string());

@@ -151,7 +151,8 @@ fn hand_over_screen(
     let Some(side) = hand.waiting else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let info = &sides.0[side.0];
-    let color = super::side_text::side_text_color(info.color);
+    let fill = egui::Color32::from_rgb(24, 26, 30);
+    let color = super::side_text::side_text_color(info.color, fill);
     let mut seated = false;
     // Over everything, opaque: the board and its panels cannot be seen or clicked.
     egui::Area::new(egui::Id::new("hand-over"))
@@ -159,8 +160,7 @@ fn hand_over_screen(
         .fixed_pos(egui::Pos2::ZERO)
         .show(ctx, |ui| {
             let screen = ui.ctx().content_rect();
-            ui.painter()
-                .rect_filled(screen, 0.0, egui::Color32::from_rgb(24, 26, 30));
+            ui.painter().rect_filled(screen, 0.0, fill);
             ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(screen.height() * 0.3);

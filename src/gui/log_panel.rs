@@ -105,7 +105,8 @@ fn entries(ui: &mut egui::Ui, log: &OrderLog, prose: &GameLog, map: &GameMap, si
                 .get(e.when.phase)
                 .map_or("?".to_string(), |p| format!("{p:?}"));
             ui.add_space(6.0);
-            let color = side.map_or(egui::Color32::GRAY, |s| super::side_text::side_text_color(s.color));
+            let on = ui.visuals().panel_fill;
+            let color = side.map_or(egui::Color32::GRAY, |s| super::side_text::side_text_color(s.color, on));
             ui.colored_label(
                 color,
                 egui::RichText::new(format!(

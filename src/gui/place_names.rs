@@ -1,12 +1,12 @@
 //! Place names kept clear of the counters: whenever units move (or the zoom changes the names'
 //! size), each name goes to the spot around its cell — at its foot, under or over its stack, to
-//! its right or left — that covers the least of the counters and of the names placed before it
-//! (`art::labels`, as the pictures place theirs).
+//! its right or left — that covers the least of the counters and of the names placed before it,
+//! by the pictures' rule (`art::labels::least_covered`).
 
 use super::board::{NAME_SIZE, PlaceName};
-use super::counters::COUNTER;
 use super::detail::ZoomDetail;
 use super::layout::Layout;
+use crate::art::counter::{HALF_SIDE, STACK_STEP, stack_rect};
 use crate::art::labels::{Rect, centred, least_covered};
 use crate::game::components::MapIndex;
 use crate::rules::grid::Cell;
@@ -22,16 +22,12 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// How far each counter of a stack sits from the one below it (as `counters.rs` draws them).
-const STACK_STEP: f32 = 6.0;
-
 /// Where the counters of `stacks` (cell, how many) cover the board, in world units.
 pub fn counter_rects(layout: &Layout, stacks: impl Iterator<Item = (Cell, usize)>) -> Vec<Rect> {
     stacks
         .map(|(cell, n)| {
             let c = layout.center(cell);
-            let half = COUNTER / 2.0 + 3.0 + (n.max(1) - 1) as f32 * STACK_STEP / 2.0;
-            [c.x - half, c.y - half, c.x + half, c.y + half]
+            stack_rect((c.x, c.y), HALF_SIDE, (n, STACK_STEP), 3.0)
         })
         .collect()
 }
@@ -40,7 +36,7 @@ pub fn counter_rects(layout: &Layout, stacks: impl Iterator<Item = (Cell, usize)
 /// `taken` where a spot is: its foot first, then under and over the stack, right, left.
 pub fn name_spot(layout: &Layout, cell: Cell, stack: usize, (w, h): (f32, f32), taken: &[Rect]) -> Vec2 {
     let c = layout.center(cell);
-    let reach = COUNTER / 2.0 + 3.0 + stack.saturating_sub(1) as f32 * STACK_STEP / 2.0;
+    let reach = stack_rect((0.0, 0.0), HALF_SIDE, (stack, STACK_STEP), 3.0)[2];
     let spots = [
         c - Vec2::new(0.0, layout.side() * 0.72),
         c - Vec2::new(0.0, reach + h / 2.0 + 1.0),
@@ -57,10 +53,11 @@ fn keep_names_clear(
     layout: Res<Layout>,
     index: Res<MapIndex>,
     detail: Res<ZoomDetail>,
-    mut names: Query<(Ref<PlaceName>, &Text2d, &mut Transform)>,
+    mut names: Query<(&mut PlaceName, &Text2d, &mut Transform)>,
     mut pen: Local<Option<crate::art::text::Pen>>,
 ) {
-    let added = names.iter().any(|(p, _, _)| p.is_added());
+    // Looking at a `Mut` marks nothing changed; only writing through it does.
+    let added = names.iter_mut().any(|(p, _, _)| p.is_added());
     if !(index.is_changed() || detail.is_changed() || added) {
         return;
     }

@@ -34,8 +34,10 @@ fn toggle(mut keys: ResMut<super::keymap::Keys>, mut show: ResMut<ShowScore>) {
     }
 }
 
-fn side_color(sides: &Sides, side: Side) -> egui::Color32 {
-    super::side_text::side_text_color(sides.0.get(side.0).map_or([200, 200, 200], |s| s.color))
+/// A side's colour as text on `ui`'s windows.
+fn side_color(ui: &egui::Ui, sides: &Sides, side: Side) -> egui::Color32 {
+    let color = sides.0.get(side.0).map_or([200, 200, 200], |s| s.color);
+    super::side_text::side_text_color(color, ui.visuals().window_fill)
 }
 
 fn side_name(sides: &Sides, side: Option<Side>) -> String {
@@ -57,7 +59,7 @@ pub fn score_button(ui: &mut egui::Ui, st: &Standing, sides: &Sides, show: &mut 
             job.append(" · ", 0.0, plain.clone());
         }
         let format = egui::TextFormat {
-            color: side_color(sides, Side(i)),
+            color: side_color(ui, sides, Side(i)),
             ..default()
         };
         job.append(&format!("{} {points}", sides.0[i].name), 0.0, format);
@@ -109,7 +111,7 @@ fn score_panel(
             ui.horizontal(|ui| {
                 for (i, points) in st.points.iter().enumerate() {
                     ui.colored_label(
-                        side_color(&sides, Side(i)),
+                        side_color(ui, &sides, Side(i)),
                         egui::RichText::new(format!("{} {points} points", sides.0[i].name)).strong(),
                     );
                 }
@@ -123,7 +125,7 @@ fn score_panel(
                 };
                 ui.horizontal_wrapped(|ui| {
                     ui.colored_label(color, mark);
-                    ui.colored_label(side_color(&sides, *side), side_name(&sides, Some(*side)));
+                    ui.colored_label(side_color(ui, &sides, *side), side_name(&sides, Some(*side)));
                     ui.label(format!(
                         "wins if it holds: {}.",
                         condition_words(condition, &map.objectives)
@@ -148,7 +150,7 @@ fn score_panel(
                     ui.label(egui::RichText::new(o.cell.to_string()).monospace().weak());
                     ui.label(format!("{} pt", o.points));
                     match holder {
-                        Some(side) => ui.colored_label(side_color(&sides, *side), side_name(&sides, Some(*side))),
+                        Some(side) => ui.colored_label(side_color(ui, &sides, *side), side_name(&sides, Some(*side))),
                         None => ui.label(egui::RichText::new("nobody").weak()),
                     };
                     ui.end_row();

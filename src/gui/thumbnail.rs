@@ -43,12 +43,12 @@ fn texture(ui: &egui::Ui, name: &str, picture: &image::RgbImage) -> egui::Textur
 pub fn counter(ui: &mut egui::Ui, s: &Scenario, id: &str, points: f32) -> Option<egui::Response> {
     let ppp = ui.ctx().pixels_per_point();
     let px = (points * ppp).round() as u32;
-    let key = egui::Id::new(("counter-picture", fingerprint(s), id, px));
+    let bg = ui.visuals().panel_fill;
+    let key = egui::Id::new(("counter-picture", fingerprint(s), id, px, bg.to_array()));
     let kept = ui.ctx().data(|d| d.get_temp::<egui::TextureHandle>(key));
     let texture = match kept {
         Some(t) => t,
         None => {
-            let bg = ui.visuals().panel_fill;
             let picture = crate::art::token::counter_image(s, id, px, [bg.r(), bg.g(), bg.b()])?;
             let t = texture(ui, "counter-picture", &picture);
             ui.ctx().data_mut(|d| d.insert_temp(key, t.clone()));

@@ -6,17 +6,15 @@ use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, chance_words, less_
 use crate::art::crop::{Aspect, frame_for};
 use crate::art::picture::{Frame, Token, render_frame};
 use crate::art::text::{Pen, fill, ring};
+use crate::art::title::{DIM, GOLD as HAPPENED, INK, PANEL};
 use crate::combat::odds::Fraction;
 use crate::scenario::Scenario;
 use image::RgbImage;
 use std::path::{Path, PathBuf};
 
-/// Colours a colour-blind viewer tells apart (Okabe and Ito): the bars, the result that happened.
+/// Colours a colour-blind viewer tells apart (Okabe and Ito): the bars, and the result that
+/// happened in the titles' gold; the panels' fill and text as the titles'.
 const BAR: [u8; 3] = [86, 180, 233];
-const HAPPENED: [u8; 3] = [230, 159, 0];
-const INK: [u8; 3] = [236, 236, 236];
-const DIM: [u8; 3] = [170, 174, 182];
-const PANEL: [u8; 3] = [24, 26, 30];
 
 /// A combat counts as an upset when a result as good for the side that got it had at most this
 /// chance.
@@ -89,7 +87,7 @@ pub fn write_all(
 }
 
 /// The units on the map at the start, as the moments list them.
-fn start_units(s: &Scenario) -> Vec<UnitAt> {
+pub fn start_units(s: &Scenario) -> Vec<UnitAt> {
     crate::art::picture::start_tokens(s)
         .into_iter()
         .map(|t| UnitAt {
@@ -171,19 +169,38 @@ pub fn title_picture(s: &Scenario, moments: &Moments, req: &Request, pen: &Pen) 
 
 /// `German 12 · Soviet 8` with each side's colour swatch; returns the width used.
 fn score_line(img: &mut RgbImage, pen: &Pen, s: &Scenario, points: &[u32], (x, y): (f32, f32), size: f32) -> f32 {
-    let mut at = x;
-    for (i, side) in s.sides.iter().enumerate() {
-        fill(
-            img,
-            (at as i64, (y + size * 0.15) as i64, size as i64, size as i64),
-            side.color,
-            1.0,
-        );
-        at += size * 1.3;
-        let words = format!("{} {}", side.name, points.get(i).copied().unwrap_or(0));
-        at += pen.write(img, (at, y), size, INK, &words, true) + size;
-    }
-    at - x
+    let sides: Vec<(String, [u8; 3])> = s
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| {
+            (
+                format!("{} {}", side.name, points.get(i).copied().unwrap_or(0)),
+                side.color,
+            )
+        })
+        .collect();
+    crate::art::title::swatches(img, pen, &sides, (x, y, size), true)
+}
+
+/// A turn picture's line height and band height (a third line for the verdict at the game's end).
+fn turn_band(width: u32, end: &TurnEnd) -> (f32, u32) {
+    let line = (width as f32 / 1600.0 * 84.0).max(56.0);
+    let band = if end.verdict.is_some() { line * 1.4 } else { line };
+    (line, band as u32)
+}
+
+/// The part of the map a turn picture `width` wide at `aspect` shows: the whole map, or at 16:9
+/// or 1:1 the cells of `action` with their neighbours, at the shape left under the band.
+pub fn turn_frame(
+    s: &Scenario,
+    end: &TurnEnd,
+    (width, aspect): (u32, Aspect),
+    action: &[crate::rules::grid::Cell],
+) -> Frame {
+    let band = turn_band(width, end).1;
+    let total_h = aspect.height(width, crate::art::picture::aspect(s));
+    frame_around(s, action, aspect, (width, total_h.saturating_sub(band)))
 }
 
 /// The board at a turn's end under a band with the scenario, the turn and the score; at 16:9 or
@@ -195,13 +212,10 @@ pub fn turn_picture(
     action: &[crate::rules::grid::Cell],
     pen: &Pen,
 ) -> RgbImage {
-    let line = (width as f32 / 1600.0 * 84.0).max(56.0);
+    let (line, band) = turn_band(width, end);
     let size = line * 0.36;
-    // A third line for the verdict at the game's end.
-    let band = if end.verdict.is_some() { line * 1.4 } else { line } as u32;
     let total_h = aspect.height(width, crate::art::picture::aspect(s));
-    let frame = frame_around(s, action, aspect, (width, total_h.saturating_sub(band)));
-    let (map, _) = board(s, &end.units, width, frame);
+    let (map, _) = board(s, &end.units, width, turn_frame(s, end, (width, aspect), action));
     let height = match aspect {
         Aspect::Map => map.height() + band,
         _ => total_h,
@@ -238,6 +252,20 @@ pub fn turn_picture(
     img
 }
 
+/// An upset picture's map and overlay widths for a picture `width` wide: the overlay a little over
+/// a third (at least 420 pixels, so its type reads); at 16:9 or 1:1 the two add up to `width`
+/// exactly, the overlay no more than half of a narrow picture.
+pub fn upset_split(width: u32, aspect: Aspect) -> (u32, u32) {
+    let panel = (width as f32 * 0.36).max(420.0) as u32;
+    match aspect {
+        Aspect::Map => (width.saturating_sub(panel).max(200), panel),
+        _ => {
+            let panel = panel.min(width / 2);
+            (width - panel, panel)
+        }
+    }
+}
+
 /// The board before the combat with its cell ringed, beside the overlay: the odds as bars, the
 /// result that happened lit, the dice, the losses and every modifier in words.
 pub fn upset_picture(
@@ -247,12 +275,11 @@ pub fn upset_picture(
     (width, aspect): (u32, Aspect),
     pen: &Pen,
 ) -> RgbImage {
-    let panel_w = (width as f32 * 0.36).max(420.0) as u32;
-    let map_w = width.saturating_sub(panel_w).max(200);
+    let (map_w, panel_w) = upset_split(width, aspect);
     // The board just before the dice: the attackers ringed in blue, their target in orange.
     let mut cells = c.attacker_cells.clone();
     cells.push(c.target);
-    let fixed_h = aspect.ratio().map(|r| (width as f32 / r).round() as u32);
+    let fixed_h = aspect.ratio().map(|r| ((map_w + panel_w) as f32 / r).round() as u32);
     let frame = frame_around(s, &cells, aspect, (map_w, fixed_h.unwrap_or(1)));
     let (mut map, at) = board(s, &c.board, map_w, frame);
     let width_of_ring = (at.inner() * 0.16).max(2.0);

@@ -362,21 +362,9 @@ fn mini_table(
 mod tests {
     use super::*;
 
-    /// WCAG's contrast ratio of two colours.
+    /// WCAG's contrast ratio of two colours (`art::contrast`).
     fn contrast(a: egui::Color32, b: egui::Color32) -> f32 {
-        let l = |c: egui::Color32| {
-            let f = |v: u8| {
-                let v = f32::from(v) / 255.0;
-                if v <= 0.03928 {
-                    v / 12.92
-                } else {
-                    ((v + 0.055) / 1.055).powf(2.4)
-                }
-            };
-            0.2126 * f(c.r()) + 0.7152 * f(c.g()) + 0.0722 * f(c.b())
-        };
-        let (x, y) = (l(a), l(b));
-        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+        crate::art::contrast([a.r(), a.g(), a.b()], [b.r(), b.g(), b.b()])
     }
 
     #[test]

@@ -36,10 +36,16 @@ fn curtain_card(
     mut redraw: MessageWriter<RequestRedraw>,
 ) -> Result {
     let now = time.elapsed_secs_f64();
+    // The curtain is the presentation's own state: changing it changes nothing of the show's.
+    let show = show.bypass_change_detection();
     let Some(curtain) = show.curtain.as_mut() else {
         return Ok(());
     };
-    if *state.get() != GameState::NoGame && curtain.board_since.is_none() {
+    // Raised while the old game still shows: its timer starts on the new board's first frame,
+    // after the old one has gone, however long the new one takes to build.
+    if *state.get() == GameState::NoGame {
+        curtain.old_board_gone = true;
+    } else if curtain.old_board_gone && curtain.board_since.is_none() {
         curtain.board_since = Some(now);
     }
     let Some(alpha) = opacity(curtain.board_since.map(|since| now - since)) else {

@@ -81,18 +81,22 @@ impl Showcase {
             title: scenario.raw.name.clone(),
             setting: scenario.raw.setting.clone(),
             game: self.next,
+            old_board_gone: false,
             board_since: None,
         });
         Some((StartGame::new(scenario, seed), seats))
     }
 }
 
-/// The title card the showcase raises between two scenarios (drawn by `curtain.rs`): what it says, and when the new board first showed.
+/// The title card the showcase raises between two scenarios (drawn by `curtain.rs`): what it
+/// says, whether the old board has gone, and when the new board first showed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Curtain {
     pub title: String,
     pub setting: String,
     pub game: usize,
+    /// The old game's board has gone (the state passed through `NoGame`).
+    pub old_board_gone: bool,
     pub board_since: Option<f64>,
 }
 

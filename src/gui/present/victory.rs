@@ -58,7 +58,10 @@ fn contents(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, scenario: &str,
                 Some(level) => format!("{} wins a {} victory", s.name, level.word()),
                 None => format!("{} wins", s.name),
             };
-            (text, super::super::side_text::side_text_color(s.color))
+            (
+                text,
+                super::super::side_text::side_text_color(s.color, super::panel_fill()),
+            )
         }
         None => ("A draw".to_string(), egui::Color32::WHITE),
     };
@@ -74,12 +77,9 @@ fn contents(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, scenario: &str,
         ui.end_row();
         for (i, side) in sides.0.iter().enumerate() {
             let (took_part, left, steps) = lost.get(i).copied().unwrap_or_default();
-            ui.label(
-                egui::RichText::new(&side.name)
-                    .size(18.0)
-                    .strong()
-                    .color(super::super::side_text::side_text_color(side.color)),
-            );
+            ui.label(egui::RichText::new(&side.name).size(18.0).strong().color(
+                super::super::side_text::side_text_color(side.color, super::panel_fill()),
+            ));
             let big = |t: String| egui::RichText::new(t).size(18.0).color(super::card::TEXT);
             ui.label(big(verdict.points.get(i).map_or("–".into(), |p| p.to_string())));
             ui.label(big(steps.to_string()));

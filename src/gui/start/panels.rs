@@ -43,8 +43,8 @@ fn entry_card(ui: &mut egui::Ui, (i, e): (usize, &Entry), selected: bool, palett
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             if selected {
-                // Light words on the selection's fill.
-                ui.visuals_mut().override_text_color = Some(egui::Color32::from_gray(245));
+                // The words in the selection's own text colour, on its fill, in either theme.
+                ui.visuals_mut().override_text_color = Some(visuals.selection.stroke.color);
             }
             ui.horizontal(|ui| {
                 let thumb = egui::vec2(84.0, 60.0);
