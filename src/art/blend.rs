@@ -1,7 +1,9 @@
-//! Soft edges between unlike terrain: along each side a cell shares with a cell of another
-//! terrain, two thin strips inside it shade from near halfway between the two fills back to its
-//! own, so fields, woods and hills meet as on a printed map instead of at a hard cell edge. Shapes
-//! in the cell's units around its centre (y up), as `terrain.rs`'s marks.
+//! Soft edges between unlike terrain: along each side two cells of different terrain share, two
+//! thin strips inside one of them (the one whose terrain comes later in the ruleset) shade from
+//! halfway toward the other's fill back to its own, so fields, woods and hills meet as on a
+//! printed map in a ramp instead of at a hard cell edge. One cell of the two draws them, so a
+//! map pays for one ramp an edge. Shapes in the cell's units around its centre (y up), as
+//! `terrain.rs`'s marks.
 
 use super::{Shape, mixed};
 use crate::rules::grid::{Cell, GridKind, unit_center};
@@ -9,9 +11,11 @@ use crate::rules::terrain::{Board, TerrainId};
 use crate::scenario::Ruleset;
 
 /// Each strip's depth into the cell, in units of its side, and how far toward the neighbour's
-/// fill it is mixed (outer strip first).
+/// fill it is mixed (outer strip first); the strips start `INSET` in from the side, so the
+/// subdued cell outline still shows.
 const STRIP: f32 = 0.075;
-const MIX: [f32; 2] = [0.42, 0.18];
+const INSET: f32 = 0.025;
+const MIX: [f32; 2] = [0.5, 0.25];
 
 /// The strips of `cell` (fill `own`) along the sides it shares with `unlike` (each neighbour of
 /// another terrain and that neighbour's fill). A neighbour that shares no side (a square grid's
@@ -40,7 +44,7 @@ pub fn edge_blends(kind: GridKind, cell: Cell, own: [u8; 3], unlike: &[(Cell, [u
             [mid[0] - u[0] * t + p[0] * h, mid[1] - u[1] * t + p[1] * h]
         };
         for (k, mix) in MIX.iter().enumerate() {
-            let (t0, t1) = (k as f32 * STRIP, (k + 1) as f32 * STRIP);
+            let (t0, t1) = (INSET + k as f32 * STRIP, INSET + (k + 1) as f32 * STRIP);
             shapes.push(Shape::Polygon {
                 points: vec![at(t0, 1.0), at(t0, -1.0), at(t1, -1.0), at(t1, 1.0)],
                 color: mixed(own, *fill, *mix),
@@ -50,14 +54,14 @@ pub fn edge_blends(kind: GridKind, cell: Cell, own: [u8; 3], unlike: &[(Cell, [u
     shapes
 }
 
-/// The neighbours of `cell` (terrain `t`) of another terrain, with their fills: where its edges
-/// soften.
+/// The neighbours of `cell` (terrain `t`) whose edges it softens, with their fills: those of a
+/// terrain earlier in the ruleset (their side of the edge stays as it is).
 pub fn unlike_neighbours(board: &Board, ruleset: &Ruleset, cell: Cell, t: TerrainId) -> Vec<(Cell, [u8; 3])> {
     board
         .grid
         .neighbours(cell)
         .filter_map(|n| {
-            let other = board.terrain(n).filter(|o| *o != t)?;
+            let other = board.terrain(n).filter(|o| o.0 < t.0)?;
             Some((n, super::terrain::cell_fill(ruleset.terrain_look(other).color, n)))
         })
         .collect()
@@ -129,5 +133,28 @@ mod tests {
             }
         }
         assert_eq!(checked, 3 * 2 * (6 + 6 + 4 + 4));
+    }
+
+    #[test]
+    fn each_edge_between_unlike_terrain_is_softened_from_one_side() {
+        let s = crate::scenario::default_scenario().unwrap();
+        let (board, grid) = (&s.board, s.board.grid);
+        let mut edges = 0;
+        for cell in grid.cells() {
+            let t = board.terrain(cell).unwrap();
+            for n in grid.neighbours(cell) {
+                let u = board.terrain(n).unwrap();
+                let here = unlike_neighbours(board, &s.ruleset, cell, t)
+                    .iter()
+                    .any(|(c, _)| *c == n);
+                let there = unlike_neighbours(board, &s.ruleset, n, u)
+                    .iter()
+                    .any(|(c, _)| *c == cell);
+                assert_eq!(here || there, t != u, "{cell} {n}");
+                assert!(!(here && there), "{cell} {n}: both sides");
+                edges += usize::from(here);
+            }
+        }
+        assert!(edges > 100, "{edges} unlike edges on Mortain");
     }
 }

@@ -21,6 +21,10 @@ const STACK_OFFSET: Vec2 = Vec2::splat(crate::art::counter::STACK_STEP);
 #[derive(Component)]
 pub struct CounterPart;
 
+/// A counter's band words (designation and formation): shown only close in (`detail.rs`).
+#[derive(Component)]
+pub struct BandText;
+
 /// The unit count drawn on stacks of two or more.
 #[derive(Component)]
 pub struct StackBadge;
@@ -236,22 +240,23 @@ fn draw_counters(
         } else {
             values_text(steps, mp, full)
         };
-        for (words, at, size, anchor) in counter_texts(unit, element, values) {
-            parts_of.push(
-                commands
-                    .spawn((
-                        Text2d::new(words),
-                        TextFont {
-                            font_size: FontSize::Px(size * h),
-                            ..default()
-                        },
-                        TextColor(ink),
-                        anchor,
-                        Transform::from_xyz(at.x * h, at.y * h, 0.01),
-                        CounterPart,
-                    ))
-                    .id(),
-            );
+        for (i, (words, at, size, anchor)) in counter_texts(unit, element, values).into_iter().enumerate() {
+            let mut part = commands.spawn((
+                Text2d::new(words),
+                TextFont {
+                    font_size: FontSize::Px(size * h),
+                    ..default()
+                },
+                TextColor(ink),
+                anchor,
+                Transform::from_xyz(at.x * h, at.y * h, 0.01),
+                CounterPart,
+            ));
+            // The band's two words come first.
+            if i < 2 {
+                part.insert(BandText);
+            }
+            parts_of.push(part.id());
         }
         parts_of.extend(status_markers(
             &mut commands,

@@ -4,7 +4,7 @@
 //! and values show. Place names keep their size on screen when zoomed out.
 
 use super::board::{BoardChunk, CellLabel, ObjectiveMark, PlaceName, ShowLabels};
-use super::counters::{CounterPart, CounterPip, StackBadge};
+use super::counters::{BandText, CounterPart, CounterPip, StackBadge};
 use super::layout::Layout;
 use super::render_layers::{BAKE_LAYER, TERRAIN_LAYER, VIEW_LAYER};
 use super::state::BoardCamera;
@@ -25,6 +25,9 @@ const PICTURE_MAGNIFICATION: f32 = 1.25;
 const FACE_PIXELS: f32 = 30.0;
 /// Cell labels show while the camera shows at least this many pixels per world unit.
 const LABEL_ZOOM: f32 = 0.8;
+/// A counter's band words (designation, formation) show from this zoom: farther out they are
+/// under 7 pixels, unreadable, and every glyph costs a software renderer its pixels.
+const BAND_TEXT_ZOOM: f32 = 0.9;
 /// Frames and time the baking camera renders before its picture is taken as done (the
 /// renderer compiles its pipelines in the background during the first frames).
 const BAKE_FRAMES: u32 = 10;
@@ -39,6 +42,8 @@ pub struct ZoomDetail {
     pub counter_faces: bool,
     /// Cell labels may show.
     pub labels: bool,
+    /// Counters' band words show (close in).
+    pub band_text: bool,
     /// How much place names are enlarged to keep their size on screen (1 zoomed in).
     pub name_scale: f32,
 }
@@ -197,6 +202,7 @@ fn choose_detail(
         board_picture,
         counter_faces: super::counters::COUNTER * zoom >= FACE_PIXELS,
         labels: zoom >= LABEL_ZOOM,
+        band_text: zoom >= BAND_TEXT_ZOOM,
         name_scale,
     });
 }
@@ -220,6 +226,7 @@ type DetailKind = (
     Has<StackBadge>,
     Has<CellLabel>,
     Has<ObjectiveMark>,
+    Has<BandText>,
 );
 
 /// Shows and hides what the zoom asks for: everything when it changes, and what is new.
@@ -230,7 +237,7 @@ fn show_detail(
     mut places: Query<(Ref<PlaceName>, &mut TextFont, &mut Transform)>,
 ) {
     let all = detail.is_changed() || show_labels.is_changed();
-    for (mut visibility, (chunk, sprite, face, pip, badge, label, objective), mut transform) in &mut shown {
+    for (mut visibility, (chunk, sprite, face, pip, badge, label, objective, band), mut transform) in &mut shown {
         if !(all || visibility.is_added()) {
             continue;
         }
@@ -241,6 +248,8 @@ fn show_detail(
             detail.board_picture
         } else if sprite {
             detail.board_picture
+        } else if band {
+            detail.counter_faces && detail.band_text
         } else if face || badge {
             detail.counter_faces
         } else if pip {

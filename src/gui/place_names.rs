@@ -48,21 +48,44 @@ pub fn name_spot(layout: &Layout, cell: Cell, stack: usize, (w, h): (f32, f32), 
     spots[least_covered(&rects, taken)]
 }
 
+/// How far a name's spots reach past its width from its cell's centre: a stack's half-side.
+const COUNTER_REACH: f32 = 2.0 * HALF_SIDE;
+
+/// The rectangles of `taken` within `reach` of `centre` across and down: all a name's spots can
+/// touch.
+fn near_rects(taken: &[Rect], centre: Vec2, reach: f32) -> Vec<Rect> {
+    let area = [centre.x - reach, centre.y - reach, centre.x + reach, centre.y + reach];
+    taken
+        .iter()
+        .filter(|r| r[0] < area[2] && r[2] > area[0] && r[1] < area[3] && r[3] > area[1])
+        .copied()
+        .collect()
+}
+
 /// Moves each name (and its halo) to its spot when the units or the names' size changed.
 fn keep_names_clear(
     layout: Res<Layout>,
     index: Res<MapIndex>,
     detail: Res<ZoomDetail>,
     mut names: Query<(&mut PlaceName, &Text2d, &mut Transform)>,
-    mut pen: Local<Option<crate::art::text::Pen>>,
+    mut widths: Local<std::collections::HashMap<String, f32>>,
 ) {
     // Looking at a `Mut` marks nothing changed; only writing through it does.
     let added = names.iter_mut().any(|(p, _, _)| p.is_added());
-    if !(index.is_changed() || detail.is_changed() || added) {
+    // Spots are chosen for the names' size close in, where counters show their faces: a zoom
+    // (which only enlarges the names far out, over pips) costs nothing here.
+    if !(index.is_changed() || added) {
         return;
     }
-    let pen = pen.get_or_insert_with(crate::art::text::Pen::map_face);
     let k = detail.name_scale;
+    // Each name's width at size 1 in the map face, measured once (advances scale with size).
+    let mut width = |name: &str| -> f32 {
+        if !widths.contains_key(name) {
+            let w = crate::art::text::Pen::map_face().width(name, 1.0);
+            widths.insert(name.to_string(), w);
+        }
+        widths[name]
+    };
     let mut taken = counter_rects(&layout, index.occupied().map(|(c, s)| (c, s.len())));
     // One spot per named cell, in the cells' order, each taking its rectangle.
     let mut spots: BTreeMap<(i32, i32), Vec2> = BTreeMap::new();
@@ -70,16 +93,22 @@ fn keep_names_clear(
     cells.sort_by_key(|(c, _)| (c.row, c.col));
     cells.dedup_by_key(|(c, _)| *c);
     for (cell, name) in cells {
-        let size = (pen.width(&name, NAME_SIZE * k) + 4.0, NAME_SIZE * k * 1.25);
-        let spot = name_spot(&layout, cell, index.stack(cell).len(), size, &taken);
+        let size = (width(&name) * NAME_SIZE + 4.0, NAME_SIZE * 1.25);
+        let near = near_rects(&taken, layout.center(cell), size.0 + COUNTER_REACH);
+        let spot = name_spot(&layout, cell, index.stack(cell).len(), size, &near);
         taken.push(centred((spot.x, spot.y), size));
         spots.insert((cell.col, cell.row), spot);
     }
-    for (place, _, mut transform) in &mut names {
-        let Some(spot) = spots.get(&(place.cell.col, place.cell.row)) else {
+    // The spot is the name's place from now on (`detail.rs` sizes it there at the next zoom);
+    // its transform follows at once.
+    for (mut place, _, mut transform) in &mut names {
+        let Some(spot) = spots.get(&(place.cell.col, place.cell.row)).copied() else {
             continue;
         };
-        let at = *spot + place.offset * k;
+        if place.at != spot {
+            place.at = spot;
+        }
+        let at = place.at + place.offset * k;
         if transform.translation.truncate() != at {
             transform.translation = at.extend(transform.translation.z);
         }
