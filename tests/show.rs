@@ -195,7 +195,7 @@ fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
     use hexfront::art::crop::Aspect;
     use hexfront::art::text::Pen;
     use hexfront::show::highlights::{
-        changed_cells, start_units, title_picture, turn_frame, turn_picture, upset_picture, upset_split,
+        changed_cells, start_units, title_picture, turn_action, turn_frame, turn_picture, upset_picture, upset_split,
     };
     let (game, found) = committed();
     let s = &game.scenario;
@@ -225,7 +225,13 @@ fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
         let mut before = start_units(s);
         let (world_w, world_h) = hexfront::art::picture::world_size(s);
         for end in &found.turn_ends {
-            let action = changed_cells(&before, &end.units);
+            let action = turn_action(s, &before, end);
+            if end.over {
+                assert!(
+                    s.objectives.iter().all(|o| action.contains(&o.cell)),
+                    "the end frames the objectives"
+                );
+            }
             assert!(!action.is_empty(), "turn {}: something happened", end.turn);
             let img = turn_picture(s, end, (w, aspect), &action, &pen);
             assert_eq!((img.width(), img.height()), (w, h), "turn {}", end.turn);

@@ -251,7 +251,7 @@ fn paint_board(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Tok
         paint(image, shapes);
     }
     place_names(image, s, at, tokens, &super::text::Pen::map_face());
-    counters(image, s, at, tokens, &super::text::Pen::new());
+    counters(image, s, at, tokens, &super::text::Pen::counter_face());
 }
 
 use super::counter::{HALF_SIDE as COUNTER_HALF, STACK_STEP};
@@ -307,8 +307,9 @@ fn counter_rects(s: &Scenario, at: &Placement, tokens: &[Token]) -> Vec<Rect> {
 }
 
 /// Where a place's name goes, `w` by `size` pixels, for a cell centred at (`cx`, `cy`): under
-/// the cell, over it, right or left of it, or lower down, whichever covers the least of the
-/// counters and the names placed so far (the first of equals); its top left.
+/// the cell, over it, right or left of it, a line lower or higher, or at a corner, whichever
+/// covers the least of the counters and the names placed so far (the first of equals); its top
+/// left.
 fn label_spot(at: &Placement, (cx, cy): (f32, f32), (w, size): (f32, f32), taken: &[Rect]) -> (f32, f32) {
     let (r, h) = (at.inner(), size * 1.15 + 2.0);
     let candidates = [
@@ -317,6 +318,11 @@ fn label_spot(at: &Placement, (cx, cy): (f32, f32), (w, size): (f32, f32), taken
         (cx + r * 0.9, cy - h / 2.0),
         (cx - r * 0.9 - w, cy - h / 2.0),
         (cx - w / 2.0, cy + at.scale * 0.62 + h),
+        (cx - w / 2.0, cy - at.scale * 0.62 - 2.0 * h),
+        (cx + r * 0.6, cy + at.scale * 0.62),
+        (cx - r * 0.6 - w, cy + at.scale * 0.62),
+        (cx + r * 0.6, cy - at.scale * 0.62 - h),
+        (cx - r * 0.6 - w, cy - at.scale * 0.62 - h),
     ];
     let rects: Vec<Rect> = candidates.iter().map(|p| label_rect(*p, w, size)).collect();
     candidates[least_covered(&rects, taken)]

@@ -1,7 +1,8 @@
 //! Text and simple shapes drawn into a picture without a window (the highlights' captions, bars
 //! and panels), in the client's own fonts: Ubuntu Light, with Hack for what it lacks; place names
-//! in the map face, DejaVu Serif Condensed (Debian's `fonts-dejavu-extra`, its licence beside it
-//! in `assets/fonts/`).
+//! in the map face, DejaVu Serif Condensed, and a counter's words in the counter face, DejaVu
+//! Sans Condensed Bold (both from Debian's `fonts-dejavu-extra`, their licence beside them in
+//! `assets/fonts/`).
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use image::{Rgb, RgbImage};
@@ -22,6 +23,10 @@ impl Default for Pen {
 /// enough for long names (St-Hilaire-du-Harcouët), with every Latin letter the scenarios use.
 pub const MAP_FACE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSerifCondensed.ttf");
 
+/// The counter face: a counter's designation, size mark and values, narrow and bold so they read
+/// at 8 pixels (a plain zero, not Hack's slashed one that reads as an 8).
+pub const COUNTER_FACE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
+
 impl Pen {
     pub fn new() -> Self {
         Self::with(epaint_default_fonts::UBUNTU_LIGHT)
@@ -30,6 +35,11 @@ impl Pen {
     /// A pen writing in the map face (place names), Hack for what it lacks.
     pub fn map_face() -> Self {
         Self::with(MAP_FACE)
+    }
+
+    /// A pen writing in the counter face (a counter's words), Hack for what it lacks.
+    pub fn counter_face() -> Self {
+        Self::with(COUNTER_FACE)
     }
 
     fn with(main: &'static [u8]) -> Self {
@@ -195,5 +205,17 @@ mod tests {
         // Proportional: an i is narrower than an m (Hack, the board's old face, is not).
         let pen = Pen::map_face();
         assert!(pen.width("iiii", 20.0) < pen.width("mmmm", 20.0) * 0.6);
+        // The counter face has every letter a shipped counter prints.
+        let face = FontRef::try_from_slice(COUNTER_FACE).unwrap();
+        for i in 0..crate::scenario::SHIPPED.len() {
+            let s = crate::scenario::shipped_scenario(i).unwrap();
+            for u in &s.units {
+                let (own, formation) = crate::art::designation::band_texts(&u.name, u.element.as_deref());
+                let words = format!("{own}{formation}{}0123456789-c", u.size.mark());
+                for c in words.chars().filter(|c| !c.is_whitespace()) {
+                    assert_ne!(face.glyph_id(c).0, 0, "{}: {c}", u.name);
+                }
+            }
+        }
     }
 }

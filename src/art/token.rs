@@ -102,7 +102,7 @@ pub fn counter_image(s: &Scenario, id: &str, px: u32, background: [u8; 3]) -> Op
     // Room for the shadow below right.
     let half = px as f32 * 0.44;
     let centre = [px as f32 * 0.48, px as f32 * 0.48];
-    paint_counter(&mut image, s, &t, centre, half, &super::text::Pen::new());
+    paint_counter(&mut image, s, &t, centre, half, &super::text::Pen::counter_face());
     Some(image)
 }
 

@@ -21,6 +21,9 @@ const STACK_OFFSET: Vec2 = Vec2::splat(crate::art::counter::STACK_STEP);
 #[derive(Component)]
 pub struct CounterPart;
 
+/// How much larger than drawn a counter's words are laid out, so they stay crisp zoomed in.
+const TEXT_OVERSAMPLE: f32 = 2.0;
+
 /// A counter's band words (designation and formation): shown only close in (`detail.rs`).
 #[derive(Component)]
 pub struct BandText;
@@ -181,8 +184,10 @@ fn draw_counters(
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut shared: Local<SharedMeshes>,
     map: Res<crate::game::components::GameMap>,
+    counter_font: Option<Res<super::fonts::CounterFont>>,
 ) {
     let full = map.ruleset.combat.counter_prints_defense();
+    let font = counter_font.map(|f| f.0.clone()).unwrap_or_default();
     let material = shared
         .material
         .get_or_insert_with(|| materials.add(ColorMaterial::from_color(Color::WHITE)))
@@ -241,15 +246,17 @@ fn draw_counters(
             values_text(steps, mp, full)
         };
         for (i, (words, at, size, anchor)) in counter_texts(unit, element, values).into_iter().enumerate() {
+            // Laid out at twice the size and drawn at half: crisp to twice the zoom.
             let mut part = commands.spawn((
                 Text2d::new(words),
                 TextFont {
-                    font_size: FontSize::Px(size * h),
+                    font: font.clone().into(),
+                    font_size: FontSize::Px(size * h * TEXT_OVERSAMPLE),
                     ..default()
                 },
                 TextColor(ink),
                 anchor,
-                Transform::from_xyz(at.x * h, at.y * h, 0.01),
+                Transform::from_xyz(at.x * h, at.y * h, 0.01).with_scale(Vec3::splat(1.0 / TEXT_OVERSAMPLE)),
                 CounterPart,
             ));
             // The band's two words come first.

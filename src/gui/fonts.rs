@@ -4,9 +4,12 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-/// The map face for place names on the board (`art::text::MAP_FACE`).
+/// The map face for place names on the board (`art::text::MAP_FACE`), and the counter face for
+/// counters' words (`art::text::COUNTER_FACE`).
 #[derive(Resource, Clone)]
 pub struct MapFont(pub Handle<Font>);
+#[derive(Resource, Clone)]
+pub struct CounterFont(pub Handle<Font>);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, (use_latin_font, load_map_face))
@@ -21,10 +24,12 @@ fn use_latin_font(mut fonts: ResMut<Assets<Font>>) {
     }
 }
 
-/// Loads the map face once; place names are drawn in it.
+/// Loads the map and counter faces once.
 fn load_map_face(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
     let face = Font::from_bytes(crate::art::text::MAP_FACE.to_vec());
     commands.insert_resource(MapFont(fonts.add(face)));
+    let face = Font::from_bytes(crate::art::text::COUNTER_FACE.to_vec());
+    commands.insert_resource(CounterFont(fonts.add(face)));
 }
 
 /// egui's fonts, with Hack after them for proportional text, so arrows (`0617→0618` in moves and

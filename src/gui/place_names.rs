@@ -33,16 +33,24 @@ pub fn counter_rects(layout: &Layout, stacks: impl Iterator<Item = (Cell, usize)
 }
 
 /// The centre for a name `size` (width, height) of `cell` with `stack` counters in it, clear of
-/// `taken` where a spot is: its foot first, then under and over the stack, right, left.
+/// `taken` where a spot is: its foot first, then under and over the stack, right, left, then a
+/// line lower or higher still and the four corners.
 pub fn name_spot(layout: &Layout, cell: Cell, stack: usize, (w, h): (f32, f32), taken: &[Rect]) -> Vec2 {
     let c = layout.center(cell);
     let reach = stack_rect((0.0, 0.0), HALF_SIDE, (stack, STACK_STEP), 3.0)[2];
+    let (down, across) = (reach + h / 2.0 + 1.0, reach + w / 2.0 + 2.0);
     let spots = [
         c - Vec2::new(0.0, layout.side() * 0.72),
-        c - Vec2::new(0.0, reach + h / 2.0 + 1.0),
-        c + Vec2::new(0.0, reach + h / 2.0 + 1.0),
-        c + Vec2::new(reach + w / 2.0 + 2.0, 0.0),
-        c - Vec2::new(reach + w / 2.0 + 2.0, 0.0),
+        c - Vec2::new(0.0, down),
+        c + Vec2::new(0.0, down),
+        c + Vec2::new(across, 0.0),
+        c - Vec2::new(across, 0.0),
+        c - Vec2::new(0.0, down + h),
+        c + Vec2::new(0.0, down + h),
+        c + Vec2::new(across * 0.7, down),
+        c + Vec2::new(-across * 0.7, down),
+        c + Vec2::new(across * 0.7, -down),
+        c + Vec2::new(-across * 0.7, -down),
     ];
     let rects: Vec<Rect> = spots.iter().map(|p| centred((p.x, p.y), (w, h))).collect();
     spots[least_covered(&rects, taken)]
@@ -68,16 +76,18 @@ fn keep_names_clear(
     index: Res<MapIndex>,
     detail: Res<ZoomDetail>,
     mut names: Query<(&mut PlaceName, &Text2d, &mut Transform)>,
-    mut widths: Local<std::collections::HashMap<String, f32>>,
+    (mut widths, mut last_scale): (Local<std::collections::HashMap<String, f32>>, Local<f32>),
 ) {
     // Looking at a `Mut` marks nothing changed; only writing through it does.
     let added = names.iter_mut().any(|(p, _, _)| p.is_added());
-    // Spots are chosen for the names' size close in, where counters show their faces: a zoom
-    // (which only enlarges the names far out, over pips) costs nothing here.
-    if !(index.is_changed() || added) {
+    // Names grow in steps as the camera draws back (`detail.rs`): a zoom counts only when it
+    // takes them to another size, a few times a sweep, not every frame of it.
+    let k = detail.name_scale;
+    let resized = (k - *last_scale).abs() > 1e-3;
+    if !(index.is_changed() || added || resized) {
         return;
     }
-    let k = detail.name_scale;
+    *last_scale = k;
     // Each name's width at size 1 in the map face, measured once (advances scale with size).
     let mut width = |name: &str| -> f32 {
         if !widths.contains_key(name) {
@@ -93,8 +103,8 @@ fn keep_names_clear(
     cells.sort_by_key(|(c, _)| (c.row, c.col));
     cells.dedup_by_key(|(c, _)| *c);
     for (cell, name) in cells {
-        let size = (width(&name) * NAME_SIZE + 4.0, NAME_SIZE * 1.25);
-        let near = near_rects(&taken, layout.center(cell), size.0 + COUNTER_REACH);
+        let size = (width(&name) * NAME_SIZE * k + 4.0, NAME_SIZE * k * 1.25);
+        let near = near_rects(&taken, layout.center(cell), size.0 + size.1 + COUNTER_REACH);
         let spot = name_spot(&layout, cell, index.stack(cell).len(), size, &near);
         taken.push(centred((spot.x, spot.y), size));
         spots.insert((cell.col, cell.row), spot);

@@ -76,7 +76,7 @@ pub fn write_all(
         } else {
             &moments.turn_ends[i - 1].units
         };
-        let action = changed_cells(before, &end.units);
+        let action = turn_action(s, before, end);
         save(turn_picture(s, end, (req.width, req.aspect), &action, &pen), name)?;
     }
     for (rank, c) in upsets_to_show(moments, req.upsets).into_iter().enumerate() {
@@ -98,6 +98,18 @@ pub fn start_units(s: &Scenario) -> Vec<UnitAt> {
             values: t.values,
         })
         .collect()
+}
+
+/// What a turn's picture frames: the cells where something happened since `before`, and at the
+/// game's end its objectives too (where it was decided).
+pub fn turn_action(s: &Scenario, before: &[UnitAt], end: &TurnEnd) -> Vec<crate::rules::grid::Cell> {
+    let mut cells = changed_cells(before, &end.units);
+    if end.over {
+        cells.extend(s.objectives.iter().map(|o| o.cell));
+        cells.sort_by_key(|c| (c.row, c.col));
+        cells.dedup();
+    }
+    cells
 }
 
 /// Where something happened between two boards: the cells a unit left or reached, and those of

@@ -161,6 +161,30 @@ fn banner(ui: &mut egui::Ui, words: &str, lit: egui::Color32) {
     ui.add_space(4.0);
 }
 
+/// `text` on one line at most `width` wide, cut with an ellipsis past it.
+fn one_line(
+    painter: &egui::Painter,
+    text: &str,
+    (font, color): (egui::FontId, egui::Color32),
+    width: f32,
+) -> std::sync::Arc<egui::Galley> {
+    let mut job = egui::text::LayoutJob::single_section(
+        text.to_string(),
+        egui::TextFormat {
+            font_id: font,
+            color,
+            ..Default::default()
+        },
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: width,
+        max_rows: 1,
+        break_anywhere: true,
+        overflow_character: Some('…'),
+    };
+    painter.layout_job(job)
+}
+
 /// A bar per result: its words over a track, filled in the colour of the side it favours, the
 /// table's code small at the end; the one that happened lit once it shows.
 fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look) {
@@ -192,20 +216,18 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look) {
             if hit {
                 painter.rect_stroke(rect, 3.0, egui::Stroke::new(2.5, look.lit), egui::StrokeKind::Inside);
             }
-            let words = painter.text(
-                rect.left_center() + egui::vec2(8.0, 0.0),
-                egui::Align2::LEFT_CENTER,
-                &b.words,
-                egui::FontId::proportional(15.0),
-                TEXT,
-            );
-            painter.text(
-                egui::pos2(words.right() + 8.0, rect.center().y + 1.0),
-                egui::Align2::LEFT_CENTER,
-                &b.label,
-                egui::FontId::monospace(11.0),
-                QUIET,
-            );
+            // The words inside the track, the code after them only where it fits (it is in the
+            // tooltip too): nothing runs into the share beside the bar.
+            let room = rect.width() - 16.0;
+            let words = one_line(painter, &b.words, (egui::FontId::proportional(15.0), TEXT), room);
+            let code = one_line(painter, &b.label, (egui::FontId::monospace(11.0), QUIET), f32::INFINITY);
+            let words_w = words.size().x;
+            let at = rect.left_center() + egui::vec2(8.0, -words.size().y / 2.0);
+            painter.galley(at, words, TEXT);
+            if words_w + 8.0 + code.size().x <= room {
+                let at = egui::pos2(at.x + words_w + 8.0, rect.center().y + 1.0 - code.size().y / 2.0);
+                painter.galley(at, code, QUIET);
+            }
             response.on_hover_text(format!("{} ({}) exactly {}", b.words, b.label, b.exact));
             ui.label(text(format!("{:.1}%", p * 100.0), 16.0).color(if hit { look.lit } else { TEXT }));
         });

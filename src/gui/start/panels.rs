@@ -349,11 +349,20 @@ fn sides_and_seats(ui: &mut egui::Ui, seats: &mut Vec<Option<crate::ai::Profile>
     seats.resize(s.sides.len(), None);
     for (i, side) in s.sides.iter().enumerate() {
         ui.horizontal(|ui| {
+            let values = if s.ruleset.combat.counter_prints_defense() {
+                "attack-defense-movement"
+            } else {
+                "strength-movement (attack-defense-movement where they differ)"
+            };
             for id in sample_units(s, i, 5) {
                 if let Some(r) = crate::gui::thumbnail::counter(ui, s, id, 46.0)
                     && let Some(u) = s.units.iter().find(|u| u.id == id)
                 {
-                    r.on_hover_text(format!("{} ({:?} {:?})", u.name, u.class, u.size));
+                    let formation = u.element.as_deref().map(|e| format!(", {e}")).unwrap_or_default();
+                    r.on_hover_text(format!(
+                        "{}{formation}\n{:?} {:?}: the band names it and its formation; the values are {values}",
+                        u.name, u.class, u.size
+                    ));
                 }
             }
             ui.vertical(|ui| {
