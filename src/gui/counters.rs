@@ -174,6 +174,38 @@ fn counter_texts(unit: &Unit, element: Option<&str>, values: String) -> [(String
     ]
 }
 
+/// Spawns a counter's words (`counter_texts`) for a counter `h` from its centre to its edge, in
+/// `font` and `ink`; returns the entities.
+fn spawn_counter_texts(
+    commands: &mut Commands,
+    texts: [(String, Vec2, f32, Anchor); 4],
+    (font, ink): (&Handle<Font>, Color),
+    h: f32,
+) -> Vec<Entity> {
+    let mut parts = Vec::new();
+    for (i, (words, at, size, anchor)) in texts.into_iter().enumerate() {
+        // Laid out at twice the size and drawn at half: crisp to twice the zoom.
+        let mut part = commands.spawn((
+            Text2d::new(words),
+            TextFont {
+                font: font.clone().into(),
+                font_size: FontSize::Px(size * h * TEXT_OVERSAMPLE),
+                ..default()
+            },
+            TextColor(ink),
+            anchor,
+            Transform::from_xyz(at.x * h, at.y * h, 0.01).with_scale(Vec3::splat(1.0 / TEXT_OVERSAMPLE)),
+            CounterPart,
+        ));
+        // The band's two words come first.
+        if i < 2 {
+            part.insert(BandText);
+        }
+        parts.push(part.id());
+    }
+    parts
+}
+
 /// (Re)builds the drawn parts of counters that are new or whose steps or statuses changed.
 fn draw_counters(
     mut commands: Commands,
@@ -245,26 +277,8 @@ fn draw_counters(
         } else {
             values_text(steps, mp, full)
         };
-        for (i, (words, at, size, anchor)) in counter_texts(unit, element, values).into_iter().enumerate() {
-            // Laid out at twice the size and drawn at half: crisp to twice the zoom.
-            let mut part = commands.spawn((
-                Text2d::new(words),
-                TextFont {
-                    font: font.clone().into(),
-                    font_size: FontSize::Px(size * h * TEXT_OVERSAMPLE),
-                    ..default()
-                },
-                TextColor(ink),
-                anchor,
-                Transform::from_xyz(at.x * h, at.y * h, 0.01).with_scale(Vec3::splat(1.0 / TEXT_OVERSAMPLE)),
-                CounterPart,
-            ));
-            // The band's two words come first.
-            if i < 2 {
-                part.insert(BandText);
-            }
-            parts_of.push(part.id());
-        }
+        let texts = counter_texts(unit, element, values);
+        parts_of.extend(spawn_counter_texts(&mut commands, texts, (&font, ink), h));
         parts_of.extend(status_markers(
             &mut commands,
             &mut shared,
