@@ -2,8 +2,8 @@
 //! window's art; optionally framed at 16:9 or 1:1 on the cells that matter, under a title band.
 
 use clap::Args;
-use hexfront::art::crop::{Aspect, around};
-use hexfront::art::picture::{Frame, aspect, render_frame, start_tokens};
+use hexfront::art::crop::{Aspect, frame_for};
+use hexfront::art::picture::{aspect, render_frame, start_tokens};
 use hexfront::art::title::{Title, band_height, with_band};
 use hexfront::rules::grid::{Cell, parse_label};
 use std::path::PathBuf;
@@ -74,17 +74,13 @@ fn render(args: &RenderArgs) -> Result<String, String> {
     }
     let started = std::time::Instant::now();
     let band_h = if args.title { band_height(size) } else { 0 };
-    let frame = match args.aspect.ratio() {
-        None => Frame::whole(s),
-        Some(_) => {
-            let mut framed = cells(&args.around, s)?;
-            if framed.is_empty() {
-                framed = start_tokens(s).into_iter().map(|t| t.cell).collect();
-            }
-            let map_h = args.aspect.height(size, aspect(s)).saturating_sub(band_h).max(16);
-            around(s, &framed, size as f32 / map_h as f32)
-        }
-    };
+    // The cells named, or the units at the start; the whole map takes none.
+    let mut framed = cells(&args.around, s)?;
+    if framed.is_empty() && args.aspect != Aspect::Map {
+        framed = start_tokens(s).into_iter().map(|t| t.cell).collect();
+    }
+    let map_h = args.aspect.height(size, aspect(s)).saturating_sub(band_h).max(16);
+    let frame = frame_for(s, &framed, args.aspect, (size, map_h));
     let (map, _) = render_frame(s, frame, size, None);
     let picture = if args.title {
         let line = format!("{} · {} turns · {}", s.raw.setting, s.raw.turns, s.ruleset.raw.name);

@@ -107,11 +107,13 @@ pub fn around(s: &Scenario, cells: &[Cell], ratio: f32) -> Frame {
     }
 }
 
-/// The frame for `aspect` around `cells`: the whole map for `Aspect::Map`.
-pub fn frame_for(s: &Scenario, cells: &[Cell], aspect: Aspect) -> Frame {
-    match aspect.ratio() {
-        None => Frame::whole(s),
-        Some(r) => around(s, cells, r),
+/// What a picture's map part, `width` by `map_h` pixels, shows at `aspect`: the whole map for
+/// `Aspect::Map`, else `cells` framed at the part's own shape (a band or an overlay beside it
+/// leaves the part less wide or less tall than the picture).
+pub fn frame_for(s: &Scenario, cells: &[Cell], aspect: Aspect, (width, map_h): (u32, u32)) -> Frame {
+    match aspect {
+        Aspect::Map => Frame::whole(s),
+        _ => around(s, cells, width as f32 / map_h.max(1) as f32),
     }
 }
 
@@ -175,7 +177,11 @@ mod tests {
         let whole = around(&s, &[], 1.0);
         let (world_w, world_h) = world_size(&s);
         assert!((whole.w - world_w.max(world_h)).abs() < 1e-3 || (whole.h - world_h.max(world_w)).abs() < 1e-3);
-        assert_eq!(frame_for(&s, &[cell], Aspect::Map), Frame::whole(&s));
+        assert_eq!(frame_for(&s, &[cell], Aspect::Map, (1600, 900)), Frame::whole(&s));
+        assert_eq!(
+            frame_for(&s, &[cell], Aspect::Wide, (1600, 900)),
+            around(&s, &[cell], 16.0 / 9.0)
+        );
         assert_eq!(Aspect::parse("16:9"), Ok(Aspect::Wide));
         assert!(Aspect::parse("4:3").unwrap_err().contains("16:9, 1:1 or map"));
         assert_eq!(Aspect::Wide.height(1600, 0.5), 900);

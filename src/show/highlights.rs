@@ -151,22 +151,14 @@ fn board(s: &Scenario, units: &[UnitAt], width: u32, frame: Frame) -> (RgbImage,
     render_frame(s, frame, width, Some(&tokens))
 }
 
-/// The map's frame for a picture `width` wide whose map part is `map_h` pixels tall at the
-/// aspect asked (the whole map when `Aspect::Map`), around `cells`.
-fn frame_around(s: &Scenario, cells: &[crate::rules::grid::Cell], aspect: Aspect, (width, map_h): (u32, u32)) -> Frame {
-    match aspect {
-        Aspect::Map => Frame::whole(s),
-        _ => crate::art::crop::around(s, cells, width as f32 / map_h.max(1) as f32),
-    }
-}
-
 /// The card that opens the set: the board at the game's last turn end (framed on the whole
 /// map), the scenario's name and setting, the sides, how far the game went and how it ended.
 pub fn title_picture(s: &Scenario, moments: &Moments, req: &Request, pen: &Pen) -> RgbImage {
     use crate::art::title::{Title, card};
     let last = moments.turn_ends.last();
     let units = last.map_or_else(|| start_units(s), |e| e.units.clone());
-    let frame = frame_for(s, &[], req.aspect);
+    let map_h = req.aspect.height(req.width, crate::art::picture::aspect(s));
+    let frame = frame_for(s, &[], req.aspect, (req.width, map_h));
     let (map, _) = board(s, &units, req.width, frame);
     let turns = last.map_or(0, |e| e.turn);
     let line = format!(
@@ -212,7 +204,7 @@ pub fn turn_frame(
 ) -> Frame {
     let band = turn_band(width, end).1;
     let total_h = aspect.height(width, crate::art::picture::aspect(s));
-    frame_around(s, action, aspect, (width, total_h.saturating_sub(band)))
+    frame_for(s, action, aspect, (width, total_h.saturating_sub(band)))
 }
 
 /// The board at a turn's end under a band with the scenario, the turn and the score; at 16:9 or
@@ -292,7 +284,7 @@ pub fn upset_picture(
     let mut cells = c.attacker_cells.clone();
     cells.push(c.target);
     let fixed_h = aspect.ratio().map(|r| ((map_w + panel_w) as f32 / r).round() as u32);
-    let frame = frame_around(s, &cells, aspect, (map_w, fixed_h.unwrap_or(1)));
+    let frame = frame_for(s, &cells, aspect, (map_w, fixed_h.unwrap_or(1)));
     let (mut map, at) = board(s, &c.board, map_w, frame);
     let width_of_ring = (at.inner() * 0.16).max(2.0);
     for from in &c.attacker_cells {
