@@ -23,7 +23,8 @@ struct Cli {
     /// Seed for every die roll, so a game replays exactly.
     #[arg(long, global = true, default_value_t = 1)]
     seed: u64,
-    /// Write a screenshot of the window to this PNG file and exit.
+    /// Write a screenshot of the window to this PNG file and exit (with --bench-frames: of the
+    /// pan at 1:1 halfway through, the benchmark then going on).
     #[arg(long)]
     screenshot: Option<PathBuf>,
     /// With --screenshot: how many frames to render first.

@@ -307,7 +307,7 @@ fn cell_info(
                         let [r, g, b] = sides.0[side.0].color;
                         ui.horizontal(|ui| {
                             ui.colored_label(egui::Color32::from_rgb(r, g, b), "■");
-                            ui.label(format!("{} ({:?} {:?})", unit.name, unit.class, unit.size));
+                            ui.label(format!("{} · {:?} {:?}", unit.name, unit.class, unit.size));
                         });
                         let mut line = format!(
                             "  {}  steps {}/{}  MP {}/{}",

@@ -1,9 +1,12 @@
 //! `--bench-frames N`: frame times in the cases a player lives in, each after a few unmeasured
 //! frames: the whole map still, zoomed in (1:1) still, a continuous pan across the map at the
 //! whole-map zoom and at 1:1 (the camera moved a fixed step every frame, back and forth), and a
-//! zoom sweep from the whole map to 1:1 and back. Each prints mean, p50, p90, p99 and max.
+//! zoom sweep from the whole map to 1:1 and back. Each prints mean, p50, p90, p99 and max. With
+//! `--screenshot`, a picture of the pan at 1:1 halfway through (the frame as a player sees it
+//! mid-pan), written before the benchmark exits.
 
 use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 /// The bench's state: frames to measure per case, the times so far, the fitted camera.
 #[derive(Resource)]
@@ -14,6 +17,12 @@ pub struct FrameBench {
     fit: Option<(Vec2, f32)>,
     /// Frames into the current case (warm-up included).
     frame: u32,
+    /// `--screenshot`: where the mid-pan picture goes.
+    shot: Option<std::path::PathBuf>,
+    /// The frame after the end at which the picture was first seen on disk.
+    shot_seen: Option<u32>,
+    /// The view's tile counts when the case's measured frames began (`ViewCache::tile_counts`).
+    tiles_at_start: (u64, u64),
 }
 
 impl FrameBench {
@@ -24,9 +33,30 @@ impl FrameBench {
             case: 0,
             fit: None,
             frame: 0,
+            shot: None,
+            shot_seen: None,
+            tiles_at_start: (0, 0),
         }
     }
+
+    /// A picture of the pan at 1:1 halfway through, written to `path`.
+    pub fn with_shot(mut self, path: std::path::PathBuf) -> Self {
+        self.shot = Some(path);
+        self
+    }
 }
+
+/// The case and frame (warm-up included) the `--screenshot` picture is taken at.
+fn shot_at(frames: u32) -> (usize, u32) {
+    let case = CASES
+        .iter()
+        .position(|(_, c)| *c == Case::Pan { one_to_one: true })
+        .unwrap_or(0);
+    (case, WARM + frames / 2)
+}
+
+/// Frames the benchmark waits at its end for its picture to be written.
+const SHOT_WAIT: u32 = 600;
 
 /// Unmeasured frames at the start of each case.
 const WARM: u32 = 10;
@@ -85,10 +115,12 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn bench_frames(
+    mut commands: Commands,
     mut bench: ResMut<FrameBench>,
     time: Res<Time<Real>>,
     picture: Option<Res<super::detail::BoardPicture>>,
     layout: Res<super::layout::Layout>,
+    view_cache: Option<Res<super::view_cache::ViewCache>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<super::state::BoardCamera>>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -103,23 +135,61 @@ fn bench_frames(
         return;
     };
     let fit = *bench.fit.get_or_insert((t.translation.truncate(), o.scale));
+    let tiles = view_cache.map_or((0, 0), |c| c.tile_counts());
+    if bench.frame == WARM {
+        bench.tiles_at_start = tiles;
+    }
     if bench.frame > WARM {
         bench.times.push(f64::from(time.delta_secs()) * 1000.0);
     }
     bench.frame += 1;
+    if bench.case >= CASES.len() {
+        wait_for_shot(&mut bench, &mut exit);
+        return;
+    }
+    if let Some(path) = bench.shot.clone()
+        && (bench.case, bench.frame) == shot_at(bench.frames)
+    {
+        let _ = std::fs::remove_file(&path);
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    }
     if bench.frame > WARM + bench.frames {
         println!("{}", frame_report(CASES[bench.case].0, &bench.times));
+        let (baked, assembled) = (tiles.0 - bench.tiles_at_start.0, tiles.1 - bench.tiles_at_start.1);
+        println!(
+            "  the terrain put together from tiles in {assembled} of {} frames ({baked} tiles baked)",
+            bench.times.len()
+        );
         bench.times.clear();
         bench.frame = 0;
         bench.case += 1;
         if bench.case == CASES.len() {
-            exit.write(AppExit::Success);
+            wait_for_shot(&mut bench, &mut exit);
             return;
         }
     }
     let (at, scale) = camera_at(CASES[bench.case].1, bench.frame, bench.frames, fit, layout.bounds());
     o.scale = scale;
     t.translation = at.extend(t.translation.z);
+}
+
+/// At the end: exits ten frames after the picture asked for is on disk (for the encoder to
+/// finish), or at once without one. `bench.frame` counts the frames since the end.
+fn wait_for_shot(bench: &mut FrameBench, exit: &mut MessageWriter<AppExit>) {
+    let Some(path) = &bench.shot else {
+        exit.write(AppExit::Success);
+        return;
+    };
+    if path.exists() {
+        let seen = *bench.shot_seen.get_or_insert(bench.frame);
+        if bench.frame >= seen + 10 {
+            info!("screenshot written to {}", path.display());
+            exit.write(AppExit::Success);
+        }
+    } else if bench.frame > SHOT_WAIT {
+        error!("the mid-pan screenshot was not written to {}", path.display());
+        exit.write(AppExit::error());
+    }
 }
 
 /// Mean, median, 90th and 99th percentiles and the worst of some frame times.

@@ -56,6 +56,7 @@ pub mod state;
 mod thumbnail;
 pub mod turn_report;
 pub mod view_cache;
+mod view_tiles;
 mod window_icon;
 #[cfg(windows)]
 mod windows_console;
@@ -211,9 +212,7 @@ pub fn run(
         ));
     }
     let (screenshot_wanted, attack_scripted) = (screenshot.is_some(), options.attack.is_some());
-    if let Some(shot) = screenshot {
-        app.insert_resource(shot).add_systems(Update, take_screenshot);
-    }
+    add_capture(&mut app, screenshot, options.bench_frames);
     app.insert_resource(
         start::StartMenu::scan()
             .with_seed(seed)
@@ -235,9 +234,6 @@ pub fn run(
     }
     if let Some((address, name)) = options.online {
         app.insert_resource(online::ConnectAtStart { address, name });
-    }
-    if let Some(frames) = options.bench_frames {
-        app.insert_resource(frame_bench::FrameBench::new(frames));
     }
     // Benchmarks, screenshots and scripted attacks count frames: they run flat out. Otherwise the
     // window sleeps until something happens.
@@ -264,6 +260,23 @@ pub fn run(
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// `--screenshot` and `--bench-frames`: with both, the benchmark takes the picture, of the pan at
+/// 1:1 halfway through (`frame_bench.rs`).
+fn add_capture(app: &mut App, screenshot: Option<ScreenshotRequest>, bench_frames: Option<u32>) {
+    match (screenshot, bench_frames) {
+        (Some(shot), Some(frames)) => {
+            app.insert_resource(frame_bench::FrameBench::new(frames).with_shot(shot.path));
+        }
+        (Some(shot), None) => {
+            app.insert_resource(shot).add_systems(Update, take_screenshot);
+        }
+        (None, Some(frames)) => {
+            app.insert_resource(frame_bench::FrameBench::new(frames));
+        }
+        (None, None) => {}
     }
 }
 

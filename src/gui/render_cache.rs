@@ -9,7 +9,8 @@
 //! - `view_cache`: once the camera has stood still a few frames, a second camera renders the
 //!   board into an image and each frame starts from a copy of it: the terrain's picture (good until
 //!   the camera moves) and the whole scene's (good until anything drawn changes, as
-//!   `scene_changes` defines it).
+//!   `scene_changes` defines it). While the camera pans at one zoom, the terrain is copied
+//!   together from tiles (`view_tiles`) and the terrain's last picture instead of drawn.
 //! - `egui_shader`: egui's panels drawn with a shader that gives the same 8-bit colours without
 //!   pow() per pixel (a software rasterizer pays for every pixel).
 //! - `frame_reuse`: a frame that would draw what the last one drew (the same scene picture, gizmos
@@ -19,11 +20,14 @@
 //! Invariants: a picture is never shown once what it shows has changed (`scene_changes` lists
 //! what counts: anything drawn on the board moved, shown, hidden, made or removed, a text, colour,
 //! mesh, material or image changed); gizmos and egui are drawn over the pictures every frame a
-//! picture is used, and are in the reused frame only when they are the same; a screenshot always
+//! picture is used, and are in the reused frame only when they are the same; a tile is copied only
+//! at the zoom it was baked at, and the view's every pixel comes from exactly one piece (else the
+//! terrain is drawn live that frame); a still board holds no tiles; a screenshot always
 //! gets a presented frame; nothing here changes the game.
 //!
 //! Switches, to compare or should a driver get a copy wrong: `HEXFRONT_VIEW_PICTURE=off|terrain`
-//! (no pictures, or the terrain's only), `HEXFRONT_FRAME_REUSE=off|present` (no reused frames, or
+//! (no pictures, or the terrain's only), `HEXFRONT_VIEW_TILES=off` (no tiles while panning),
+//! `HEXFRONT_FRAME_REUSE=off|present` (no reused frames, or
 //! reused but always presented), `HEXFRONT_EGUI_SHADER=stock` (bevy_egui's own shader).
 
 use bevy::prelude::*;

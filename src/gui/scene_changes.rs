@@ -21,6 +21,8 @@ pub struct SceneChanges<'w, 's> {
             // Never matches the window's camera anyway; said for Bevy's access check, since
             // `follow_view` writes that camera's layers in the same system.
             Without<BoardCamera>,
+            // The tiles' cameras are aimed in the same system too.
+            Without<super::view_tiles::TileBaker>,
             Or<(
                 Changed<GlobalTransform>,
                 Changed<Mesh2d>,

@@ -3,14 +3,18 @@
 //! camera renders the board as the window sees it into an image, and each frame starts from a copy
 //! of that image instead of clearing and drawing it. Two pictures: the terrain alone (good until
 //! the camera moves), and the whole scene, terrain with counters and names (good until anything
-//! drawn changes too). Gizmos (rings, outlines, arrows, marks) are drawn every frame on top, and
+//! drawn changes too). While the camera pans, the terrain is copied together from tiles and the
+//! terrain's last picture (`view_tiles.rs`). Gizmos (rings, outlines, arrows, marks) are drawn every frame on top, and
 //! egui's panels over them. (A software renderer shades every pixel of every textured quad; a
 //! copy is a plain memory copy.)
+
+mod copy;
 
 use super::detail::BoardPicture;
 use super::render_layers::{GIZMO_LAYER, LIVE_LAYER, TERRAIN_LAYER, VIEW_LAYER, render_target_image};
 use super::scene_changes::SceneChanges;
 use super::state::BoardCamera;
+use super::view_tiles::{BakerParts, PieceCopy, TileBaker, TileView, ViewTiles};
 use crate::game::phase::GameState;
 use bevy::asset::AssetEventSystems;
 use bevy::camera::visibility::{RenderLayers, VisibilitySystems};
@@ -20,11 +24,7 @@ use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
-use bevy::render::render_asset::RenderAssets;
-use bevy::render::render_resource::{Extent3d, TextureUsages};
-use bevy::render::renderer::{RenderContext, ViewQuery};
-use bevy::render::texture::GpuImage;
-use bevy::render::view::ViewTarget;
+use bevy::render::render_resource::TextureUsages;
 use bevy::window::RequestRedraw;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +65,8 @@ struct Picture {
     image: Handle<Image>,
     pixels: UVec2,
     stage: Stage,
+    /// The view its image shows, while it does (from its baking's end to the next's start).
+    baked_for: Option<ViewKey>,
 }
 
 /// The view's two pictures: the terrain alone, and the whole scene.
@@ -77,9 +79,16 @@ pub struct ViewCache {
     restless: u32,
     /// Times the scene's picture has been baked (a new baking may reuse the same image).
     scene_bakes: u32,
+    /// The moving view's tiles.
+    tiles: ViewTiles,
 }
 
 impl ViewCache {
+    /// Tiles baked, and frames whose terrain was put together from tiles (`view_tiles.rs`).
+    pub fn tile_counts(&self) -> (u64, u64) {
+        (self.tiles.baked, self.tiles.frames_from_tiles)
+    }
+
     /// The scene's picture while it stands for the board: its image, which baking of it, and its
     /// size in pixels.
     pub fn scene_shown(&self) -> Option<(AssetId<Image>, u32, UVec2)> {
@@ -139,9 +148,10 @@ impl Allowed {
 #[derive(Resource, Clone, Default)]
 struct CopyFailed(Arc<AtomicBool>);
 
-/// On the window's camera: the picture its frames start from, while there is one.
+/// On the window's camera: the picture its frames start from, or the pieces of pictures they are
+/// put together from (`view_tiles.rs`), while there are.
 #[derive(Component, Clone, Default, ExtractComponent)]
-pub struct StartFromPicture(Option<AssetId<Image>>);
+pub struct StartFromPicture(Option<AssetId<Image>>, Vec<PieceCopy>);
 
 impl StartFromPicture {
     pub fn picture(&self) -> Option<AssetId<Image>> {
@@ -150,8 +160,17 @@ impl StartFromPicture {
 
     /// Another picture to start from (the kept frame, `frame_reuse/`), written only if it differs.
     pub fn set_picture(&mut self, picture: Option<AssetId<Image>>) {
-        if self.0 != picture {
+        if self.0 != picture || !self.1.is_empty() {
             self.0 = picture;
+            self.1.clear();
+        }
+    }
+
+    /// Pieces to put the frame together from, written only if they differ.
+    fn set_pieces(&mut self, pieces: Vec<PieceCopy>) {
+        if self.0.is_some() || self.1 != pieces {
+            self.0 = None;
+            self.1 = pieces;
         }
     }
 }
@@ -191,6 +210,8 @@ pub(super) fn plugin(app: &mut App) {
                 .after(CameraUpdateSystems)
                 .after(AssetEventSystems)
                 .after(TransformSystems::Propagate)
+                // The tiles' cameras are aimed here, and their frusta worked out after.
+                .before(VisibilitySystems::UpdateFrusta)
                 .before(VisibilitySystems::CheckVisibility)
                 .run_if(super::board_shown.and_then(resource_exists::<ViewCache>)),
         );
@@ -199,7 +220,7 @@ pub(super) fn plugin(app: &mut App) {
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app
             .insert_resource(failed)
-            .add_systems(Core2d, copy_picture.before(Core2dSystems::MainPass));
+            .add_systems(Core2d, copy::copy_picture.before(Core2dSystems::MainPass));
     }
 }
 
@@ -237,16 +258,19 @@ fn spawn_view_cache(mut commands: Commands, mut images: ResMut<Assets<Image>>, c
             image,
             pixels,
             stage: Stage::Moving { still_for: 0 },
+            baked_for: None,
         }
     };
     let terrain = picture(-3, RenderLayers::layer(VIEW_LAYER));
     let scene = picture(-2, RenderLayers::from_layers(&[VIEW_LAYER, LIVE_LAYER]));
+    let tiles = ViewTiles::new(RenderLayers::layer(VIEW_LAYER));
     commands.insert_resource(ViewCache {
         key: None,
         terrain,
         scene,
         restless: 0,
         scene_bakes: 0,
+        tiles,
     });
 }
 
@@ -260,17 +284,27 @@ fn forget_view_cache(
     if let Some(cache) = cache {
         commands.entity(cache.terrain.camera).despawn();
         commands.entity(cache.scene.camera).despawn();
+        for &baker in cache.tiles.bakers() {
+            commands.entity(baker).despawn();
+        }
         commands.remove_resource::<ViewCache>();
     }
     for (mut camera, mut layers, mut start) in &mut window_camera {
-        show_picture(Shown::Live, None, &mut camera, &mut layers, &mut start);
+        show_picture(Shown::Live, Start::Cleared, &mut camera, &mut layers, &mut start);
     }
 }
 
-/// The window camera draws the board itself, or starts each frame from a picture.
+/// What the window's frame starts from.
+enum Start {
+    Cleared,
+    Picture(AssetId<Image>),
+    Pieces(Vec<PieceCopy>),
+}
+
+/// The window camera draws the board itself, or starts each frame from a picture or its pieces.
 fn show_picture(
     shown: Shown,
-    picture: Option<AssetId<Image>>,
+    from: Start,
     camera: &mut Camera,
     layers: &mut RenderLayers,
     start: &mut StartFromPicture,
@@ -280,15 +314,19 @@ fn show_picture(
         *layers = layers_wanted;
     }
     // Not cleared over the copied picture.
-    let clear = if picture.is_some() {
-        ClearColorConfig::None
-    } else {
+    let clear = if matches!(from, Start::Cleared) {
         ClearColorConfig::Default
+    } else {
+        ClearColorConfig::None
     };
     if !same_clear(&camera.clear_color, &clear) {
         camera.clear_color = clear;
     }
-    start.set_picture(picture);
+    match from {
+        Start::Cleared => start.set_picture(None),
+        Start::Picture(id) => start.set_picture(Some(id)),
+        Start::Pieces(pieces) => start.set_pieces(pieces),
+    }
 }
 
 /// Whether two clear settings are the same (Bevy's type has no `==`); compared before writing, so
@@ -309,6 +347,7 @@ type ViewCameraParts<'a> = (
     &'a mut Transform,
     &'a mut Projection,
 );
+type ViewCameras<'w, 's> = Query<'w, 's, ViewCameraParts<'static>, (Without<BoardCamera>, Without<TileBaker>)>;
 
 impl Picture {
     /// One frame of the picture's life: a change drops it; standing still bakes it, its camera
@@ -319,7 +358,7 @@ impl Picture {
         key: ViewKey,
         depth: f32,
         images: &mut Assets<Image>,
-        cameras: &mut Query<ViewCameraParts, Without<BoardCamera>>,
+        cameras: &mut ViewCameras,
         background: Color,
     ) {
         if changed {
@@ -331,6 +370,7 @@ impl Picture {
                     self.image = images.add(render_target_image(key.pixels));
                     self.pixels = key.pixels;
                 }
+                self.baked_for = None;
                 if let Ok((_, mut target, mut t, mut p)) = cameras.get_mut(self.camera) {
                     *target = RenderTarget::Image(ImageRenderTarget {
                         handle: self.image.clone(),
@@ -350,7 +390,10 @@ impl Picture {
             Stage::Moving { still_for } => Stage::Moving {
                 still_for: still_for + u32::from(!changed),
             },
-            Stage::Baking { frames } if frames + 1 >= BAKE_FRAMES => Stage::Ready,
+            Stage::Baking { frames } if frames + 1 >= BAKE_FRAMES => {
+                self.baked_for = Some(key);
+                Stage::Ready
+            }
             Stage::Baking { frames } => Stage::Baking { frames: frames + 1 },
             Stage::Ready => Stage::Ready,
         };
@@ -375,9 +418,22 @@ impl Picture {
         (self.stage == Stage::Ready).then(|| self.image.id())
     }
 
+    /// Its image and the view it shows, while it shows one (the terrain's, to the tiles).
+    fn last_view(&self) -> Option<(AssetId<Image>, TileView)> {
+        let key = self.baked_for?;
+        let view = TileView {
+            centre: key.centre,
+            area: key.area,
+            pixels: key.pixels,
+            scale_factor: key.scale_factor,
+        };
+        Some((self.image.id(), view))
+    }
+
     /// Dropped for good (the pictures are off or cannot be used): its camera stops.
-    fn drop_picture(&mut self, cameras: &mut Query<ViewCameraParts, Without<BoardCamera>>) {
+    fn drop_picture(&mut self, cameras: &mut ViewCameras) {
         self.stage = Stage::Moving { still_for: 0 };
+        self.baked_for = None;
         if let Ok((mut camera, ..)) = cameras.get_mut(self.camera)
             && camera.is_active
         {
@@ -387,8 +443,10 @@ impl Picture {
 }
 
 /// Watches the window's camera and the scene: a camera move drops both pictures, a change in the
-/// scene drops the scene's; standing still bakes them; a baked picture stands for what it shows.
+/// scene drops the scene's; standing still bakes them; a baked picture stands for what it shows,
+/// and while there is none the tiles may.
 fn follow_view(
+    mut commands: Commands,
     mut cache: ResMut<ViewCache>,
     mut images: ResMut<Assets<Image>>,
     clear: Res<ClearColor>,
@@ -406,7 +464,8 @@ fn follow_view(
         ),
         With<BoardCamera>,
     >,
-    mut view_cameras: Query<ViewCameraParts, Without<BoardCamera>>,
+    mut view_cameras: ViewCameras,
+    mut bakers: Query<BakerParts, (With<TileBaker>, Without<BoardCamera>)>,
     mut redraw: MessageWriter<RequestRedraw>,
     allowed: Local<Allowed>,
     copy_failed: Res<CopyFailed>,
@@ -414,6 +473,7 @@ fn follow_view(
 ) {
     let mut own = vec![cache.terrain.image.id(), cache.scene.image.id()];
     own.extend(&own_images.0);
+    own.extend(cache.tiles.images());
     let scene_changed = scene_changes.any(&own);
     let Ok((mut camera, transform, projection, msaa, mut layers, mut start)) = window_camera.single_mut() else {
         return;
@@ -440,10 +500,16 @@ fn follow_view(
         cache.key = None;
         cache.terrain.drop_picture(&mut view_cameras);
         cache.scene.drop_picture(&mut view_cameras);
-        show_picture(Shown::Live, None, &mut camera, &mut layers, &mut start);
+        cache.tiles.forget();
+        show_picture(Shown::Live, Start::Cleared, &mut camera, &mut layers, &mut start);
         return;
     }
-    let view_changed = cache.key != Some(key) || !new_chunks.is_empty() || clear.is_changed();
+    let terrain_changed = !new_chunks.is_empty() || clear.is_changed();
+    if terrain_changed {
+        cache.terrain.baked_for = None;
+        cache.tiles.forget();
+    }
+    let view_changed = cache.key != Some(key) || terrain_changed;
     cache.key = Some(key);
     let depth = transform.translation.z;
     cache
@@ -459,48 +525,48 @@ fn follow_view(
             cache.scene_bakes = cache.scene_bakes.wrapping_add(1);
         }
     }
-    let (shown, picture) = match (cache.scene.ready(), cache.terrain.ready()) {
-        (Some(scene), _) => (Shown::Scene, Some(scene)),
-        (None, Some(terrain)) => (Shown::Terrain, Some(terrain)),
-        (None, None) => (Shown::Live, None),
-    };
-    show_picture(shown, picture, &mut camera, &mut layers, &mut start);
+    let (shown, from) = choose_start(&mut commands, &mut cache, key, depth, &mut images, &mut bakers);
+    show_picture(shown, from, &mut camera, &mut layers, &mut start);
     cache.restless = if view_changed || scene_changed {
         cache.restless.saturating_add(1)
     } else {
         0
     };
-    if shown != allowed.best() && cache.restless < RESTLESS_FRAMES {
+    let settling = cache.tiles.settling();
+    if (shown != allowed.best() && cache.restless < RESTLESS_FRAMES) || settling {
         redraw.write(RequestRedraw);
     }
 }
 
-/// Render world, before the window camera's main pass: its frame starts as a copy of the view's
-/// picture.
-fn copy_picture(
-    view: ViewQuery<(&ViewTarget, &StartFromPicture)>,
-    images: Res<RenderAssets<GpuImage>>,
-    failed: Res<CopyFailed>,
-    mut ctx: RenderContext,
-) {
-    let (target, start) = view.into_inner();
-    let Some(id) = start.0 else { return };
-    let to = target.main_texture();
-    let Some(from) = images
-        .get(id)
-        .map(|p| &p.texture)
-        .filter(|from| from.format() == to.format())
-    else {
-        if !failed.0.swap(true, Ordering::Relaxed) {
-            warn!("the still view's picture could not be copied: the terrain is drawn every frame");
+/// What the window's frame starts from: the scene's picture, the terrain's, or the tiles' pieces
+/// while the terrain has no picture of this view; else nothing. Tiles are let go once a picture
+/// stands for the view again.
+fn choose_start(
+    commands: &mut Commands,
+    cache: &mut ViewCache,
+    key: ViewKey,
+    depth: f32,
+    images: &mut Assets<Image>,
+    bakers: &mut Query<BakerParts, (With<TileBaker>, Without<BoardCamera>)>,
+) -> (Shown, Start) {
+    let view = TileView {
+        centre: key.centre,
+        area: key.area,
+        pixels: key.pixels,
+        scale_factor: key.scale_factor,
+    };
+    let still = cache.terrain.last_view();
+    let pieces = cache.tiles.step(commands, view, still, depth, images, bakers);
+    match (cache.scene.ready(), cache.terrain.ready(), pieces) {
+        (Some(scene), ..) => {
+            cache.tiles.rest(commands);
+            (Shown::Scene, Start::Picture(scene))
         }
-        return;
-    };
-    let size = Extent3d {
-        width: from.width().min(to.width()),
-        height: from.height().min(to.height()),
-        depth_or_array_layers: 1,
-    };
-    ctx.command_encoder()
-        .copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), size);
+        (None, Some(terrain), _) => (Shown::Terrain, Start::Picture(terrain)),
+        (None, None, Some(pieces)) => {
+            cache.tiles.frames_from_tiles += 1;
+            (Shown::Terrain, Start::Pieces(pieces))
+        }
+        (None, None, None) => (Shown::Live, Start::Cleared),
+    }
 }
