@@ -500,7 +500,7 @@ fn follow_view(
         cache.key = None;
         cache.terrain.drop_picture(&mut view_cameras);
         cache.scene.drop_picture(&mut view_cameras);
-        cache.tiles.forget();
+        cache.tiles.rest(&mut commands);
         show_picture(Shown::Live, Start::Cleared, &mut camera, &mut layers, &mut start);
         return;
     }
@@ -562,7 +562,10 @@ fn choose_start(
             cache.tiles.rest(commands);
             (Shown::Scene, Start::Picture(scene))
         }
-        (None, Some(terrain), _) => (Shown::Terrain, Start::Picture(terrain)),
+        (None, Some(terrain), _) => {
+            cache.tiles.rest(commands);
+            (Shown::Terrain, Start::Picture(terrain))
+        }
         (None, None, Some(pieces)) => {
             cache.tiles.frames_from_tiles += 1;
             (Shown::Terrain, Start::Pieces(pieces))

@@ -59,6 +59,11 @@ impl TileGrid {
     }
 }
 
+/// Whether `outer` holds every pixel of `inner` (Bevy's `IRect::contains` counts the far edge in).
+fn holds(outer: IRect, inner: IRect) -> bool {
+    inner.min.cmpge(outer.min).all() && inner.max.cmple(outer.max).all()
+}
+
 /// The tiles a rectangle of grid pixels overlaps, row by row.
 pub fn cells_over(rect: IRect) -> impl Iterator<Item = IVec2> {
     let lo = rect.min.div_euclid(IVec2::splat(TILE));
@@ -78,7 +83,7 @@ pub fn assemble(
     let mut missing = Vec::new();
     for cell in cells_over(view) {
         let part = view.intersect(TileGrid::tile_rect(cell));
-        let source = match still.filter(|(_, s)| s.contains(part.min) && s.contains(part.max - IVec2::ONE)) {
+        let source = match still.filter(|(_, s)| holds(*s, part)) {
             Some((image, s)) => Some((image, part.min - s.min)),
             None => tile(cell).map(|image| (image, part.min - cell * TILE)),
         };
@@ -171,33 +176,36 @@ mod tests {
     #[test]
     fn a_view_is_copied_whole_from_tiles_and_the_still_picture_without_overlap() {
         let mut checked = 0;
-        for (x, y) in [(0, 0), (12, 0), (255, 7), (-300, 511), (1000, -1000)] {
-            let view = IRect::from_corners(IVec2::new(x, y), IVec2::new(x + 1600, y + 1000));
-            let still = Some((image(1), IRect::new(0, 0, 1600, 1000)));
+        // A still picture of the window's size, and one a pixel short of tiles' edges (1279×1023).
+        let cases = [(0, 0), (12, 0), (1, 1), (255, 7), (-300, 511), (1000, -1000)]
+            .into_iter()
+            .flat_map(|at| [(at, (1600, 1000)), (at, (1279, 1023))]);
+        for ((x, y), (w, h)) in cases {
+            let view = IRect::from_corners(IVec2::new(x, y), IVec2::new(x + w, y + h));
+            let still = Some((image(1), IRect::new(0, 0, w, h)));
             let copies = assemble(view, still, |c| {
                 Some(image(100 + (c.x + 50 + 100 * (c.y + 50)) as u128))
             })
             .unwrap();
-            // Every pixel of the frame exactly once.
-            let mut covered = vec![0u8; 1600 * 1000];
+            // Every pixel of the frame exactly once, each copy inside its picture.
+            let mut covered = vec![0u8; (w * h) as usize];
             for c in &copies {
-                let from_still = c.image == image(1);
-                let source = if from_still {
-                    UVec2::new(1600, 1000)
+                let source = if c.image == image(1) {
+                    UVec2::new(w as u32, h as u32)
                 } else {
                     UVec2::splat(TILE as u32)
                 };
                 assert!((c.from + c.size).cmple(source).all(), "{c:?} reads past its picture");
                 for py in c.to.y..c.to.y + c.size.y {
                     for px in c.to.x..c.to.x + c.size.x {
-                        covered[(py * 1600 + px) as usize] += 1;
+                        covered[(py * w as u32 + px) as usize] += 1;
                     }
                 }
             }
-            assert!(covered.iter().all(|&n| n == 1), "view at {x},{y}");
+            assert!(covered.iter().all(|&n| n == 1), "view {w}×{h} at {x},{y}");
             checked += 1;
         }
-        assert_eq!(checked, 5);
+        assert_eq!(checked, 12);
     }
 
     #[test]

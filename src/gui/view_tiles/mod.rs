@@ -196,8 +196,14 @@ impl ViewTiles {
         self.keep_grid(view, still.map(|(_, v)| v), bakers);
         let grid = self.grid?;
         let rect = grid.view_rect(view.centre, view.area, view.pixels);
+        // The still picture only where its corner lies on a whole pixel of the grid: one baked
+        // after a move of a fraction of a pixel would sit up to half a pixel off the tiles.
         let still = still
             .filter(|(_, v)| grid.same_zoom(v.per_unit()) && v.scale_factor == view.scale_factor)
+            .filter(|(_, v)| {
+                let corner = grid.pixel(v.centre + Vec2::new(-v.area.x, v.area.y) / 2.0);
+                (corner - corner.round()).abs().max_element() < 0.01
+            })
             .map(|(id, v)| (id, grid.view_rect(v.centre, v.area, v.pixels)));
         let moved = self.last_centre.map(|c| (view.centre - c) * grid.per_unit);
         self.last_centre = Some(view.centre);
