@@ -48,6 +48,11 @@ pub struct TileView {
 }
 
 impl TileView {
+    /// The world point at the view's top-left corner.
+    fn corner(&self) -> Vec2 {
+        self.centre + Vec2::new(-self.area.x, self.area.y) / 2.0
+    }
+
     fn per_unit(&self) -> f32 {
         self.pixels.x as f32 / self.area.x.max(1e-6)
     }
@@ -201,7 +206,7 @@ impl ViewTiles {
         let still = still
             .filter(|(_, v)| grid.same_zoom(v.per_unit()) && v.scale_factor == view.scale_factor)
             .filter(|(_, v)| {
-                let corner = grid.pixel(v.centre + Vec2::new(-v.area.x, v.area.y) / 2.0);
+                let corner = grid.pixel(v.corner());
                 (corner - corner.round()).abs().max_element() < 0.01
             })
             .map(|(id, v)| (id, grid.view_rect(v.centre, v.area, v.pixels)));
@@ -274,10 +279,9 @@ impl ViewTiles {
             }
         }
         self.forget();
-        let corner_of = |v: TileView| v.centre + Vec2::new(-v.area.x, v.area.y) / 2.0;
         let view_grid = TileGrid {
             per_unit,
-            origin: corner_of(view),
+            origin: view.corner(),
         };
         let near = |s: &TileView| {
             let around = view_grid
@@ -289,7 +293,7 @@ impl ViewTiles {
                     .intersect(view_grid.view_rect(s.centre, s.area, s.pixels))
                     .is_empty()
         };
-        let origin = still.filter(near).map_or(view_grid.origin, corner_of);
+        let origin = still.filter(near).map_or(view_grid.origin, |s| s.corner());
         let grid = TileGrid { per_unit, origin };
         self.grid = Some(grid);
         if same_zoom {
