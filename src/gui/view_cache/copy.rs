@@ -12,7 +12,7 @@ use bevy::render::view::ViewTarget;
 use std::sync::atomic::Ordering;
 
 /// Render world, before the window camera's main pass: its frame starts as a copy of the view's
-/// picture.
+/// picture, or of the pieces it is put together from.
 pub(super) fn copy_picture(
     view: ViewQuery<(&ViewTarget, &StartFromPicture)>,
     images: Res<RenderAssets<GpuImage>>,
@@ -21,33 +21,35 @@ pub(super) fn copy_picture(
 ) {
     let (target, start) = view.into_inner();
     let to = target.main_texture();
-    let texture = |id: AssetId<Image>| {
-        let texture = images.get(id).map(|p| &p.texture);
-        let usable = texture.filter(|from| from.format() == to.format());
-        if texture.is_some() && usable.is_none() && !failed.0.swap(true, Ordering::Relaxed) {
+    // Another format than the window's cannot be copied: the main world then draws the board
+    // itself from the next frame on.
+    let give_up = || {
+        if !failed.0.swap(true, Ordering::Relaxed) {
             warn!("the still view's picture could not be copied: the terrain is drawn every frame");
         }
-        usable
     };
+    let texture = |id: AssetId<Image>| images.get(id).map(|p| &p.texture);
     if let Some(id) = start.0 {
-        let Some(from) = texture(id) else {
-            if !failed.0.swap(true, Ordering::Relaxed) {
-                warn!("the still view's picture could not be copied: the terrain is drawn every frame");
-            }
-            return;
+        // The whole picture, from its corner to the frame's.
+        let whole = PieceCopy {
+            image: id,
+            from: UVec2::ZERO,
+            to: UVec2::ZERO,
+            size: UVec2::MAX,
         };
-        let size = Extent3d {
-            width: from.width().min(to.width()),
-            height: from.height().min(to.height()),
-            depth_or_array_layers: 1,
-        };
-        ctx.command_encoder()
-            .copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), size);
+        match texture(id).filter(|from| from.format() == to.format()) {
+            Some(from) => copy_piece(&mut ctx, from, to, &whole),
+            None => give_up(),
+        }
         return;
     }
     for piece in &start.1 {
-        // A tile not yet on the processor's side leaves its part of the frame as it was.
+        // A tile not yet on the renderer's side leaves its part of the frame as it was.
         let Some(from) = texture(piece.image) else { continue };
+        if from.format() != to.format() {
+            give_up();
+            return;
+        }
         copy_piece(&mut ctx, from, to, piece);
     }
 }

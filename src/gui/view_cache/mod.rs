@@ -4,8 +4,8 @@
 //! of that image instead of clearing and drawing it. Two pictures: the terrain alone (good until
 //! the camera moves), and the whole scene, terrain with counters and names (good until anything
 //! drawn changes too). While the camera pans, the terrain is copied together from tiles and the
-//! terrain's last picture (`view_tiles.rs`). Gizmos (rings, outlines, arrows, marks) are drawn every frame on top, and
-//! egui's panels over them. (A software renderer shades every pixel of every textured quad; a
+//! terrain's last picture (`view_tiles/`). Gizmos (rings, outlines, arrows, marks) are drawn
+//! every frame on top, and egui's panels over them. (A software renderer shades every pixel of every textured quad; a
 //! copy is a plain memory copy.)
 
 mod copy;
@@ -84,7 +84,7 @@ pub struct ViewCache {
 }
 
 impl ViewCache {
-    /// Tiles baked, and frames whose terrain was put together from tiles (`view_tiles.rs`).
+    /// Tiles baked, and frames whose terrain was put together from tiles (`view_tiles/`).
     pub fn tile_counts(&self) -> (u64, u64) {
         (self.tiles.baked, self.tiles.frames_from_tiles)
     }
@@ -149,7 +149,7 @@ impl Allowed {
 struct CopyFailed(Arc<AtomicBool>);
 
 /// On the window's camera: the picture its frames start from, or the pieces of pictures they are
-/// put together from (`view_tiles.rs`), while there are.
+/// put together from (`view_tiles/`), while there are.
 #[derive(Component, Clone, Default, ExtractComponent)]
 pub struct StartFromPicture(Option<AssetId<Image>>, Vec<PieceCopy>);
 

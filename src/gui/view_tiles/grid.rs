@@ -59,6 +59,12 @@ impl TileGrid {
     }
 }
 
+/// Whether `rect` lies within the rings kept around `view`, one ring more: a tile or picture
+/// there is worth keeping.
+pub fn near(view: IRect, rect: IRect) -> bool {
+    !view.inflate(TILE * (RINGS + 1)).intersect(rect).is_empty()
+}
+
 /// Whether `outer` holds every pixel of `inner` (Bevy's `IRect::contains` counts the far edge in).
 fn holds(outer: IRect, inner: IRect) -> bool {
     inner.min.cmpge(outer.min).all() && inner.max.cmple(outer.max).all()

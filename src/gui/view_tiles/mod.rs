@@ -15,7 +15,7 @@ use bevy::ecs::query::QueryFilter;
 use bevy::math::IRect;
 use bevy::prelude::*;
 pub use grid::PieceCopy;
-use grid::{RINGS, TILE, TileGrid, assemble, wanted_ahead};
+use grid::{TILE, TileGrid, assemble, near, wanted_ahead};
 use std::collections::HashMap;
 
 /// Cameras that bake tiles: at most this many tiles are baked in one frame.
@@ -283,17 +283,13 @@ impl ViewTiles {
             per_unit,
             origin: view.corner(),
         };
-        let near = |s: &TileView| {
-            let around = view_grid
-                .view_rect(view.centre, view.area, view.pixels)
-                .inflate(TILE * (RINGS + 1));
+        let rect = view_grid.view_rect(view.centre, view.area, view.pixels);
+        let still_near = |s: &TileView| {
             view_grid.same_zoom(s.per_unit())
                 && s.scale_factor == view.scale_factor
-                && !around
-                    .intersect(view_grid.view_rect(s.centre, s.area, s.pixels))
-                    .is_empty()
+                && near(rect, view_grid.view_rect(s.centre, s.area, s.pixels))
         };
-        let origin = still.filter(near).map_or(view_grid.origin, |s| s.corner());
+        let origin = still.filter(still_near).map_or(view_grid.origin, |s| s.corner());
         let grid = TileGrid { per_unit, origin };
         self.grid = Some(grid);
         if same_zoom {
@@ -314,12 +310,8 @@ impl ViewTiles {
     /// Whether a tile is held within the rings around the view, one ring more.
     fn holds_near(&self, view: TileView) -> bool {
         let Some(grid) = self.grid else { return false };
-        let around = grid
-            .view_rect(view.centre, view.area, view.pixels)
-            .inflate(TILE * (RINGS + 1));
-        self.tiles
-            .keys()
-            .any(|c| !around.intersect(TileGrid::tile_rect(*c)).is_empty())
+        let rect = grid.view_rect(view.centre, view.area, view.pixels);
+        self.tiles.keys().any(|c| near(rect, TileGrid::tile_rect(*c)))
     }
 
     /// Each job a baker aimed at its tile this frame (it renders before the window's camera copies
@@ -374,11 +366,10 @@ impl ViewTiles {
 
     /// Tiles farther than the rings around the view let go, their images kept spare.
     fn drop_far(&mut self, view: IRect) {
-        let keep = view.inflate(TILE * (RINGS + 1));
         let far: Vec<IVec2> = self
             .tiles
             .keys()
-            .filter(|c| keep.intersect(TileGrid::tile_rect(**c)).is_empty())
+            .filter(|c| !near(view, TileGrid::tile_rect(**c)))
             .copied()
             .collect();
         for cell in far {
