@@ -328,18 +328,34 @@ fn label_spot(at: &Placement, (cx, cy): (f32, f32), (w, size): (f32, f32), taken
     candidates[least_covered(&rects, taken)]
 }
 
+/// Place names are never drawn smaller than this many pixels high.
+const MIN_NAME_PX: f32 = 10.0;
+/// Names smaller than this sit on a pale plate as well as their halo.
+const PLATE_BELOW_PX: f32 = 14.0;
+/// The pale halo (and plate) behind a name.
+const NAME_HALO: [u8; 3] = [250, 245, 225];
+
 /// Each place's name near its cell, dark on a pale halo, clear of the counters where a spot
 /// around the cell is, when the picture is large enough to read it.
 fn place_names(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Token], pen: &super::text::Pen) {
-    let size = at.inner() * 0.32;
-    if size < 8.0 {
+    // A third of the cell, and never smaller than reads; none when cells are specks.
+    if at.inner() * 0.32 < 5.0 {
         return;
     }
+    let size = (at.inner() * 0.32).max(MIN_NAME_PX);
     let mut taken = counter_rects(s, at, tokens);
     for (cell, name) in &s.places {
         let w = pen.width(name, size);
         let (x, y) = label_spot(at, at.center(*cell), (w, size), &taken);
-        taken.push(label_rect((x, y), w, size));
+        let rect = label_rect((x, y), w, size);
+        taken.push(rect);
+        if size < PLATE_BELOW_PX {
+            // Small type on a pale plate: a road or river through the letters would hide them.
+            let [x0, y0, x1, y1] = rect;
+            let (x0, y0) = (x0.floor() as i64 - 1, y0.floor() as i64);
+            let (w, h) = (x1.ceil() as i64 + 1 - x0, y1.ceil() as i64 - y0);
+            super::text::fill(image, (x0, y0, w, h), NAME_HALO, 0.82);
+        }
         for (dx, dy) in [
             (-1.0, 0.0),
             (1.0, 0.0),
@@ -350,7 +366,7 @@ fn place_names(image: &mut RgbImage, s: &Scenario, at: &Placement, tokens: &[Tok
             (-1.0, 1.0),
             (1.0, -1.0),
         ] {
-            pen.write(image, (x + dx, y + dy), size, [250, 245, 225], name, false);
+            pen.write(image, (x + dx, y + dy), size, NAME_HALO, name, false);
         }
         pen.write(image, (x, y), size, [20, 15, 10], name, false);
     }

@@ -3,6 +3,7 @@
 //! targets highlighted, with the units to send and a Stay button. The game waits for these
 //! orders (`AfterCombatMode { automatic: false }`) and checks every choice itself.
 
+use super::clear_of_counters::{boxes_at, draw_arrow};
 use super::layout::Layout;
 
 use super::state::BoardCamera;
@@ -327,7 +328,12 @@ fn click_to_choose(
     }
 }
 
-fn draw_choices(asked: Res<Asked>, layout: Res<Layout>, palette: Res<Palette>, mut gizmos: Gizmos) {
+fn draw_choices(
+    asked: Res<Asked>,
+    (layout, index): (Res<Layout>, Res<MapIndex>),
+    palette: Res<Palette>,
+    mut gizmos: Gizmos,
+) {
     if let Some(r) = &asked.retreat {
         for (i, (path, _, ezoc)) in r.paths.iter().enumerate() {
             let color = if i == 0 {
@@ -337,7 +343,8 @@ fn draw_choices(asked: Res<Asked>, layout: Res<Layout>, palette: Res<Palette>, m
             };
             let mut from = r.from;
             for c in path {
-                gizmos.arrow_2d(layout.center(from), layout.center(*c), color);
+                let boxes = boxes_at(&layout, &index, &[from, *c]);
+                draw_arrow(&mut gizmos, &boxes, layout.center(from), layout.center(*c), color);
                 from = *c;
             }
             if *ezoc {

@@ -3,6 +3,7 @@
 //! egui bars around the board are in `bars.rs`.
 
 use super::board::{ShowLabels, toggle_labels};
+use super::clear_of_counters::{boxes_at, draw_line};
 use super::keymap::{Action, Keys};
 use super::layout::Layout;
 use super::orders::end_phase;
@@ -200,7 +201,7 @@ fn draw_selection(
     selection: Res<Selection>,
     layout: Res<Layout>,
     palette: Res<super::state::Palette>,
-    (positions, ids): (Query<&Position>, Res<UnitIds>),
+    (positions, ids, index): (Query<&Position>, Res<UnitIds>, Res<MapIndex>),
     camera: Query<&Projection, With<BoardCamera>>,
     mut gizmos: Gizmos,
 ) {
@@ -218,10 +219,13 @@ fn draw_selection(
         let inradius = ((corners[0] + corners[1]) / 2.0).distance(c);
         let edge = (2.0 * pixel / inradius).min(0.06);
         // The edges first, so the outline is drawn over them.
+        // Broken where the cell's counters stand, so it passes under them.
+        let boxes = boxes_at(&layout, &index, &[cell]);
         for (shrink, ink) in [(0.9 - edge, OUTLINE_EDGE), (0.9 + edge, OUTLINE_EDGE), (0.9, color)] {
-            let mut pts: Vec<Vec2> = corners.iter().map(|p| c + (*p - c) * shrink).collect();
-            pts.push(pts[0]);
-            gizmos.linestrip_2d(pts, ink);
+            let pts: Vec<Vec2> = corners.iter().map(|p| c + (*p - c) * shrink).collect();
+            for (i, a) in pts.iter().enumerate() {
+                draw_line(gizmos, &boxes, *a, pts[(i + 1) % pts.len()], ink);
+            }
         }
     };
     ring(&mut gizmos, at.0, Color::srgb(1.0, 1.0, 1.0));

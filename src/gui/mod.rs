@@ -10,6 +10,7 @@ pub mod bars;
 pub mod board;
 pub mod camera;
 pub mod choices;
+mod clear_of_counters;
 pub mod clicks;
 pub mod clipboard;
 pub mod computer;

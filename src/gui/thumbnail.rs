@@ -6,8 +6,8 @@ use crate::scenario::Scenario;
 use bevy_egui::egui;
 
 /// The map in miniature, as wide as the panel allows (at most `max.x` points) and at most
-/// `max.y` tall.
-pub fn thumbnail(ui: &mut egui::Ui, s: &Scenario, max: egui::Vec2) -> egui::Response {
+/// `max.y` tall; kept under the scenario's `key` (`picture_key`).
+pub fn thumbnail(ui: &mut egui::Ui, (s, key): (&Scenario, u64), max: egui::Vec2) -> egui::Response {
     let ppp = ui.ctx().pixels_per_point();
     // As wide as the panel allows, but no taller than asked; in steps of 40 pixels (8 for small
     // ones), so a window being resized draws a few pictures, not one a frame.
@@ -16,7 +16,7 @@ pub fn thumbnail(ui: &mut egui::Ui, s: &Scenario, max: egui::Vec2) -> egui::Resp
     let step = if points * ppp > 200.0 { 40.0 } else { 8.0 };
     let width = (((points * ppp) / step).floor() * step).max(step) as u32;
     // One texture per map and place (the list's, the preview's): a new size replaces the old.
-    let key = egui::Id::new(("map-thumbnail", fingerprint(s), max.x as u32));
+    let key = egui::Id::new(("map-thumbnail", key, max.x as u32));
     let kept = ui.ctx().data(|d| d.get_temp::<(u32, egui::TextureHandle)>(key));
     let texture = match kept {
         Some((w, t)) if w == width => t,
@@ -39,12 +39,12 @@ fn texture(ui: &egui::Ui, name: &str, picture: &image::RgbImage) -> egui::Textur
 }
 
 /// The scenario's unit `id` as its counter, `points` square (drawn with the board's art, kept as
-/// a texture); nothing when there is no such unit.
-pub fn counter(ui: &mut egui::Ui, s: &Scenario, id: &str, points: f32) -> Option<egui::Response> {
+/// a texture under the scenario's `key`); nothing when there is no such unit.
+pub fn counter(ui: &mut egui::Ui, (s, key): (&Scenario, u64), id: &str, points: f32) -> Option<egui::Response> {
     let ppp = ui.ctx().pixels_per_point();
     let px = (points * ppp).round() as u32;
     let bg = ui.visuals().panel_fill;
-    let key = egui::Id::new(("counter-picture", fingerprint(s), id, px, bg.to_array()));
+    let key = egui::Id::new(("counter-picture", key, id, px, bg.to_array()));
     let kept = ui.ctx().data(|d| d.get_temp::<egui::TextureHandle>(key));
     let texture = match kept {
         Some(t) => t,
@@ -58,9 +58,10 @@ pub fn counter(ui: &mut egui::Ui, s: &Scenario, id: &str, points: f32) -> Option
     Some(ui.add(egui::Image::new(&texture).fit_to_exact_size(egui::vec2(points, points))))
 }
 
-/// What the picture shows, as one number: the map's terrain and every unit's place and steps (a
-/// save of a scenario shows its own position, under the same name).
-fn fingerprint(s: &Scenario) -> u64 {
+/// What the pictures show, as one number: the map's terrain and every unit's place and steps (a
+/// save of a scenario shows its own position, under the same name). Worked out once per read
+/// scenario; the pictures are kept under it.
+pub fn picture_key(s: &Scenario) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     s.raw.name.hash(&mut h);

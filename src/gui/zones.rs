@@ -3,10 +3,11 @@
 //! the latest moves, retreats and advances are drawn as arrows along their paths for a few
 //! seconds, so a player (or a viewer of a replay) sees where the units went.
 
+use super::clear_of_counters::{boxes_at, draw_arrow, draw_line};
 use super::layout::Layout;
 use super::state::{Hovered, HudSystems};
 use crate::game::advance::Advanced;
-use crate::game::components::GameMap;
+use crate::game::components::{GameMap, MapIndex};
 use crate::game::movement::Moved;
 use crate::game::phase::TurnState;
 use crate::game::retreat::Retreated;
@@ -106,7 +107,7 @@ fn draw_zones(
     map: Res<GameMap>,
     turn: Res<TurnState>,
     hovered: Res<Hovered>,
-    layout: Res<Layout>,
+    (layout, index): (Res<Layout>, Res<MapIndex>),
     mut gizmos: Gizmos,
 ) {
     if !show.0 {
@@ -118,26 +119,36 @@ fn draw_zones(
         let centre = layout.center(cell);
         let corners = layout.corners(cell);
         // Dashed: every other half of each side, so it reads apart from the reach rings.
+        let boxes = boxes_at(&layout, &index, &[cell]);
         for (i, a) in corners.iter().enumerate() {
             let b = corners[(i + 1) % corners.len()];
             let (a, b) = (centre + (*a - centre) * 0.8, centre + (b - centre) * 0.8);
-            gizmos.line_2d(a, a.lerp(b, 0.5), color);
+            draw_line(&mut gizmos, &boxes, a, a.lerp(b, 0.5), color);
         }
     }
     if let Some(cell) = hovered.0 {
         for from in zoc.0.projectors(&map.board, &map.ruleset.zoc, cell, side) {
             if from != cell {
-                gizmos.arrow_2d(layout.center(from), layout.center(cell), color);
+                let boxes = boxes_at(&layout, &index, &[from, cell]);
+                draw_arrow(&mut gizmos, &boxes, layout.center(from), layout.center(cell), color);
             }
         }
     }
 }
 
-fn draw_moves(recent: Res<RecentMoves>, layout: Res<Layout>, mut gizmos: Gizmos<MoveArrows>) {
+fn draw_moves(recent: Res<RecentMoves>, layout: Res<Layout>, index: Res<MapIndex>, mut gizmos: Gizmos<MoveArrows>) {
     for (route, color, left) in &recent.0 {
         let color = color.with_alpha((left / SHOW_FOR_SECONDS).clamp(0.2, 1.0));
         for pair in route.windows(2) {
-            gizmos.arrow_2d(layout.center(pair[0]), layout.center(pair[1]), color);
+            // Broken where counters stand, so the thick line never crosses their values.
+            let boxes = boxes_at(&layout, &index, pair);
+            draw_arrow(
+                &mut gizmos,
+                &boxes,
+                layout.center(pair[0]),
+                layout.center(pair[1]),
+                color,
+            );
         }
     }
 }

@@ -140,6 +140,31 @@ pub fn fit_whole(bounds: Rect, screen: &Screen) -> Shot {
     centred(bounds.center(), free.center(), screen, scale)
 }
 
+/// Between combats: a shot halfway (in proportion) between the whole map and a readable cell,
+/// with `around` (the last combat's cell) in the middle of the free part, moved only as far as
+/// keeps the free part on the map; the whole map when that is hardly farther out.
+pub fn medium_shot(around: Vec2, bounds: Rect, screen: &Screen, readable: f32) -> Shot {
+    let whole = fit_whole(bounds, screen);
+    let scale = (whole.scale * readable).sqrt().clamp(MIN_SCALE, MAX_SCALE);
+    if whole.scale < scale * 1.25 {
+        return whole;
+    }
+    let free = screen.free();
+    let half = free.size() * scale / 2.0;
+    let keep = |v: f32, lo: f32, hi: f32, half: f32| {
+        if hi - lo <= 2.0 * half {
+            (lo + hi) / 2.0
+        } else {
+            v.clamp(lo + half, hi - half)
+        }
+    };
+    let middle = Vec2::new(
+        keep(around.x, bounds.min.x, bounds.max.x, half.x),
+        keep(around.y, bounds.min.y, bounds.max.y, half.y),
+    );
+    centred(middle, free.center(), screen, scale)
+}
+
 /// The shot at `scale` with world point `world` at frame point `at`.
 fn centred(world: Vec2, at: Vec2, screen: &Screen, scale: f32) -> Shot {
     let off = at - screen.size / 2.0;
@@ -380,6 +405,47 @@ mod tests {
             // It fills one direction.
             assert!(on.width() > free.width() * 0.95 || on.height() > free.height() * 0.95);
         }
+    }
+
+    #[test]
+    fn between_combats_the_camera_stands_closer_than_the_whole_map_and_on_it() {
+        let screen = Screen { overlay: 0.0, ..hd() };
+        let bounds = Rect::new(-40.0, -1200.0, 2400.0, 40.0);
+        let whole = fit_whole(bounds, &screen);
+        let readable = 0.7;
+        let mut checked = 0;
+        for x in (-40..=2400).step_by(122) {
+            for y in (-1200..=40).step_by(62) {
+                let around = Vec2::new(x as f32, y as f32);
+                let shot = medium_shot(around, bounds, &screen, readable);
+                assert!(shot.scale < whole.scale && shot.scale > readable, "{shot:?}");
+                assert!((shot.scale - (whole.scale * readable).sqrt()).abs() < 1e-4);
+                // The free part shows only map, and the combat's cell is in it.
+                let seen = Rect::from_corners(
+                    shot.center - screen.size * shot.scale / 2.0,
+                    shot.center + screen.size * shot.scale / 2.0,
+                );
+                let free_seen = Rect {
+                    min: Vec2::new(seen.min.x, seen.min.y + screen.lower_third * shot.scale),
+                    max: seen.max,
+                };
+                assert!(bounds.inflate(0.01).contains(free_seen.min) && bounds.inflate(0.01).contains(free_seen.max));
+                assert!(
+                    shows(&shot, &screen, Rect::from_center_size(around, Vec2::splat(0.1))),
+                    "{around}"
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 21 * 21);
+        // Away from the edges, the cell is in the middle of the free part.
+        let middle = Vec2::new(1200.0, -600.0);
+        let shot = medium_shot(middle, bounds, &screen, readable);
+        assert!((shot.to_screen(&screen, middle) - screen.free().center()).length() < 0.01);
+        // A map that hardly needs zooming out is shown whole.
+        let small = Rect::new(0.0, 0.0, 600.0, 300.0);
+        let whole = fit_whole(small, &screen);
+        assert_eq!(medium_shot(Vec2::ZERO, small, &screen, whole.scale * 0.9), whole);
     }
 
     #[test]

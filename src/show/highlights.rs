@@ -2,7 +2,7 @@
 //! without a window: the board at each turn's end with the score, and each upset combat (the
 //! results the odds gave the least chance) with its odds chart, dice, result and modifiers.
 
-use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, chance_words, less_likely};
+use super::moments::{CombatMoment, Moments, TurnEnd, UnitAt, bar_tone, chance_words, less_likely};
 use crate::art::crop::{Aspect, frame_for};
 use crate::art::picture::{Frame, Token, render_frame};
 use crate::art::text::{Pen, fill, ring};
@@ -303,12 +303,31 @@ pub fn upset_picture(
     image::imageops::replace(&mut img, &map, 0, (i64::from(height) - i64::from(map.height())) / 2);
     // A frame lower than the overlay wants: its type smaller, so every line still fits.
     let type_scale = (height as f32 / wanted as f32).min(1.0);
-    overlay(&mut img, pen, c, rank, (map_w as f32, panel_w as f32, type_scale));
+    let colour_of = |name: &str| {
+        s.sides
+            .iter()
+            .find(|side| side.name == name)
+            .map_or([150, 150, 150], |side| side.color)
+    };
+    let sides = (colour_of(&c.attacker_side), colour_of(&c.defender_side));
+    overlay(
+        &mut img,
+        pen,
+        (c, sides),
+        rank,
+        (map_w as f32, panel_w as f32, type_scale),
+    );
     img
 }
 
 /// The overlay in the panel from `x`, `w` wide, its type scaled by `type_scale`.
-fn overlay(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, rank: usize, (x, w, type_scale): (f32, f32, f32)) {
+fn overlay(
+    img: &mut RgbImage,
+    pen: &Pen,
+    (c, sides): (&CombatMoment, ([u8; 3], [u8; 3])),
+    rank: usize,
+    (x, w, type_scale): (f32, f32, f32),
+) {
     let pad = w * 0.06;
     let (left, inner) = (x + pad, w - 2.0 * pad);
     let big = w / 16.0 * type_scale;
@@ -329,7 +348,7 @@ fn overlay(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, rank: usize, (x, w, 
     };
     pen.write(img, (left, y), small * 1.1, INK, &odds, true);
     y += small * 1.8;
-    y = bars(img, pen, c, (left, y), inner, small) + small * 0.6;
+    y = bars(img, pen, c, sides, (left, y), inner, small) + small * 0.6;
     let e = &c.expected;
     let expected = format!(
         "Expected: attacker −{:.1} steps, defender −{:.1}; cell taken {:.0}%",
@@ -361,60 +380,109 @@ fn overlay(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, rank: usize, (x, w, 
     }
 }
 
-/// The odds chart: a bar per result, the one that happened lit; returns the y below it.
-fn bars(img: &mut RgbImage, pen: &Pen, c: &CombatMoment, (x, mut y): (f32, f32), w: f32, size: f32) -> f32 {
-    let label_w = c
-        .bars
-        .iter()
-        .map(|b| pen.width(&b.label, size))
-        .fold(0.0, f32::max)
-        .min(w * 0.4)
-        + size * 0.6;
-    let bar_w = w - label_w - size * 4.0;
+/// The odds chart as the card draws it: a bar per result with its words inside, filled in the
+/// colour of the side it favours, the table's code small after the words, the share beside; the
+/// one that happened outlined in gold; a key to the colours under it. Returns the y below.
+fn bars(
+    img: &mut RgbImage,
+    pen: &Pen,
+    c: &CombatMoment,
+    sides: ([u8; 3], [u8; 3]),
+    (x, mut y): (f32, f32),
+    w: f32,
+    size: f32,
+) -> f32 {
     let most = c.bars.iter().map(|b| b.exact.as_f64()).fold(0.0, f64::max).max(1e-9);
-    // The result that happened always has its bar.
-    let mut shown: Vec<_> = c.bars.iter().take(12).collect();
-    if let Some(h) = c.bars.iter().skip(12).find(|b| b.happened) {
-        shown.pop();
-        shown.push(h);
-    }
-    for b in shown {
+    let (track_w, row_h) = (w - size * 4.0, size * 1.45);
+    let fill_of = |gain: i64| match gain.signum() {
+        1 => bar_tone(sides.0),
+        -1 => bar_tone(sides.1),
+        _ => [70, 70, 70],
+    };
+    let shown = shown_bars(c, BARS_SHOWN);
+    for b in &shown {
         let p = b.exact.as_f64();
-        let color = if b.happened { HAPPENED } else { BAR };
+        let h = row_h * 0.88;
+        fill(img, (x as i64, y as i64, track_w as i64, h as i64), TRACK, 1.0);
+        let len = ((p / most) as f32 * track_w).max(3.0);
+        fill(img, (x as i64, y as i64, len as i64, h as i64), fill_of(b.gain), 1.0);
+        if b.happened {
+            outline(img, (x, y, track_w, h), (size * 0.14).max(2.0), HAPPENED);
+        }
+        // The words inside the track, smaller when long (never cut); the code after them where
+        // it fits.
+        let room = track_w - size * 0.8;
+        let ws = size * (room / pen.width(&b.words, size).max(1.0)).min(1.0);
+        let at = (x + size * 0.4, y + (h - ws * 1.15) / 2.0);
+        pen.write(img, at, ws, INK, &b.words, b.happened);
+        let (code_size, words_w) = (size * 0.7, pen.width(&b.words, ws));
+        if words_w + size * 0.5 + pen.width(&b.label, code_size) <= room {
+            let code_at = (at.0 + words_w + size * 0.5, y + (h - code_size * 1.15) / 2.0);
+            pen.write(img, code_at, code_size, DIM, &b.label, false);
+        }
+        let share = format!("{:.1}%", p * 100.0);
+        let ink = if b.happened { HAPPENED } else { INK };
         pen.write(
             img,
-            (x, y),
-            size,
-            if b.happened { HAPPENED } else { INK },
-            &b.label,
+            (x + track_w + size * 0.3, at.1),
+            size * 0.9,
+            ink,
+            &share,
             b.happened,
         );
-        let len = ((p / most) as f32 * bar_w).max(2.0);
+        y += row_h;
+    }
+    if c.bars.len() > BARS_SHOWN {
+        let left_out = c.bars.iter().filter(|b| !shown.iter().any(|s| std::ptr::eq(*s, *b)));
+        let rest: f64 = left_out.map(|b| b.exact.as_f64()).sum();
+        let line = format!(
+            "… and {} rarer results ({:.1}% together)",
+            c.bars.len() - BARS_SHOWN,
+            rest * 100.0
+        );
+        pen.write(img, (x, y), size * 0.8, DIM, &line, false);
+        y += size * 1.3;
+    }
+    let mut kx = x;
+    for (colour, words) in [(sides.0, "good for the attacker"), (sides.1, "good for the defender")] {
         fill(
             img,
             (
-                (x + label_w) as i64,
+                kx as i64,
                 (y + size * 0.15) as i64,
-                len as i64,
-                (size * 0.95) as i64,
+                (size * 0.75) as i64,
+                (size * 0.75) as i64,
             ),
-            color,
+            bar_tone(colour),
             1.0,
         );
-        pen.write(
-            img,
-            (x + label_w + len + size * 0.3, y),
-            size * 0.9,
-            if b.happened { HAPPENED } else { DIM },
-            &format!("{:.1}%", p * 100.0),
-            b.happened,
-        );
-        y += size * 1.35;
+        kx += size * 1.0;
+        pen.write(img, (kx, y), size * 0.8, DIM, words, false);
+        kx += pen.width(words, size * 0.8) + size * 1.2;
     }
-    if c.bars.len() > 12 {
-        let rest = format!("… {} results more", c.bars.len() - 12);
-        pen.write(img, (x, y), size * 0.85, DIM, &rest, false);
-        y += size * 1.3;
+    y + size * 1.3
+}
+
+/// How many results the chart shows; the rest are summed in a line.
+const BARS_SHOWN: usize = 8;
+/// The bars' empty track on the panel.
+const TRACK: [u8; 3] = [44, 46, 52];
+
+/// The first `n` bars, the one that happened always among them (in the last place when it would
+/// not have been).
+fn shown_bars(c: &CombatMoment, n: usize) -> Vec<&super::moments::Bar> {
+    let mut shown: Vec<_> = c.bars.iter().take(n).collect();
+    if let Some(h) = c.bars.iter().skip(n).find(|b| b.happened) {
+        shown.pop();
+        shown.push(h);
     }
-    y
+    shown
+}
+
+/// A rectangle's outline, `width` pixels inside it.
+fn outline(img: &mut RgbImage, (x, y, w, h): (f32, f32, f32, f32), width: f32, color: [u8; 3]) {
+    let (x, y, w, h, t) = (x as i64, y as i64, w as i64, h as i64, width.round().max(1.0) as i64);
+    for r in [(x, y, w, t), (x, y + h - t, w, t), (x, y, t, h), (x + w - t, y, t, h)] {
+        fill(img, r, color, 1.0);
+    }
 }

@@ -290,6 +290,15 @@ pub fn upset_of(odds: &Odds, happened: &CombatResult) -> (Fraction, Role) {
     }
 }
 
+/// A side's colour as a bar's fill behind light type: darkened until its luma is at most 90
+/// (so the type reads at 4.5:1 or better), its hue kept.
+pub fn bar_tone([r, g, b]: [u8; 3]) -> [u8; 3] {
+    let luma = 0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b);
+    let k = if luma > 90.0 { 90.0 / luma } else { 1.0 };
+    let f = |c: u8| (f32::from(c) * k).round() as u8;
+    [f(r), f(g), f(b)]
+}
+
 /// The odds as bars by result code, most likely first, with the one that happened marked.
 pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
     let mut bars: Vec<Bar> = Vec::new();

@@ -59,11 +59,9 @@ pub const QUIET: egui::Color32 = egui::Color32::from_gray(185);
 
 /// A side's colour made a bar fill that white text reads on: darkened to at most a middling
 /// lightness, keeping its hue.
-pub fn bar_fill([r, g, b]: [u8; 3]) -> egui::Color32 {
-    let luma = 0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b);
-    let k = if luma > 90.0 { 90.0 / luma } else { 1.0 };
-    let f = |c: u8| (f32::from(c) * k).round() as u8;
-    egui::Color32::from_rgb(f(r), f(g), f(b))
+pub fn bar_fill(colour: [u8; 3]) -> egui::Color32 {
+    let [r, g, b] = crate::show::moments::bar_tone(colour);
+    egui::Color32::from_rgb(r, g, b)
 }
 
 pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &GameMap) {

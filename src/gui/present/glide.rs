@@ -39,14 +39,20 @@ pub struct CameraGoal {
     pub back: bool,
     /// The camera zoomed in on a combat and goes back once its card is gone.
     zoomed_in: bool,
+    /// Where the last combat of this turn was: after its card the camera stands back to a
+    /// medium shot around it (`medium_shot`), not to the whole map.
+    last_combat: Option<Vec2>,
+    /// Asked for the medium shot around this point.
+    settle_at: Option<Vec2>,
 }
 
 impl CameraGoal {
-    /// The director framed a combat: the camera goes back to the whole map after its card.
-    pub fn framed_combat(&mut self) {
+    /// The director framed a combat at `at`: the camera stands back after its card.
+    pub fn framed_combat(&mut self, at: Option<Vec2>) {
         self.zoomed_in = true;
         self.at = None;
         self.zoom = None;
+        self.last_combat = at;
     }
 }
 
@@ -143,24 +149,46 @@ fn start_glides(
                 let height = windows.single().map_or(1080.0, |w| w.height());
                 goal.zoom = Some(crate::show::director::readable_scale(layout.grid.kind, height));
                 goal.zoomed_in = true;
+                goal.last_combat = goal.at;
             }
             _ => {}
         }
     }
 }
 
-/// Once a combat's card has gone, the camera that zoomed in on it goes back to the whole map.
+/// Once a combat's card has gone, the camera that zoomed in on it stands back to a medium shot
+/// around it, where the counters still read; each new turn opens on the whole map.
 fn zoom_back(
     mut goal: ResMut<CameraGoal>,
     overlay: Res<super::overlay::Overlay>,
-    mut stage: ResMut<super::stage::Stage>,
+    (mut stage, layout): (ResMut<super::stage::Stage>, Res<Layout>),
+    (turn, presenting, settings): (
+        Option<Res<crate::game::phase::TurnState>>,
+        Res<super::Presenting>,
+        Res<Settings>,
+    ),
+    mut seen_turn: Local<Option<u32>>,
 ) {
     if std::mem::take(&mut stage.framed) {
-        goal.framed_combat();
+        let at = stage.last_rolled.map(|(cell, _)| layout.center(cell));
+        goal.framed_combat(at);
+    }
+    let turn = turn.map(|t| t.turn);
+    if turn != *seen_turn {
+        // A new turn: its first shot is the whole map, where the last turn's combats are gone.
+        let following = presenting.0 && settings.streaming.follow_camera;
+        if seen_turn.is_some() && following && !goal.zoomed_in {
+            goal.back = true;
+        }
+        goal.last_combat = None;
+        *seen_turn = turn;
     }
     if goal.zoomed_in && overlay.card.is_none() && goal.at.is_none() {
         goal.zoomed_in = false;
-        goal.back = true;
+        match goal.last_combat {
+            Some(at) => goal.settle_at = Some(at),
+            None => goal.back = true,
+        }
     }
 }
 
@@ -212,6 +240,7 @@ fn follow(
     mut camera: Query<(&mut Transform, &mut Projection), (With<BoardCamera>, Without<Glide>)>,
     mut redraw: MessageWriter<RequestRedraw>,
     (stage, overlay, settings): (Res<super::stage::Stage>, Res<super::overlay::Overlay>, Res<Settings>),
+    layout: Res<Layout>,
 ) {
     if stage.director.holding.is_some() {
         // The director moves the camera to a combat (`stage.rs`); nothing else pulls at it.
@@ -240,6 +269,16 @@ fn follow(
     };
     if std::mem::take(&mut goal.back) {
         *heading = frame.fit;
+    }
+    if let Some(at) = goal.settle_at.take() {
+        let screen = crate::show::director::Screen {
+            size: Vec2::new(window.width(), window.height()),
+            overlay: 0.0,
+            lower_third: frame.bottom,
+        };
+        let readable = crate::show::director::readable_scale(layout.grid.kind, window.height());
+        let shot = crate::show::director::medium_shot(at, layout.bounds(), &screen, readable);
+        *heading = Some((shot.center, shot.scale));
     }
     if let Some(target) = goal.at.take() {
         let scale = goal.zoom.take().map_or(o.scale, |z| z.min(o.scale));

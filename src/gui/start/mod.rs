@@ -36,9 +36,24 @@ struct Entry {
     note: Option<String>,
     /// Typed into the Open field (not found in a folder): gone when it fails and another is opened.
     opened: bool,
+    /// What its pictures show, as one number (`thumbnail::picture_key`): worked out when the
+    /// entry is read, not each frame the card is drawn.
+    picture_key: u64,
 }
 
 impl Entry {
+    /// The scenario its pictures show: where a saved game stands, else its start.
+    fn shown(&self) -> Option<&Scenario> {
+        self.position
+            .as_ref()
+            .or(self.loaded.as_ref().ok().map(|g| &g.scenario))
+    }
+
+    /// Works out the pictures' key again, after the entry was read.
+    fn read_again(&mut self) {
+        self.picture_key = self.shown().map_or(0, crate::gui::thumbnail::picture_key);
+    }
+
     /// Whether this is a game under way (a log to continue or watch).
     fn under_way(&self) -> bool {
         self.loaded.as_ref().is_ok_and(|g| !g.log.is_empty() || g.migrated)
@@ -79,7 +94,12 @@ impl StartMenu {
                     modified: None,
                     note: None,
                     opened: false,
+                    picture_key: 0,
                 }
+            })
+            .map(|mut e: Entry| {
+                e.read_again();
+                e
             })
             .collect();
         let mut menu = Self {
@@ -125,6 +145,7 @@ impl StartMenu {
                 modified: None,
                 note: None,
                 opened: false,
+                picture_key: 0,
             },
         );
         at
@@ -178,6 +199,7 @@ impl StartMenu {
                 e.loaded = read.loaded.clone();
                 e.position = read.position.clone();
                 e.modified = read.modified;
+                e.read_again();
             }
             // A save selected while it was read seats the computer where it played.
             let selected = self.entries.get(self.selected);

@@ -51,7 +51,8 @@ fn entry_card(ui: &mut egui::Ui, (i, e): (usize, &Entry), selected: bool, palett
                 let used = match &e.loaded {
                     Ok(g) if !e.loading => {
                         let shown = e.position.as_ref().unwrap_or(&g.scenario);
-                        let r = ui.allocate_ui(thumb, |ui| crate::gui::thumbnail::thumbnail(ui, shown, thumb));
+                        let key = e.picture_key;
+                        let r = ui.allocate_ui(thumb, |ui| crate::gui::thumbnail::thumbnail(ui, (shown, key), thumb));
                         r.response.rect.width()
                     }
                     _ => 0.0,
@@ -161,6 +162,7 @@ pub(super) fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Co
     let under_way = entry.under_way();
     // A game under way is shown where it stands now.
     let s = entry.position.clone().unwrap_or_else(|| game.scenario.clone());
+    let key = entry.picture_key;
     ui.label(egui::RichText::new(&s.raw.name).size(26.0).strong());
     ui.label(egui::RichText::new(&s.raw.setting).italics().size(15.0));
     ui.label(format!(
@@ -194,8 +196,9 @@ pub(super) fn details(ui: &mut egui::Ui, menu: &mut StartMenu, commands: &mut Co
     }
     // As large as the panel leaves room for under it: the sides, the description, Start.
     let preview = egui::vec2(960.0, (ui.available_height() - 330.0).clamp(200.0, 680.0));
-    crate::gui::thumbnail::thumbnail(ui, &s, preview).on_hover_text("The map at the start, drawn as on the board");
-    sides_and_seats(ui, &mut menu.seats, &s);
+    crate::gui::thumbnail::thumbnail(ui, (&s, key), preview)
+        .on_hover_text("The map at the start, drawn as on the board");
+    sides_and_seats(ui, &mut menu.seats, (&s, key));
     egui::ScrollArea::vertical()
         .id_salt("description")
         .max_height((ui.available_height() - 90.0).clamp(60.0, 200.0))
@@ -345,7 +348,7 @@ fn sample_units(s: &Scenario, side: usize, n: usize) -> Vec<&str> {
 }
 
 /// Each side with a few of its counters, its units, and who plays it.
-fn sides_and_seats(ui: &mut egui::Ui, seats: &mut Vec<Option<crate::ai::Profile>>, s: &Scenario) {
+fn sides_and_seats(ui: &mut egui::Ui, seats: &mut Vec<Option<crate::ai::Profile>>, (s, key): (&Scenario, u64)) {
     seats.resize(s.sides.len(), None);
     for (i, side) in s.sides.iter().enumerate() {
         ui.horizontal(|ui| {
@@ -355,7 +358,7 @@ fn sides_and_seats(ui: &mut egui::Ui, seats: &mut Vec<Option<crate::ai::Profile>
                 "strength-movement (attack-defense-movement where they differ)"
             };
             for id in sample_units(s, i, 5) {
-                if let Some(r) = crate::gui::thumbnail::counter(ui, s, id, 46.0)
+                if let Some(r) = crate::gui::thumbnail::counter(ui, (s, key), id, 46.0)
                     && let Some(u) = s.units.iter().find(|u| u.id == id)
                 {
                     let formation = u.element.as_deref().map(|e| format!(", {e}")).unwrap_or_default();
