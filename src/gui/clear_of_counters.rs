@@ -4,7 +4,7 @@
 
 use super::counters::COUNTER;
 use super::layout::Layout;
-use crate::art::counter::STACK_STEP;
+use crate::art::counter::{STACK_STEP, stack_rect};
 use crate::game::components::MapIndex;
 use crate::rules::grid::Cell;
 use bevy::gizmos::config::GizmoConfigGroup;
@@ -26,8 +26,8 @@ pub fn stack_box(layout: &Layout, index: &MapIndex, cell: Cell) -> Option<Rect> 
 /// The rectangle `n` counters stacked at `center` cover, each offset by `STACK_STEP` from the
 /// one under it, with the gap a line keeps.
 pub fn box_of_stack(center: Vec2, n: usize) -> Rect {
-    let half = COUNTER / 2.0 + FRAME + STACK_STEP * n.saturating_sub(1) as f32 / 2.0 + GAP;
-    Rect::from_center_half_size(center, Vec2::splat(half))
+    let [x0, y0, x1, y1] = stack_rect((center.x, center.y), COUNTER / 2.0 + FRAME, (n, STACK_STEP), GAP);
+    Rect::new(x0, y0, x1, y1)
 }
 
 /// The boxes of the stacks at `cells` (cells without counters give none).

@@ -48,9 +48,8 @@ fn entry_card(ui: &mut egui::Ui, (i, e): (usize, &Entry), selected: bool, palett
             }
             ui.horizontal(|ui| {
                 let thumb = egui::vec2(84.0, 60.0);
-                let used = match &e.loaded {
-                    Ok(g) if !e.loading => {
-                        let shown = e.position.as_ref().unwrap_or(&g.scenario);
+                let used = match e.shown() {
+                    Some(shown) if !e.loading => {
                         let key = e.picture_key;
                         let r = ui.allocate_ui(thumb, |ui| crate::gui::thumbnail::thumbnail(ui, (shown, key), thumb));
                         r.response.rect.width()
