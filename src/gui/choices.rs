@@ -5,10 +5,7 @@
 
 use super::clear_of_counters::{boxes_at, draw_arrow};
 use super::layout::Layout;
-
-use super::state::BoardCamera;
-use super::state::Palette;
-use super::state::PlayerOrder;
+use super::state::{BoardCamera, Palette, PlayerOrder};
 use crate::combat::Chooser;
 use crate::game::advance::advance_options;
 use crate::game::combat_phase::{PendingAdvances, PendingRetreats, UnitData};

@@ -27,6 +27,17 @@ pub struct SideInfo {
     pub formations: Vec<String>,
 }
 
+impl SideInfo {
+    /// The colour of the side called `name` among `sides`; a neutral grey when none is (a
+    /// moment recorded under a name the scenario no longer has).
+    pub fn colour_named(sides: &[SideInfo], name: &str) -> [u8; 3] {
+        sides
+            .iter()
+            .find(|side| side.name == name)
+            .map_or([150, 150, 150], |side| side.color)
+    }
+}
+
 /// An objective cell.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Objective {
@@ -531,4 +542,28 @@ fn arrival_turns(src: &Source, i: usize, u: &super::file::RawUnit, turns: u32) -
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SideInfo;
+
+    fn side(name: &str, color: [u8; 3]) -> SideInfo {
+        SideInfo {
+            id: name.to_lowercase(),
+            name: name.into(),
+            color,
+            home_edge: None,
+            formations: vec![],
+        }
+    }
+
+    #[test]
+    fn a_side_colour_is_found_by_its_name_and_a_lost_name_is_grey() {
+        let sides = [side("German", [90, 90, 90]), side("Soviet", [170, 40, 30])];
+        assert_eq!(SideInfo::colour_named(&sides, "Soviet"), [170, 40, 30]);
+        assert_eq!(SideInfo::colour_named(&sides, "German"), [90, 90, 90]);
+        assert_eq!(SideInfo::colour_named(&sides, "soviet"), [150, 150, 150]);
+        assert_eq!(SideInfo::colour_named(&[], "German"), [150, 150, 150]);
+    }
 }

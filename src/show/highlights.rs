@@ -9,6 +9,7 @@ use crate::art::text::{Pen, fill, ring};
 use crate::art::title::{DIM, GOLD as HAPPENED, INK, PANEL};
 use crate::combat::odds::Fraction;
 use crate::scenario::Scenario;
+use crate::scenario::validate::SideInfo;
 use image::RgbImage;
 use std::path::{Path, PathBuf};
 
@@ -303,12 +304,7 @@ pub fn upset_picture(
     image::imageops::replace(&mut img, &map, 0, (i64::from(height) - i64::from(map.height())) / 2);
     // A frame lower than the overlay wants: its type smaller, so every line still fits.
     let type_scale = (height as f32 / wanted as f32).min(1.0);
-    let colour_of = |name: &str| {
-        s.sides
-            .iter()
-            .find(|side| side.name == name)
-            .map_or([150, 150, 150], |side| side.color)
-    };
+    let colour_of = |name: &str| SideInfo::colour_named(&s.sides, name);
     let sides = (colour_of(&c.attacker_side), colour_of(&c.defender_side));
     overlay(
         &mut img,

@@ -2,7 +2,7 @@
 //! unlikely its result was (the "biggest upset" ordering), and the board at each turn's end.
 //! Found by replaying the log headless through the game's own orders.
 
-use crate::combat::odds::{Fraction, Summary};
+use crate::combat::odds::{Fraction, OutcomeOdds, Summary};
 use crate::combat::{CombatResult, Odds, Role, Situation};
 use crate::game::combat_phase::CombatResolved;
 use crate::game::components::{MovePoints, Position, Side, Sides, Steps, Unit, values_text};
@@ -269,6 +269,29 @@ fn attacker_gain(r: &CombatResult) -> i64 {
     2 * (i64::from(r.defender.steps_lost) - i64::from(r.attacker.steps_lost)) + i64::from(r.cell_taken)
 }
 
+/// The outcome among `odds` the dice gave, for what `happened`: the same result, or the one the
+/// defender answered otherwise than the odds assumed (took a retreat as steps, and so cost the
+/// attacker an attritional loss): one of whose answers led there, else the one of the same table
+/// code nearest it. The answer was the defender's choice, not luck: the upset is the dice's.
+pub fn dice_gave<'a>(outcomes: &'a [OutcomeOdds], happened: &CombatResult) -> Option<&'a CombatResult> {
+    let same = outcomes.iter().find(|o| o.result == *happened);
+    let answered = || {
+        outcomes.iter().find(|o| {
+            o.answers
+                .iter()
+                .any(|a| a.outcomes.iter().any(|x| x.result == *happened))
+        })
+    };
+    let same_code = || {
+        let gain = attacker_gain(happened);
+        outcomes
+            .iter()
+            .filter(|o| o.result.code == happened.code)
+            .min_by_key(|o| (attacker_gain(&o.result) - gain).abs())
+    };
+    same.or_else(answered).or_else(same_code).map(|o| &o.result)
+}
+
 /// The upset measure of `happened` among `odds`' outcomes: the chance of a result at least as
 /// good for the side it favoured, and that side.
 pub fn upset_of(odds: &Odds, happened: &CombatResult) -> (Fraction, Role) {
@@ -429,16 +452,65 @@ pub fn before_roll(
 
 /// The combat `m` (with the `odds` it was shown with) after the dice: its result lit.
 pub fn rolled(mut m: CombatMoment, odds: &Odds, fought: &CombatResolved) -> CombatMoment {
+    let luck = dice_gave(&odds.outcomes, &fought.result).unwrap_or(&fought.result);
     m.p_result = odds
         .outcomes
         .iter()
-        .find(|o| o.result == fought.result)
+        .find(|o| o.result == *luck)
         .map_or(Fraction::ZERO, |o| o.exact);
-    (m.upset, m.beat_the_odds) = upset_of(odds, &fought.result);
-    m.bars = bars(odds, Some(&fought.result));
+    (m.upset, m.beat_the_odds) = upset_of(odds, luck);
+    m.bars = bars(odds, Some(luck));
     m.result = fought.result.code.to_string();
     m.result_words = fought.summary.clone();
     m.dice = fought.rolls.iter().map(|r| r.face).collect();
     m.dice_purposes = fought.rolls.iter().map(|r| r.purpose.to_string()).collect();
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::ResultCode;
+    use crate::combat::SideResult;
+
+    fn result(code: &str, attacker_lost: u32, defender_lost: u32) -> CombatResult {
+        let side = |steps_lost| SideResult {
+            steps_lost,
+            ..SideResult::default()
+        };
+        CombatResult {
+            code: ResultCode::Table(code.into()),
+            attacker: side(attacker_lost),
+            defender: side(defender_lost),
+            cell_taken: false,
+        }
+    }
+
+    fn odds(r: CombatResult, sixths: u128) -> OutcomeOdds {
+        OutcomeOdds {
+            result: r,
+            probability: sixths as f64 / 6.0,
+            exact: Fraction::new(sixths, 6),
+            example_dice: vec![],
+            answers: vec![],
+        }
+    }
+
+    #[test]
+    fn a_result_the_defender_answered_otherwise_counts_as_the_dice_gave_it() {
+        let outcomes = [
+            odds(result("1/1", 1, 1), 3),
+            odds(result("1/r1", 1, 0), 1),
+            odds(result("-/1r1", 0, 1), 2),
+        ];
+        // The same result.
+        let plain = result("-/1r1", 0, 1);
+        assert_eq!(dice_gave(&outcomes, &plain), Some(&outcomes[2].result));
+        // 1/r1 with the retreat taken as a step, and an attritional loss for the attacker: not
+        // among the odds, but the dice gave 1/r1.
+        let answered = result("1/r1", 2, 1);
+        assert_eq!(dice_gave(&outcomes, &answered), Some(&outcomes[1].result));
+        // A code the odds never had: nothing stands for it.
+        assert_eq!(dice_gave(&outcomes, &result("DE", 0, 4)), None);
+    }
 }

@@ -295,6 +295,15 @@ fn dice(ui: &mut egui::Ui, c: &CombatMoment, tumbling_now: bool, since: f64, lit
     });
 }
 
+/// The game's own words for a result no bar stands for; the code if it has none.
+fn fallback_words(c: &CombatMoment) -> String {
+    if c.result_words.is_empty() {
+        c.result.clone()
+    } else {
+        c.result_words.clone()
+    }
+}
+
 /// The result in words, large, with the table's code small; how unlikely it was.
 fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
     ui.add_space(4.0);
@@ -302,7 +311,7 @@ fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
         .bars
         .iter()
         .find(|b| b.happened)
-        .map_or_else(|| c.result.clone(), |b| b.words.clone());
+        .map_or_else(|| fallback_words(c), |b| b.words.clone());
     ui.horizontal_wrapped(|ui| {
         ui.label(
             egui::RichText::new(capitalised(&words))

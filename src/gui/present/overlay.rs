@@ -14,6 +14,7 @@ use crate::game::components::{GameMap, Sides};
 use crate::game::execute::BeforeOrder;
 use crate::game::log::OrderLog;
 use crate::game::phase::TurnState;
+use crate::scenario::validate::SideInfo;
 use crate::show::moments::{CombatMoment, Moments, before_roll, rolled, side_names};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
@@ -331,13 +332,7 @@ fn draw(
         redraw.write(RequestRedraw);
     }
     let ctx = contexts.ctx_mut()?;
-    let colour_of = |name: &str| {
-        sides
-            .0
-            .iter()
-            .find(|s| s.name == name)
-            .map_or([150, 150, 150], |s| s.color)
-    };
+    let colour_of = |name: &str| SideInfo::colour_named(&sides.0, name);
     let look = super::card::Look {
         lit: palette.warn,
         attacker: colour_of(&card.moment.attacker_side),

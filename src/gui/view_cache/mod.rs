@@ -4,21 +4,22 @@
 //! of that image instead of clearing and drawing it. Two pictures: the terrain alone (good until
 //! the camera moves), and the whole scene, terrain with counters and names (good until anything
 //! drawn changes too). While the camera pans, the terrain is copied together from tiles and the
-//! terrain's last picture (`view_tiles/`). Gizmos (rings, outlines, arrows, marks) are drawn
+//! terrain's last picture (`view_tiles/`); a picture's life is in `picture.rs`. Gizmos (rings, outlines, arrows, marks) are drawn
 //! every frame on top, and egui's panels over them. (A software renderer shades every pixel of every textured quad; a
 //! copy is a plain memory copy.)
 
 mod copy;
+mod picture;
 
 use super::detail::BoardPicture;
-use super::render_layers::{GIZMO_LAYER, LIVE_LAYER, TERRAIN_LAYER, VIEW_LAYER, render_target_image};
+use super::render_layers::{GIZMO_LAYER, LIVE_LAYER, TERRAIN_LAYER, VIEW_LAYER};
 use super::scene_changes::SceneChanges;
 use super::state::BoardCamera;
 use super::view_tiles::{BakerParts, PieceCopy, TileBaker, TileView, ViewTiles};
 use crate::game::phase::GameState;
 use bevy::asset::AssetEventSystems;
 use bevy::camera::visibility::{RenderLayers, VisibilitySystems};
-use bevy::camera::{CameraMainTextureUsages, CameraUpdateSystems, ImageRenderTarget, RenderTarget, ScalingMode};
+use bevy::camera::{CameraMainTextureUsages, CameraUpdateSystems};
 use bevy::core_pipeline::{Core2d, Core2dSystems};
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
@@ -26,48 +27,13 @@ use bevy::render::RenderApp;
 use bevy::render::extract_component::{ExtractComponent, ExtractComponentPlugin};
 use bevy::render::render_resource::TextureUsages;
 use bevy::window::RequestRedraw;
+use picture::{Picture, ViewCameras, ViewKey, same_clear};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Frames the view stands still before a picture is baked, and frames its camera renders: at
-/// least two, since the camera is aimed after this frame's transforms were propagated (the first
-/// frame renders with its old place and size), and a pipeline may still be compiling.
-const STILL_FRAMES: u32 = 2;
-const BAKE_FRAMES: u32 = 3;
 /// Frames in a row with a change after which the pictures stop asking for frames of their own: a
 /// system that marks something changed every frame must not keep an idle board redrawing.
 const RESTLESS_FRAMES: u32 = 60;
-
-/// Where the view stands: the camera's centre, the world area it shows and the view's size in
-/// pixels. The pictures are good while this is unchanged.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct ViewKey {
-    centre: Vec2,
-    area: Vec2,
-    pixels: UVec2,
-    /// The window's scale factor: the pictures' cameras lay text out at it, as the window's does.
-    scale_factor: f32,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    /// What the picture shows is changing (or the camera moving): drawn live.
-    Moving { still_for: u32 },
-    /// The picture's camera is rendering it.
-    Baking { frames: u32 },
-    /// The picture stands for what it shows.
-    Ready,
-}
-
-/// One of the view's pictures: its camera, its image and how far it is.
-struct Picture {
-    camera: Entity,
-    image: Handle<Image>,
-    pixels: UVec2,
-    stage: Stage,
-    /// The view its image shows, while it does (from its baking's end to the next's start).
-    baked_for: Option<ViewKey>,
-}
 
 /// The view's two pictures: the terrain alone, and the whole scene.
 #[derive(Resource)]
@@ -236,33 +202,11 @@ fn spawn_view_cache(mut commands: Commands, mut images: ResMut<Assets<Image>>, c
     if cache.is_some() {
         return;
     }
-    let mut picture = |order: isize, layers: RenderLayers| {
-        let pixels = UVec2::ONE;
-        let image = images.add(render_target_image(pixels));
-        let camera = commands
-            .spawn((
-                Camera2d,
-                Camera {
-                    order,
-                    is_active: false,
-                    ..default()
-                },
-                RenderTarget::Image(image.clone().into()),
-                Projection::Orthographic(OrthographicProjection::default_2d()),
-                layers,
-                Msaa::Off,
-            ))
-            .id();
-        Picture {
-            camera,
-            image,
-            pixels,
-            stage: Stage::Moving { still_for: 0 },
-            baked_for: None,
-        }
+    let mut picture = |order: isize, layers: RenderLayers, keeps_previous: bool| {
+        Picture::spawn(&mut commands, &mut images, (order, layers), keeps_previous)
     };
-    let terrain = picture(-3, RenderLayers::layer(VIEW_LAYER));
-    let scene = picture(-2, RenderLayers::from_layers(&[VIEW_LAYER, LIVE_LAYER]));
+    let terrain = picture(-3, RenderLayers::layer(VIEW_LAYER), true);
+    let scene = picture(-2, RenderLayers::from_layers(&[VIEW_LAYER, LIVE_LAYER]), false);
     let tiles = ViewTiles::new(RenderLayers::layer(VIEW_LAYER));
     commands.insert_resource(ViewCache {
         key: None,
@@ -329,119 +273,6 @@ fn show_picture(
     }
 }
 
-/// Whether two clear settings are the same (Bevy's type has no `==`); compared before writing, so
-/// an unchanged camera is not marked changed.
-fn same_clear(a: &ClearColorConfig, b: &ClearColorConfig) -> bool {
-    match (a, b) {
-        (ClearColorConfig::Default, ClearColorConfig::Default) | (ClearColorConfig::None, ClearColorConfig::None) => {
-            true
-        }
-        (ClearColorConfig::Custom(x), ClearColorConfig::Custom(y)) => x == y,
-        _ => false,
-    }
-}
-
-type ViewCameraParts<'a> = (
-    &'a mut Camera,
-    &'a mut RenderTarget,
-    &'a mut Transform,
-    &'a mut Projection,
-);
-type ViewCameras<'w, 's> = Query<'w, 's, ViewCameraParts<'static>, (Without<BoardCamera>, Without<TileBaker>)>;
-
-impl Picture {
-    /// One frame of the picture's life: a change drops it; standing still bakes it, its camera
-    /// aimed as the window's (`depth`: the window camera's z).
-    fn step(
-        &mut self,
-        changed: bool,
-        key: ViewKey,
-        depth: f32,
-        images: &mut Assets<Image>,
-        cameras: &mut ViewCameras,
-        background: Color,
-    ) {
-        if changed {
-            self.stage = Stage::Moving { still_for: 0 };
-        }
-        let stage = match self.stage {
-            Stage::Moving { still_for } if still_for + 1 >= STILL_FRAMES => {
-                if self.pixels != key.pixels {
-                    self.image = images.add(render_target_image(key.pixels));
-                    self.pixels = key.pixels;
-                }
-                self.baked_for = None;
-                if let Ok((_, mut target, mut t, mut p)) = cameras.get_mut(self.camera) {
-                    *target = RenderTarget::Image(ImageRenderTarget {
-                        handle: self.image.clone(),
-                        scale_factor: key.scale_factor,
-                    });
-                    *t = Transform::from_translation(key.centre.extend(depth));
-                    *p = Projection::Orthographic(OrthographicProjection {
-                        scaling_mode: ScalingMode::Fixed {
-                            width: key.area.x,
-                            height: key.area.y,
-                        },
-                        ..OrthographicProjection::default_2d()
-                    });
-                }
-                Stage::Baking { frames: 0 }
-            }
-            Stage::Moving { still_for } => Stage::Moving {
-                still_for: still_for + u32::from(!changed),
-            },
-            Stage::Baking { frames } if frames + 1 >= BAKE_FRAMES => {
-                self.baked_for = Some(key);
-                Stage::Ready
-            }
-            Stage::Baking { frames } => Stage::Baking { frames: frames + 1 },
-            Stage::Ready => Stage::Ready,
-        };
-        if let Ok((mut camera, ..)) = cameras.get_mut(self.camera) {
-            let baking = matches!(stage, Stage::Baking { .. });
-            if camera.is_active != baking {
-                camera.is_active = baking;
-            }
-            // The picture's background is the window's.
-            let clear = ClearColorConfig::Custom(background);
-            if !same_clear(&camera.clear_color, &clear) {
-                camera.clear_color = clear;
-            }
-        }
-        if self.stage != stage {
-            debug!("view picture {:?}: {:?} -> {stage:?}", self.camera, self.stage);
-        }
-        self.stage = stage;
-    }
-
-    fn ready(&self) -> Option<AssetId<Image>> {
-        (self.stage == Stage::Ready).then(|| self.image.id())
-    }
-
-    /// Its image and the view it shows, while it shows one (the terrain's, to the tiles).
-    fn last_view(&self) -> Option<(AssetId<Image>, TileView)> {
-        let key = self.baked_for?;
-        let view = TileView {
-            centre: key.centre,
-            area: key.area,
-            pixels: key.pixels,
-            scale_factor: key.scale_factor,
-        };
-        Some((self.image.id(), view))
-    }
-
-    /// Dropped for good (the pictures are off or cannot be used): its camera stops.
-    fn drop_picture(&mut self, cameras: &mut ViewCameras) {
-        self.stage = Stage::Moving { still_for: 0 };
-        self.baked_for = None;
-        if let Ok((mut camera, ..)) = cameras.get_mut(self.camera)
-            && camera.is_active
-        {
-            camera.is_active = false;
-        }
-    }
-}
-
 /// Watches the window's camera and the scene: a camera move drops both pictures, a change in the
 /// scene drops the scene's; standing still bakes them; a baked picture stands for what it shows,
 /// and while there is none the tiles may.
@@ -471,7 +302,7 @@ fn follow_view(
     copy_failed: Res<CopyFailed>,
     own_images: Res<OwnImages>,
 ) {
-    let mut own = vec![cache.terrain.image.id(), cache.scene.image.id()];
+    let mut own: Vec<_> = cache.terrain.images().chain(cache.scene.images()).collect();
     own.extend(&own_images.0);
     own.extend(cache.tiles.images());
     let scene_changed = scene_changes.any(&own);
@@ -506,7 +337,7 @@ fn follow_view(
     }
     let terrain_changed = !new_chunks.is_empty() || clear.is_changed();
     if terrain_changed {
-        cache.terrain.baked_for = None;
+        cache.terrain.forget_views();
         cache.tiles.forget();
     }
     let view_changed = cache.key != Some(key) || terrain_changed;
@@ -526,6 +357,10 @@ fn follow_view(
         }
     }
     let (shown, from) = choose_start(&mut commands, &mut cache, key, depth, &mut images, &mut bakers);
+    if cache.terrain.ready().is_some() {
+        // The view rests on its new picture: the previous one is no longer needed.
+        cache.terrain.let_go_of_previous();
+    }
     show_picture(shown, from, &mut camera, &mut layers, &mut start);
     cache.restless = if view_changed || scene_changed {
         cache.restless.saturating_add(1)
