@@ -306,6 +306,11 @@ mod client {
                     let stage = world.resource::<Stage>();
                     assert_eq!(stage.last_rolled.map(|(c, _)| c), Some(planned.order.target));
                     assert!(stage.director.holding.is_none());
+                    // However slow the next frame, the next order waits until the result has
+                    // reached the card (or a result that never comes has been given up on).
+                    let now = world.resource::<Time>().elapsed_secs_f64();
+                    assert!(stage.awaits_result(now) && stage.awaits_result(now + 1.5));
+                    assert!(!stage.awaits_result(now + 3.5));
                     here += 1;
                 } else {
                     assert_eq!(held, 0, "an order that fights no combat is never held");

@@ -268,3 +268,31 @@ fn highlights_cropped_on_the_action_keep_their_shape_and_their_combat() {
     assert!(cells.contains(&start[0].cell) && cells.contains(&moved[0].cell) && cells.contains(&start[1].cell));
     assert_eq!(cells.len(), 3);
 }
+
+/// The theatre lights a combat's result when the entry that resolves it is carried out: the
+/// attack's own, or the defender's answer after it (a No Retreat! decision). Each moment names
+/// that entry, and carrying out the log one entry at a time resolves each combat exactly there.
+#[test]
+fn each_combat_is_resolved_by_the_entry_its_moment_names() {
+    use bevy::ecs::message::Messages;
+    use hexfront::game::combat_phase::CombatResolved;
+    use hexfront::game::execute::replay_entry;
+    let (game, found) = committed();
+    let mut app = hexfront::game::save::replay_app(&game, Some(0)).unwrap();
+    let world = app.world_mut();
+    let mut resolved = Vec::new();
+    for (i, entry) in game.log.iter().enumerate() {
+        world.resource_mut::<Messages<CombatResolved>>().clear();
+        replay_entry(world, i, entry).unwrap();
+        if let Some(c) = world.resource_mut::<Messages<CombatResolved>>().drain().last() {
+            resolved.push((i, c.target));
+        }
+    }
+    let named: Vec<_> = found.combats.iter().map(|c| (c.resolved_in, c.target)).collect();
+    assert_eq!(named, resolved);
+    let answered = found.combats.iter().filter(|c| c.resolved_in > c.entry).count();
+    assert!(found.combats.iter().all(|c| c.resolved_in >= c.entry));
+    // The committed game has combats resolved by a later answer (the biggest upset among them).
+    assert!(answered >= 1, "{answered} answered");
+    println!("{} combats, {answered} resolved by a later entry", named.len());
+}

@@ -237,7 +237,8 @@ fn stage_allows(world: &World, computers: &mut Computers) -> Option<u64> {
     let now = world.resource::<Time>().elapsed_secs_f64();
     let busy = world
         .resource::<super::present::overlay::Overlay>()
-        .busy(now, world.resource::<super::state::Settings>());
+        .busy(now, world.resource::<super::state::Settings>())
+        || world.resource::<super::present::stage::Stage>().awaits_result(now);
     if computers.held.is_none() && busy {
         return None;
     }

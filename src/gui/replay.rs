@@ -81,9 +81,10 @@ fn play_on(
         return;
     }
     redraw.write(bevy::window::RequestRedraw);
-    // A combat on show holds the play until its result has been seen, and one the director
-    // holds until it has rolled.
-    if overlay.busy(time.elapsed_secs_f64(), &settings) || stage.director.holding.is_some() {
+    // A combat on show holds the play until its result has been seen, one the director holds
+    // until it has rolled, and one just rolled until its result reaches the card.
+    let now = time.elapsed_secs_f64();
+    if overlay.busy(now, &settings) || stage.director.holding.is_some() || stage.awaits_result(now) {
         return;
     }
     if replay.at >= replay.log.len() {

@@ -35,6 +35,8 @@ pub struct Bar {
 pub struct CombatMoment {
     /// The log entry that rolled it (0-based).
     pub entry: usize,
+    /// The entry whose carrying out showed the result: the roll's, or the defender's answer.
+    pub resolved_in: usize,
     pub turn: u32,
     /// The attacking side's name.
     pub attacker_side: String,
@@ -203,6 +205,7 @@ pub fn find_in(world: &mut World, log: &[LogEntry]) -> Moments {
                 let mut m = rolled(fresh, &odds, &fought);
                 m.board = board;
                 m.attacker_cells = planned.attacker_cells;
+                m.resolved_in = i;
                 moments.combats.push(m);
             }
             _ => {}
@@ -359,6 +362,13 @@ pub fn result_words(r: &CombatResult) -> String {
                 if s.steps_lost == 1 { "" } else { "s" }
             ));
         }
+        // A status every surviving unit gained (`dispersed`, `disorganized`…).
+        let standing: Vec<_> = s.units.iter().filter(|u| !u.eliminated).collect();
+        for status in crate::rules::units::UnitStatus::ALL {
+            if !standing.is_empty() && standing.iter().all(|u| u.gained.has(status)) {
+                parts.push(status.word().to_string());
+            }
+        }
         if s.retreat.is_some() {
             parts.push("retreats".into());
         }
@@ -427,6 +437,7 @@ pub fn before_roll(
 ) -> CombatMoment {
     CombatMoment {
         entry,
+        resolved_in: entry,
         turn,
         attacker_side,
         defender_side,
@@ -512,5 +523,22 @@ mod tests {
         assert_eq!(dice_gave(&outcomes, &answered), Some(&outcomes[1].result));
         // A code the odds never had: nothing stands for it.
         assert_eq!(dice_gave(&outcomes, &result("DE", 0, 4)), None);
+    }
+
+    #[test]
+    fn a_result_that_only_disperses_says_so_rather_than_no_effect() {
+        use crate::combat::UnitResult;
+        use crate::rules::units::UnitStatus;
+        let mut dispersed = result("D", 0, 0);
+        let mut unit = UnitResult::default();
+        unit.gained.insert(UnitStatus::Dispersed);
+        dispersed.defender.units.push(unit);
+        assert_eq!(result_words(&dispersed), "defender dispersed");
+        // One of two dispersed is not the side's result; nothing happened is said plainly.
+        dispersed.defender.units.push(UnitResult::default());
+        assert_eq!(result_words(&dispersed), "no effect");
+        let mut lost = result("1/1", 1, 1);
+        lost.defender.units.push(unit);
+        assert_eq!(result_words(&lost), "defender −1 step, dispersed; attacker −1 step");
     }
 }

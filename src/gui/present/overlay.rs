@@ -136,12 +136,17 @@ fn watch_odds(mut commands: Commands, presenting: Res<super::Presenting>) {
 /// is not coming (the hold dropped, the order refused) goes; one whose result waits for the
 /// defender's answer stays.
 fn show_held(
-    stage: Res<super::stage::Stage>,
+    mut stage: ResMut<super::stage::Stage>,
     answer: Res<crate::game::combat_phase::PendingAnswer>,
     time: Res<Time>,
     mut overlay: ResMut<Overlay>,
+    mut fought: MessageReader<CombatResolved>,
 ) {
     let now = time.elapsed_secs_f64();
+    // A result arriving now (the answer carried out, however long after the roll) lights the
+    // tumbling card in `show_results`.
+    let resolving = !fought.is_empty();
+    fought.clear();
     if stage.director.holding.is_some()
         && let Some(held) = &stage.card
     {
@@ -152,10 +157,15 @@ fn show_held(
             && c.tumbling_since.is_some()
             && stage.director.holding.is_none()
             && answer.0.is_none()
+            && !resolving
             && !stage.rolled_recently(c.moment.target, now, 0.5)
     });
     if stale {
         overlay.card = None;
+    }
+    // The result will not come now (the card went stale) or comes with the defender's answer.
+    if stage.result_due && (stale || answer.0.is_some()) {
+        stage.result_due = false;
     }
 }
 
@@ -209,7 +219,7 @@ fn show_results(
     (replay, theatre): (Option<Res<Replay>>, Res<TheatreMoments>),
     mut last_at: Local<Option<usize>>,
     mut redraw: MessageWriter<RequestRedraw>,
-    (stage, settings): (Res<super::stage::Stage>, Res<Settings>),
+    (mut stage, settings): (ResMut<super::stage::Stage>, Res<Settings>),
 ) {
     let now = time.elapsed_secs_f64();
     let at = replay.as_ref().map(|r| r.at);
@@ -226,6 +236,7 @@ fn show_results(
         );
         return;
     };
+    stage.result_due = false;
     // A combat the director held rolls when its tumble is over: its result shows at once.
     let tumbled = stage.rolled_recently(c.target, now, 1.0)
         || overlay
@@ -257,7 +268,7 @@ fn show_results(
         });
     } else if stepped
         && let (Some(at), Some(m)) = (at, theatre.0.as_ref())
-        && let Some(found) = m.combats.iter().find(|m| m.entry + 1 == at)
+        && let Some(found) = m.combats.iter().find(|m| m.resolved_in + 1 == at)
     {
         overlay.card = Some(Card {
             moment: found.clone(),

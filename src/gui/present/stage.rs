@@ -19,6 +19,9 @@ use crate::show::moments::{before_roll, side_names};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, RequestRedraw};
 
+/// The longest the next order waits for a rolled combat's result to reach the card.
+const RESULT_WAIT_SECS: f64 = 3.0;
+
 /// The director's hold, and what waits on it.
 #[derive(Resource, Default)]
 pub struct Stage {
@@ -32,6 +35,9 @@ pub struct Stage {
     /// The cell of the last combat the director let roll, and when: its result shows at once
     /// (the dice have tumbled), and the camera is where the director put it.
     pub last_rolled: Option<(Cell, f64)>,
+    /// The last combat let roll has not shown its result yet (or said it will not come): the
+    /// replay and the computer wait, however slow the frame after the roll.
+    pub result_due: bool,
     /// Counts resets: an order held elsewhere (the computer's) under an older count is dropped.
     pub generation: u64,
 }
@@ -43,6 +49,12 @@ impl Stage {
             generation: self.generation + 1,
             ..Stage::default()
         };
+    }
+
+    /// Whether the next order waits for the last roll's result to reach the card. A result that
+    /// never comes (the order refused, the card gone) stops the wait after a few seconds.
+    pub fn awaits_result(&self, now: f64) -> bool {
+        self.result_due && self.last_rolled.is_some_and(|(_, t)| now - t < RESULT_WAIT_SECS)
     }
 
     /// Whether the director let the combat at `target` roll within the last `secs`.
@@ -181,6 +193,7 @@ pub fn may_roll(world: &mut World, order: &Order) -> bool {
             let mut stage = world.resource_mut::<Stage>();
             stage.framed = follow;
             stage.last_rolled = Some((target, now));
+            stage.result_due = true;
             true
         }
     }
