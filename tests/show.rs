@@ -296,3 +296,47 @@ fn each_combat_is_resolved_by_the_entry_its_moment_names() {
     assert!(answered >= 1, "{answered} answered");
     println!("{} combats, {answered} resolved by a later entry", named.len());
 }
+
+/// A Killing Ground defender may take a step instead of retreating: the card lights the bar the
+/// dice gave and says what the answer made of it, in words, never the answered result as if the
+/// dice had given it. Computer-vs-computer games of Mortain until such answers come.
+#[test]
+fn a_result_the_defender_answered_is_told_apart_from_what_the_dice_gave() {
+    use hexfront::ai::{ComputerPlayer, Profile, side_to_act};
+    use hexfront::game::log::OrderLog;
+    let scenario = hexfront::scenario::shipped_scenario(0).unwrap();
+    let (mut answered, mut combats) = (0, 0);
+    for seed in 1..=6 {
+        let mut app = hexfront::game::headless_app(&scenario, seed);
+        let world = app.world_mut();
+        let sides = world.resource::<hexfront::game::components::Sides>().0.len();
+        let mut players: Vec<ComputerPlayer> = (0..sides)
+            .map(|s| ComputerPlayer::new(s, Profile::standard(), seed))
+            .collect();
+        for _ in 0..3_000 {
+            let Some(side) = side_to_act(world) else { break };
+            let Some(order) = players[side].next_order(world) else {
+                break;
+            };
+            if players[side].give(world, order).is_err() {
+                break;
+            }
+        }
+        let log = world.resource::<OrderLog>().entries.clone();
+        let mut fresh = hexfront::game::headless_app(&scenario, seed);
+        let found = moments::find_in(fresh.world_mut(), &log);
+        assert_eq!(found.problem, None);
+        for c in &found.combats {
+            combats += 1;
+            let lit: Vec<_> = c.bars.iter().filter(|b| b.happened).collect();
+            assert_eq!(lit.len(), 1, "seed {seed}, entry {}: one bar lit", c.entry);
+            if let Some(words) = &c.answered {
+                answered += 1;
+                assert_ne!(words, &lit[0].words, "seed {seed}, entry {}", c.entry);
+                assert!(!words.is_empty() && c.resolved_in > c.entry, "{words}");
+            }
+        }
+    }
+    println!("{combats} combats, {answered} answered otherwise than the dice gave");
+    assert!(combats >= 30 && answered >= 1, "{combats} combats, {answered} answered");
+}

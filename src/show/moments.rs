@@ -56,6 +56,9 @@ pub struct CombatMoment {
     /// The result's code and both sides' losses in words, as the game logged them.
     pub result: String,
     pub result_words: String,
+    /// What the defender's answer made of the dice's result (a step taken instead of a
+    /// retreat), in words, when it differs from what the dice gave.
+    pub answered: Option<String>,
     pub dice: Vec<u8>,
     /// What each die was rolled for (`combat`, `attrition`…), in the same order.
     pub dice_purposes: Vec<String>,
@@ -451,6 +454,7 @@ pub fn before_roll(
         expected: odds.summary,
         result: String::new(),
         result_words: String::new(),
+        answered: None,
         dice: Vec::new(),
         dice_purposes: Vec::new(),
         p_result: Fraction::ZERO,
@@ -473,6 +477,7 @@ pub fn rolled(mut m: CombatMoment, odds: &Odds, fought: &CombatResolved) -> Comb
     m.bars = bars(odds, Some(luck));
     m.result = fought.result.code.to_string();
     m.result_words = fought.summary.clone();
+    m.answered = (*luck != fought.result).then(|| result_words(&fought.result));
     m.dice = fought.rolls.iter().map(|r| r.face).collect();
     m.dice_purposes = fought.rolls.iter().map(|r| r.purpose.to_string()).collect();
     m

@@ -83,7 +83,18 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
     };
     ui.label(text(odds, 17.0).strong());
     ui.add_space(6.0);
-    bars(ui, c, show_result, look);
+    // What comes below the bars must fit above the lower third: fewer bars, never a cut result.
+    let below = 40.0
+        + if roll.since.is_some() { 80.0 } else { 0.0 }
+        + if show_result || roll.since.is_some() {
+            result_height(c)
+        } else {
+            0.0
+        }
+        + 16.0;
+    let room_for_bars = look.bottom - ui.cursor().top() - below - BARS_FOOT;
+    let shown = ((room_for_bars / BAR_PITCH).floor() as usize).clamp(3, 8);
+    bars(ui, c, show_result, look, shown);
     let e = &c.expected;
     ui.label(quiet(
         format!(
@@ -98,8 +109,10 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
         ui.add_space(6.0);
         dice(ui, c, roll.tumbling, since, look.lit);
     }
+    // The result comes first: the table's column only where both fit above the lower third.
+    let result_height = if show_result { result_height(c) } else { 0.0 };
     if let Some((cell, landed)) = &card.table
-        && room(ui, look, 40.0)
+        && room(ui, look, 40.0 + result_height)
     {
         mini_table(
             ui,
@@ -183,12 +196,41 @@ fn one_line(
     painter.layout_job(job)
 }
 
+/// The bars a card lists, most likely first, at most `shown`: once the result shows, its own
+/// bar takes the last place if it would not be among them.
+fn listed_bars(bars: &[crate::show::moments::Bar], shown: usize, show_result: bool) -> Vec<usize> {
+    let mut out: Vec<usize> = (0..bars.len().min(shown)).collect();
+    if show_result
+        && let Some(hit) = bars.iter().position(|b| b.happened)
+        && hit >= out.len()
+        && let Some(last) = out.last_mut()
+    {
+        *last = hit;
+    }
+    out
+}
+
+/// A bar's height and the gap under it, in points.
+const BAR_PITCH: f32 = 28.0;
+/// Under the bars: the rarer results' line and the colours' legend.
+const BARS_FOOT: f32 = 40.0;
+
+/// A bar's words on one line: smaller type before an ellipsis, down to 12 points.
+fn fitted(painter: &egui::Painter, words: &str, width: f32) -> std::sync::Arc<egui::Galley> {
+    let at = |size: f32| one_line(painter, words, (egui::FontId::proportional(size), TEXT), width);
+    [15.0, 14.0, 13.0]
+        .into_iter()
+        .map(at)
+        .find(|g| !g.elided)
+        .unwrap_or_else(|| at(12.0))
+}
+
 /// A bar per result: its words over a track, filled in the colour of the side it favours, the
 /// table's code small at the end; the one that happened lit once it shows.
-fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look) {
+fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look, shown: usize) {
     let most = c.bars.iter().map(|b| b.exact.as_f64()).fold(0.0, f64::max).max(1e-9);
-    let shown = 8;
-    for b in c.bars.iter().take(shown) {
+    let listed = listed_bars(&c.bars, shown, show_result);
+    for b in listed.iter().map(|i| &c.bars[*i]) {
         let hit = show_result && b.happened;
         let p = b.exact.as_f64();
         let fill = match b.gain.signum() {
@@ -217,7 +259,7 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look) {
             // The words inside the track, the code after them only where it fits (it is in the
             // tooltip too): nothing runs into the share beside the bar.
             let room = rect.width() - 16.0;
-            let words = one_line(painter, &b.words, (egui::FontId::proportional(15.0), TEXT), room);
+            let words = fitted(painter, &b.words, room);
             let code = one_line(painter, &b.label, (egui::FontId::monospace(11.0), QUIET), f32::INFINITY);
             let words_w = words.size().x;
             let at = rect.left_center() + egui::vec2(8.0, -words.size().y / 2.0);
@@ -230,12 +272,18 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look) {
             ui.label(text(format!("{:.1}%", p * 100.0), 16.0).color(if hit { look.lit } else { TEXT }));
         });
     }
-    if c.bars.len() > shown {
-        let rest: f64 = c.bars[shown..].iter().map(|b| b.exact.as_f64()).sum();
+    if c.bars.len() > listed.len() {
+        let rest: f64 = c
+            .bars
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !listed.contains(i))
+            .map(|(_, b)| b.exact.as_f64())
+            .sum();
         ui.label(quiet(
             format!(
                 "… and {} rarer results ({:.1}% together)",
-                c.bars.len() - shown,
+                c.bars.len() - listed.len(),
                 rest * 100.0
             ),
             12.0,
@@ -304,14 +352,30 @@ fn fallback_words(c: &CombatMoment) -> String {
     }
 }
 
+/// The words the result shows in: what the defender's answer made of it, else its bar's, else
+/// the game's.
+fn shown_words(c: &CombatMoment) -> String {
+    if let Some(answered) = &c.answered {
+        return answered.clone();
+    }
+    c.bars
+        .iter()
+        .find(|b| b.happened)
+        .map_or_else(|| fallback_words(c), |b| b.words.clone())
+}
+
+/// The result's height in points: its words at 24 points (one line holds about 34 characters)
+/// and how likely it was.
+fn result_height(c: &CombatMoment) -> f32 {
+    let lines = shown_words(c).chars().count().div_ceil(34).max(1) as f32;
+    let answer = if c.answered.is_some() { 36.0 } else { 0.0 };
+    4.0 + 31.0 * lines + 22.0 + answer
+}
+
 /// The result in words, large, with the table's code small; how unlikely it was.
 fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
     ui.add_space(4.0);
-    let words = c
-        .bars
-        .iter()
-        .find(|b| b.happened)
-        .map_or_else(|| fallback_words(c), |b| b.words.clone());
+    let words = shown_words(c);
     ui.horizontal_wrapped(|ui| {
         ui.label(
             egui::RichText::new(capitalised(&words))
@@ -321,6 +385,14 @@ fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
         );
         ui.label(quiet(c.result.clone(), 13.0));
     });
+    if c.answered.is_some()
+        && let Some(gave) = c.bars.iter().find(|b| b.happened)
+    {
+        ui.label(text(
+            format!("The {} answered the dice's “{}”", c.defender_side, gave.words),
+            14.0,
+        ));
+    }
     let chance = format!(
         "A result this good for the {} had {}",
         role_word(c),
@@ -344,8 +416,10 @@ fn modifiers(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
     ui.add_space(4.0);
     for (i, m) in c.modifiers.iter().enumerate() {
         if !room(ui, look, 2.0 * 20.0) && i + 1 < c.modifiers.len() {
-            let more = format!("… and {} more modifiers", c.modifiers.len() - i);
-            ui.label(quiet(more, 12.0));
+            if room(ui, look, 18.0) {
+                let more = format!("… and {} more modifiers", c.modifiers.len() - i);
+                ui.label(quiet(more, 12.0));
+            }
             break;
         }
         ui.label(quiet(format!("• {m}"), 13.0));
@@ -394,6 +468,24 @@ mod tests {
     /// WCAG's contrast ratio of two colours (`art::contrast`).
     fn contrast(a: egui::Color32, b: egui::Color32) -> f32 {
         crate::art::contrast([a.r(), a.g(), a.b()], [b.r(), b.g(), b.b()])
+    }
+
+    #[test]
+    fn a_short_card_keeps_the_results_own_bar_in_the_last_place() {
+        use crate::show::moments::Bar;
+        let bar = |n: u128, happened: bool| Bar {
+            label: format!("r{n}"),
+            exact: crate::combat::odds::Fraction::new(n, 100),
+            happened,
+            gain: 0,
+            words: String::new(),
+        };
+        let bars: Vec<Bar> = (0..10).map(|i| bar(20 - i, i == 7)).collect();
+        assert_eq!(listed_bars(&bars, 8, true), (0..8).collect::<Vec<_>>());
+        assert_eq!(listed_bars(&bars, 4, false), [0, 1, 2, 3]);
+        assert_eq!(listed_bars(&bars, 4, true), [0, 1, 2, 7]);
+        assert_eq!(listed_bars(&bars[..2], 4, true), [0, 1]);
+        assert!(listed_bars(&bars, 0, true).is_empty());
     }
 
     #[test]

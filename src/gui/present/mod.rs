@@ -182,6 +182,7 @@ fn lower_third(
         .fill(panel_fill())
         .inner_margin(egui::Margin::symmetric(18, 8));
     egui::Area::new(egui::Id::new("lower-third"))
+        .fade_in(false)
         .anchor(egui::Align2::LEFT_BOTTOM, [0.0, 0.0])
         .interactable(false)
         .show(ctx, |ui| {

@@ -356,6 +356,7 @@ fn draw(
     };
     let roll = super::card::Roll { since, tumbling };
     egui::Area::new(egui::Id::new("odds-overlay"))
+        .fade_in(false)
         .anchor(egui::Align2::RIGHT_TOP, [-16.0, 16.0])
         .interactable(false)
         .show(ctx, |ui| {

@@ -31,6 +31,7 @@ fn victory_card(
     let ctx = contexts.ctx_mut()?;
     let lost = losses(&source, &sides, &units, turn.turn);
     egui::Area::new(egui::Id::new("victory-card"))
+        .fade_in(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, -40.0])
         .interactable(false)
         .show(ctx, |ui| {
