@@ -84,17 +84,24 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
     ui.label(text(odds, 17.0).strong());
     ui.add_space(6.0);
     // What comes below the bars must fit above the lower third: fewer bars, never a cut result.
-    let below = 40.0
-        + if roll.since.is_some() { 80.0 } else { 0.0 }
-        + if show_result || roll.since.is_some() {
-            result_height(c)
-        } else {
-            0.0
-        }
-        + 16.0;
+    // Below them: the expectation, the dice and the table's column as this card drew them last
+    // frame (an estimate on its first), and the result's room from the first tumble on.
+    let measured = egui::Id::new(("card-below-bars", c.entry, c.target));
+    let result_room = if show_result || roll.since.is_some() {
+        result_height(c)
+    } else {
+        0.0
+    };
+    let below = ui
+        .ctx()
+        .data(|d| d.get_temp::<f32>(measured))
+        .unwrap_or(40.0 + if roll.since.is_some() { 80.0 } else { 0.0 })
+        + result_room
+        + 8.0;
     let room_for_bars = look.bottom - ui.cursor().top() - below - BARS_FOOT;
     let shown = ((room_for_bars / BAR_PITCH).floor() as usize).clamp(3, 8);
     bars(ui, c, show_result, look, shown);
+    let bars_end = ui.cursor().top();
     let e = &c.expected;
     ui.label(quiet(
         format!(
@@ -110,9 +117,8 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
         dice(ui, c, roll.tumbling, since, look.lit);
     }
     // The result comes first: the table's column only where both fit above the lower third.
-    let result_height = if show_result { result_height(c) } else { 0.0 };
     if let Some((cell, landed)) = &card.table
-        && room(ui, look, 40.0 + result_height)
+        && room(ui, look, 40.0 + result_room)
     {
         mini_table(
             ui,
@@ -122,6 +128,8 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
             look.lit,
         );
     }
+    let drawn = ui.cursor().top() - bars_end;
+    ui.ctx().data_mut(|d| d.insert_temp(measured, drawn));
     if show_result {
         result(ui, c, look);
     }
@@ -211,9 +219,9 @@ fn listed_bars(bars: &[crate::show::moments::Bar], shown: usize, show_result: bo
 }
 
 /// A bar's height and the gap under it, in points.
-const BAR_PITCH: f32 = 28.0;
+const BAR_PITCH: f32 = 27.0;
 /// Under the bars: the rarer results' line and the colours' legend.
-const BARS_FOOT: f32 = 40.0;
+const BARS_FOOT: f32 = 36.0;
 
 /// A bar's words on one line: smaller type before an ellipsis, down to 12 points.
 fn fitted(painter: &egui::Painter, words: &str, width: f32) -> std::sync::Arc<egui::Galley> {
