@@ -83,9 +83,26 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
     };
     ui.label(text(odds, 17.0).strong());
     ui.add_space(6.0);
-    // What comes below the bars must fit above the lower third: fewer bars, never a cut result.
-    // Below them: the expectation, the dice and the table's column as this card drew them last
-    // frame (an estimate on its first), and the result's room from the first tumble on.
+    bars_and_dice(ui, card, roll, look, map);
+    if show_result {
+        result(ui, c, look);
+    }
+    modifiers(ui, c, look);
+    if card.rolled_at.is_none() && roll.since.is_none() {
+        ui.label(quiet("Space rolls".into(), 12.0));
+    }
+    if look.pinned {
+        ui.label(text("Held for commentary: P lets play go on".into(), 13.0).color(look.lit));
+    }
+}
+
+/// The bars, as many as fit, then the expectation, the dice and the table's column. What comes
+/// below the bars must fit above the lower third with the result: fewer bars, never a cut
+/// result. Below them: what this card drew there last frame (an estimate on its first), and
+/// the result's room from the first tumble on.
+fn bars_and_dice(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &GameMap) {
+    let c = &card.moment;
+    let show_result = card.rolled_at.is_some() && !roll.tumbling;
     let measured = egui::Id::new(("card-below-bars", c.entry, c.target));
     let result_room = if show_result || roll.since.is_some() {
         result_height(c)
@@ -130,16 +147,6 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
     }
     let drawn = ui.cursor().top() - bars_end;
     ui.ctx().data_mut(|d| d.insert_temp(measured, drawn));
-    if show_result {
-        result(ui, c, look);
-    }
-    modifiers(ui, c, look);
-    if card.rolled_at.is_none() && roll.since.is_none() {
-        ui.label(quiet("Space rolls".into(), 12.0));
-    }
-    if look.pinned {
-        ui.label(text("Held for commentary: P lets play go on".into(), 13.0).color(look.lit));
-    }
 }
 
 fn text(t: String, size: f32) -> egui::RichText {
