@@ -205,7 +205,9 @@ fn spawn_view_cache(mut commands: Commands, mut images: ResMut<Assets<Image>>, c
     let mut picture = |order: isize, layers: RenderLayers, keeps_previous: bool| {
         Picture::spawn(&mut commands, &mut images, (order, layers), keeps_previous)
     };
-    let terrain = picture(-3, RenderLayers::layer(VIEW_LAYER), true);
+    // The terrain's picture does not keep the previous one while the next bakes: measured on the
+    // grand scenario it kept 31 MiB more idle after a zoom (456 against 425 MiB).
+    let terrain = picture(-3, RenderLayers::layer(VIEW_LAYER), false);
     let scene = picture(-2, RenderLayers::from_layers(&[VIEW_LAYER, LIVE_LAYER]), false);
     let tiles = ViewTiles::new(RenderLayers::layer(VIEW_LAYER));
     commands.insert_resource(ViewCache {
