@@ -43,18 +43,6 @@ pub(super) struct Picture {
     stage: Stage,
     /// The view its image shows, while it does (from its baking's end to the next's start).
     baked_for: Option<ViewKey>,
-    /// The terrain's: the image of its last baking and the view it shows, kept while the next
-    /// baking renders into another image, so a pan that pauses for a few frames and goes on is
-    /// still put together from it and the tiles instead of drawn live.
-    previous: Option<Previous>,
-    keeps_previous: bool,
-}
-
-/// A picture's image from its last baking, and the view it shows.
-struct Previous {
-    image: Handle<Image>,
-    pixels: UVec2,
-    view: Option<ViewKey>,
 }
 
 /// Whether two clear settings are the same (Bevy's type has no `==`); compared before writing, so
@@ -84,7 +72,6 @@ impl Picture {
         commands: &mut Commands,
         images: &mut Assets<Image>,
         (order, layers): (isize, RenderLayers),
-        keeps_previous: bool,
     ) -> Self {
         let pixels = UVec2::ONE;
         let image = images.add(render_target_image(pixels));
@@ -108,8 +95,6 @@ impl Picture {
             pixels,
             stage: Stage::Moving { still_for: 0 },
             baked_for: None,
-            previous: None,
-            keeps_previous,
         }
     }
 
@@ -129,7 +114,6 @@ impl Picture {
         }
         let stage = match self.stage {
             Stage::Moving { still_for } if still_for + 1 >= STILL_FRAMES => {
-                self.swap_in_spare_image();
                 if self.pixels != key.pixels {
                     self.image = images.add(render_target_image(key.pixels));
                     self.pixels = key.pixels;
@@ -178,72 +162,30 @@ impl Picture {
         self.stage = stage;
     }
 
-    /// A baking starts: the image showing a view (if one does) is kept as the previous one, and
-    /// the baking renders into the previous one's image, now showing nothing.
-    fn swap_in_spare_image(&mut self) {
-        if !self.keeps_previous {
-            return;
-        }
-        let Some(view) = self.baked_for.take() else {
-            return;
-        };
-        let shown = Previous {
-            image: self.image.clone(),
-            pixels: self.pixels,
-            view: Some(view),
-        };
-        if let Some(spare) = self.previous.replace(shown) {
-            self.image = spare.image;
-            self.pixels = spare.pixels;
-        } else {
-            // No spare yet: a new one is made at the view's size.
-            self.pixels = UVec2::ZERO;
-        }
-    }
-
-    /// What it drew no longer stands for anything (the terrain changed): neither image shows a
-    /// view, the previous one kept as a spare.
+    /// What it drew no longer stands for anything (the terrain changed).
     pub(super) fn forget_views(&mut self) {
         self.baked_for = None;
-        if let Some(previous) = &mut self.previous {
-            previous.view = None;
-        }
     }
 
-    /// The view rests on its new picture: the previous one is let go.
-    pub(super) fn let_go_of_previous(&mut self) {
-        self.previous = None;
-    }
-
-    /// Its images, to tell their making from a change of the scene.
-    pub(super) fn images(&self) -> impl Iterator<Item = AssetId<Image>> + '_ {
-        std::iter::once(self.image.id()).chain(self.previous.as_ref().map(|p| p.image.id()))
+    /// Its image, to tell its making from a change of the scene.
+    pub(super) fn image(&self) -> AssetId<Image> {
+        self.image.id()
     }
 
     pub(super) fn ready(&self) -> Option<AssetId<Image>> {
         (self.stage == Stage::Ready).then(|| self.image.id())
     }
 
-    /// An image and the view it shows: the last baked while it shows one, else the previous
-    /// baking's (the terrain's, to the tiles).
+    /// Its image and the view it shows, while it shows one (the terrain's, to the tiles).
     pub(super) fn last_view(&self) -> Option<(AssetId<Image>, TileView)> {
-        let (image, key) = match (self.baked_for, &self.previous) {
-            (Some(key), _) => (self.image.id(), key),
-            (
-                None,
-                Some(Previous {
-                    image, view: Some(key), ..
-                }),
-            ) => (image.id(), *key),
-            _ => return None,
-        };
+        let key = self.baked_for?;
         let view = TileView {
             centre: key.centre,
             area: key.area,
             pixels: key.pixels,
             scale_factor: key.scale_factor,
         };
-        Some((image, view))
+        Some((self.image.id(), view))
     }
 
     /// Dropped for good (the pictures are off or cannot be used): its camera stops.
@@ -255,81 +197,5 @@ impl Picture {
         {
             camera.is_active = false;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use bevy::asset::uuid::Uuid;
-    use std::marker::PhantomData;
-
-    fn image(n: u128) -> Handle<Image> {
-        Handle::Uuid(Uuid::from_u128(n), PhantomData)
-    }
-
-    fn view(x: f32) -> ViewKey {
-        ViewKey {
-            centre: Vec2::new(x, 0.0),
-            area: Vec2::new(1600.0, 1000.0),
-            pixels: UVec2::new(1600, 1000),
-            scale_factor: 1.0,
-        }
-    }
-
-    fn baked(keeps_previous: bool) -> Picture {
-        Picture {
-            camera: Entity::PLACEHOLDER,
-            image: image(1),
-            pixels: UVec2::new(1600, 1000),
-            stage: Stage::Ready,
-            baked_for: Some(view(0.0)),
-            previous: None,
-            keeps_previous,
-        }
-    }
-
-    fn shown(p: &Picture) -> Option<(AssetId<Image>, f32)> {
-        p.last_view().map(|(id, v)| (id, v.centre.x))
-    }
-
-    #[test]
-    fn the_terrain_keeps_its_last_picture_while_the_next_one_bakes() {
-        let mut p = baked(true);
-        // A pause in a pan: the next baking starts; the last picture still stands for its view.
-        p.swap_in_spare_image();
-        assert_eq!(shown(&p), Some((image(1).id(), 0.0)));
-        assert_eq!(p.pixels, UVec2::ZERO, "no spare yet: a new image is made");
-        // Baked into a new image.
-        p.image = image(2);
-        p.pixels = UVec2::new(1600, 1000);
-        p.baked_for = Some(view(40.0));
-        assert_eq!(shown(&p), Some((image(2).id(), 40.0)));
-        // Another pause: the new picture kept, the first image reused for the baking.
-        p.swap_in_spare_image();
-        assert_eq!(p.image.id(), image(1).id());
-        assert_eq!(p.pixels, UVec2::new(1600, 1000));
-        assert_eq!(shown(&p), Some((image(2).id(), 40.0)));
-        assert_eq!(p.images().count(), 2);
-        // The terrain changed: neither image stands for a view.
-        p.forget_views();
-        assert_eq!(shown(&p), None);
-        p.let_go_of_previous();
-        assert_eq!(p.images().count(), 1);
-    }
-
-    #[test]
-    fn the_scene_picture_bakes_over_its_one_image() {
-        let mut p = baked(false);
-        p.swap_in_spare_image();
-        assert_eq!(p.image.id(), image(1).id());
-        assert!(p.previous.is_none());
-        assert_eq!(
-            shown(&p),
-            Some((image(1).id(), 0.0)),
-            "unchanged until the baking starts"
-        );
-        p.baked_for = None;
-        assert_eq!(shown(&p), None);
     }
 }
