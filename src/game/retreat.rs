@@ -19,6 +19,8 @@ pub struct Retreated {
     pub path: Vec<Cell>,
     pub steps_lost: u32,
     pub eliminated: bool,
+    /// When no retreat was open: the unit's name and why (the first cell's reason).
+    pub blocked: Option<(String, String)>,
 }
 
 pub use super::view::{RetreatedThisPhase, retreat_options};
@@ -264,6 +266,7 @@ fn retreat_unit(
         path: Vec::new(),
         steps_lost: 0,
         eliminated: false,
+        blocked: None,
     };
     if p.check_first {
         let (pass, text) = er_check(&mut w.rng, er);
@@ -295,6 +298,7 @@ fn retreat_unit(
             .next()
             .unwrap_or("no cell leads away")
             .to_string();
+        done.blocked = Some((name.clone(), why.clone()));
         retreat_blocked(w, commands, queries, stuck, p, picker, &name, &why, &mut done);
         return done;
     };

@@ -235,10 +235,11 @@ fn give_standing_answer(world: &mut World, side: usize) -> Option<bool> {
 /// presentation mode off) is dropped, to be planned again; the stage's count comes back.
 fn stage_allows(world: &World, computers: &mut Computers) -> Option<u64> {
     let now = world.resource::<Time>().elapsed_secs_f64();
-    let busy = world
-        .resource::<super::present::overlay::Overlay>()
-        .busy(now, world.resource::<super::state::Settings>())
-        || world.resource::<super::present::stage::Stage>().awaits_result(now);
+    let busy = world.resource::<super::present::overlay::Overlay>().holds_play(
+        world.resource::<super::present::stage::Stage>(),
+        now,
+        world.resource::<super::state::Settings>(),
+    );
     if computers.held.is_none() && busy {
         return None;
     }

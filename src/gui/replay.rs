@@ -21,7 +21,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<Seek>()
         .add_systems(
             Update,
-            (theatre::find_moments, replay_keys, play_on).run_if(resource_exists::<Replay>),
+            (theatre::find_moments, theatre::frame_the_upset, replay_keys, play_on).run_if(resource_exists::<Replay>),
         )
         .add_systems(PostUpdate, seek.run_if(resource_exists::<Replay>))
         .add_systems(EguiPrimaryContextPass, timeline.run_if(resource_exists::<Replay>))
@@ -84,7 +84,7 @@ fn play_on(
     // A combat on show holds the play until its result has been seen, one the director holds
     // until it has rolled, and one just rolled until its result reaches the card.
     let now = time.elapsed_secs_f64();
-    if overlay.busy(now, &settings) || stage.director.holding.is_some() || stage.awaits_result(now) {
+    if overlay.holds_play(&stage, now, &settings) || stage.director.holding.is_some() {
         return;
     }
     if replay.at >= replay.log.len() {

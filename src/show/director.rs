@@ -55,9 +55,13 @@ pub fn presentation_screen(size: Vec2, ui_scale: f32, overlay: bool, extra_botto
 }
 
 /// The scale at which a cell of a `kind` grid is `READABLE_CELL_PX` across in a frame `height`
-/// pixels high (scaled from 1080 lines).
+/// pixels high (scaled from 1080 lines): a hex two of its sides across, a square one.
 pub fn readable_scale(kind: GridKind, height: f32) -> f32 {
-    2.0 * cell_side(kind) / (READABLE_CELL_PX * height / 1080.0)
+    let across = match kind {
+        GridKind::Hex { .. } => 2.0 * cell_side(kind),
+        GridKind::Square { .. } => cell_side(kind),
+    };
+    across / (READABLE_CELL_PX * height / 1080.0)
 }
 
 /// Pixels kept between the framed cells and the free rectangle's edges.

@@ -26,7 +26,7 @@ pub struct Bar {
     /// How good the result is for the attacker (steps lost by the defender less the attacker's,
     /// doubled, plus one for taking the cell): the bar's colour says whom it favours.
     pub gain: i64,
-    /// The result in a few plain words (`defender −2, retreats; attacker −1`).
+    /// The result in a few plain words (`defender −2 steps, retreats 2 cells; attacker −1 step`).
     pub words: String,
 }
 
@@ -328,23 +328,29 @@ pub fn bar_tone([r, g, b]: [u8; 3]) -> [u8; 3] {
     [f(r), f(g), f(b)]
 }
 
-/// The odds as bars by result code, most likely first, with the one that happened marked.
+/// The odds as bars by result, most likely first, with the one that happened marked. Results
+/// that read the same in words are one bar (Rommel's "2 hits" and "3 hits" on a one-step
+/// defender both eliminate it), their codes listed in its label.
 pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
     let mut bars: Vec<Bar> = Vec::new();
     for o in &odds.outcomes {
         let label = o.result.code.to_string();
+        let words = result_words(&o.result);
         let hit = happened.is_some_and(|h| *h == o.result);
-        match bars.iter_mut().find(|b| b.label == label) {
+        match bars.iter_mut().find(|b| b.label == label || b.words == words) {
             Some(b) => {
                 b.exact = b.exact.plus(o.exact);
                 b.happened |= hit;
+                if !b.label.split(" · ").any(|l| l == label) {
+                    b.label = format!("{} · {label}", b.label);
+                }
             }
             None => bars.push(Bar {
                 label,
                 exact: o.exact,
                 happened: hit,
                 gain: attacker_gain(&o.result),
-                words: result_words(&o.result),
+                words,
             }),
         }
     }
@@ -372,8 +378,14 @@ pub fn result_words(r: &CombatResult) -> String {
                 parts.push(status.word().to_string());
             }
         }
-        if s.retreat.is_some() {
-            parts.push("retreats".into());
+        if let Some(r) = &s.retreat {
+            // The distance tells apart results that differ only in it (`DW` and `dw`).
+            let (may, cells) = (if r.optional { "may retreat" } else { "retreats" }, r.cells);
+            parts.push(match cells {
+                0 => may.to_string(),
+                1 => format!("{may} 1 cell"),
+                n => format!("{may} {n} cells"),
+            });
         }
         (!parts.is_empty()).then(|| format!("{name} {}", parts.join(", ")))
     };
@@ -545,5 +557,33 @@ mod tests {
         let mut lost = result("1/1", 1, 1);
         lost.defender.units.push(unit);
         assert_eq!(result_words(&lost), "defender −1 step, dispersed; attacker −1 step");
+    }
+
+    #[test]
+    fn a_retreat_is_said_with_its_distance_so_results_differing_only_in_it_read_apart() {
+        let retreat = |cells, optional| {
+            let mut r = result("DW", 0, 0);
+            r.defender.retreat = Some(crate::combat::RetreatDemand {
+                cells,
+                chooser: crate::combat::Chooser::Owner,
+                optional,
+                er_check_in_ezoc: false,
+            });
+            result_words(&r)
+        };
+        assert_eq!(retreat(2, false), "defender retreats 2 cells");
+        assert_eq!(retreat(1, false), "defender retreats 1 cell");
+        assert_eq!(retreat(1, true), "defender may retreat 1 cell");
+        let mut both = result("1/1r2", 1, 1);
+        both.defender.retreat = Some(crate::combat::RetreatDemand {
+            cells: 2,
+            chooser: crate::combat::Chooser::Owner,
+            optional: false,
+            er_check_in_ezoc: false,
+        });
+        assert_eq!(
+            result_words(&both),
+            "defender −1 step, retreats 2 cells; attacker −1 step"
+        );
     }
 }

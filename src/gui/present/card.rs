@@ -19,6 +19,9 @@ pub struct Card {
     pub tumbling_since: Option<f64>,
     /// The table's cell and the rows and columns read, for the mini table.
     pub table: Option<(Option<crate::combat::TableCell>, Vec<(usize, usize)>)>,
+    /// What followed the result on the board that its words do not say (a unit that could not
+    /// retreat, and why).
+    pub then: Vec<String>,
 }
 
 impl Card {
@@ -85,7 +88,7 @@ pub fn contents(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &G
     ui.add_space(6.0);
     bars_and_dice(ui, card, roll, look, map);
     if show_result {
-        result(ui, c, look);
+        result(ui, c, &card.then, look);
     }
     modifiers(ui, c, look);
     if card.rolled_at.is_none() && roll.since.is_none() {
@@ -105,7 +108,7 @@ fn bars_and_dice(ui: &mut egui::Ui, card: &Card, roll: Roll, look: &Look, map: &
     let show_result = card.rolled_at.is_some() && !roll.tumbling;
     let measured = egui::Id::new(("card-below-bars", c.entry, c.target));
     let result_room = if show_result || roll.since.is_some() {
-        result_height(c)
+        result_height(c) + 20.0 * card.then.len() as f32
     } else {
         0.0
     };
@@ -251,7 +254,7 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look, sho
         let fill = match b.gain.signum() {
             1 => bar_fill(look.attacker),
             -1 => bar_fill(look.defender),
-            _ => egui::Color32::from_gray(70),
+            _ => EVEN_FILL,
         };
         let fill = if show_result && !hit {
             fill.gamma_multiply(0.45)
@@ -275,7 +278,12 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look, sho
             // tooltip too): nothing runs into the share beside the bar.
             let room = rect.width() - 16.0;
             let words = fitted(painter, &b.words, room);
-            let code = one_line(painter, &b.label, (egui::FontId::monospace(11.0), QUIET), f32::INFINITY);
+            let code = one_line(
+                painter,
+                &code_shown(&b.label),
+                (egui::FontId::monospace(11.0), QUIET),
+                f32::INFINITY,
+            );
             let words_w = words.size().x;
             let at = rect.left_center() + egui::vec2(8.0, -words.size().y / 2.0);
             painter.galley(at, words, TEXT);
@@ -283,7 +291,7 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look, sho
                 let at = egui::pos2(at.x + words_w + 8.0, rect.center().y + 1.0 - code.size().y / 2.0);
                 painter.galley(at, code, QUIET);
             }
-            response.on_hover_text(format!("{} ({}) exactly {}", b.words, b.label, b.exact));
+            response.on_hover_text(format!("{} ({}) exactly {}", b.words, code_shown(&b.label), b.exact));
             ui.label(text(format!("{:.1}%", p * 100.0), 16.0).color(if hit { look.lit } else { TEXT }));
         });
     }
@@ -304,17 +312,26 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look, sho
             12.0,
         ));
     }
+    // The legend names the grey only when a bar shown is grey.
+    let even = listed.iter().any(|i| c.bars[*i].gain == 0);
     ui.horizontal(|ui| {
-        for (colour, words) in [
-            (look.attacker, "good for the attacker"),
-            (look.defender, "good for the defender"),
+        for (fill, words, shown) in [
+            (bar_fill(look.attacker), "good for the attacker", true),
+            (bar_fill(look.defender), "good for the defender", true),
+            (EVEN_FILL, "neither", even),
         ] {
+            if !shown {
+                continue;
+            }
             let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-            ui.painter().rect_filled(r, 2.0, bar_fill(colour));
+            ui.painter().rect_filled(r, 2.0, fill);
             ui.label(quiet(words.into(), 12.0));
         }
     });
 }
+
+/// A bar for a result good for neither side (nothing lost, or as much on each side).
+const EVEN_FILL: egui::Color32 = egui::Color32::from_gray(70);
 
 /// Faces shown while the dice tumble: they change ten times a second, from the clock (never
 /// the game's dice).
@@ -369,7 +386,7 @@ fn fallback_words(c: &CombatMoment) -> String {
 
 /// The words the result shows in: what the defender's answer made of it, else its bar's, else
 /// the game's.
-fn shown_words(c: &CombatMoment) -> String {
+pub(super) fn shown_words(c: &CombatMoment) -> String {
     if let Some(answered) = &c.answered {
         return answered.clone();
     }
@@ -388,7 +405,7 @@ fn result_height(c: &CombatMoment) -> f32 {
 }
 
 /// The result in words, large, with the table's code small; how unlikely it was.
-fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
+fn result(ui: &mut egui::Ui, c: &CombatMoment, then: &[String], look: &Look) {
     ui.add_space(4.0);
     let words = shown_words(c);
     ui.horizontal_wrapped(|ui| {
@@ -398,7 +415,7 @@ fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
                 .strong()
                 .color(look.lit),
         );
-        ui.label(quiet(c.result.clone(), 13.0));
+        ui.label(quiet(code_shown(&c.result), 13.0));
     });
     if c.answered.is_some()
         && let Some(gave) = c.bars.iter().find(|b| b.happened)
@@ -408,12 +425,33 @@ fn result(ui: &mut egui::Ui, c: &CombatMoment, look: &Look) {
             14.0,
         ));
     }
-    let chance = format!(
-        "A result this good for the {} had {}",
-        role_word(c),
-        chance_words(c.upset)
-    );
-    ui.label(text(chance, 15.0));
+    for line in then {
+        ui.label(text(line.clone(), 14.0));
+    }
+    ui.label(text(chance_line(c), 15.0));
+}
+
+/// How likely the result was, as a commentator says it: an unlikely one by how rare a result
+/// this good for the side it favoured was, an ordinary one as what the odds said.
+fn chance_line(c: &CombatMoment) -> String {
+    if c.upset.as_f64() >= ORDINARY_AT_LEAST {
+        format!("About what the odds said: this result had {}", chance_words(c.p_result))
+    } else {
+        format!(
+            "A result this good for the {} had {}",
+            role_word(c),
+            chance_words(c.upset)
+        )
+    }
+}
+
+/// A result at least this likely (the chance of one as good for the side it favoured) is an
+/// ordinary one, not luck worth a word.
+const ORDINARY_AT_LEAST: f64 = 0.4;
+
+/// A table code as the card prints it: a result read on and changed (`DR -> DE`) with an arrow.
+fn code_shown(code: &str) -> String {
+    code.replace(" -> ", " → ")
 }
 
 fn capitalised(s: &str) -> String {

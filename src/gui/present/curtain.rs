@@ -25,7 +25,20 @@ pub fn opacity(after: Option<f64>) -> Option<f32> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, curtain_card.run_if(resource_exists::<Showcase>));
+    app.add_systems(EguiPrimaryContextPass, curtain_card.run_if(resource_exists::<Showcase>))
+        .add_systems(OnEnter(GameState::NoGame), old_board_gone);
+}
+
+/// The old board has gone. Seen where the state changes, not in a later frame: a game's own
+/// settling may carry the state through `NoGame` and on to the next game within one frame.
+fn old_board_gone(show: Option<ResMut<Showcase>>, time: Res<Time>) {
+    let Some(mut show) = show else { return };
+    if let Some(curtain) = show.bypass_change_detection().curtain.as_mut()
+        && !curtain.old_board_gone
+    {
+        debug!("showcase: the old board gone at {:.2} s", time.elapsed_secs_f64());
+        curtain.old_board_gone = true;
+    }
 }
 
 fn curtain_card(
@@ -41,14 +54,14 @@ fn curtain_card(
     let Some(curtain) = show.curtain.as_mut() else {
         return Ok(());
     };
-    // Raised while the old game still shows: its timer starts on the new board's first frame,
-    // after the old one has gone, however long the new one takes to build.
-    if *state.get() == GameState::NoGame {
-        curtain.old_board_gone = true;
-    } else if curtain.old_board_gone && curtain.board_since.is_none() {
+    // Raised while the old game still shows: its timer starts on the new board's first frame
+    // after the old one has gone (`old_board_gone`), however long the new one takes to build.
+    if curtain.old_board_gone && curtain.board_since.is_none() && *state.get() != GameState::NoGame {
+        debug!("showcase: the new board shows at {now:.2} s ({:?})", state.get());
         curtain.board_since = Some(now);
     }
     let Some(alpha) = opacity(curtain.board_since.map(|since| now - since)) else {
+        debug!("showcase: curtain lifted at {now:.2} s");
         show.curtain = None;
         return Ok(());
     };
@@ -90,7 +103,57 @@ fn curtain_card(
 
 #[cfg(test)]
 mod tests {
+    use super::super::showcase::Curtain;
     use super::*;
+    use bevy::state::app::StatesPlugin;
+    use bevy::state::state::StateTransition;
+
+    fn curtain() -> Curtain {
+        Curtain {
+            title: "Next".into(),
+            setting: String::new(),
+            game: 2,
+            old_board_gone: false,
+            board_since: None,
+        }
+    }
+
+    #[test]
+    fn the_old_board_is_seen_going_though_the_next_game_starts_in_the_same_frame() {
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<GameState>()
+            .init_resource::<Time>()
+            .add_systems(OnEnter(GameState::NoGame), old_board_gone);
+        let to = |app: &mut App, state| {
+            app.world_mut().resource_mut::<NextState<GameState>>().set(state);
+            app.world_mut().run_schedule(StateTransition);
+        };
+        to(&mut app, GameState::Playing);
+        to(&mut app, GameState::Over);
+        let mut show = Showcase::new(Vec::new(), 1);
+        show.curtain = Some(curtain());
+        app.insert_resource(show);
+        // The showcase asks for the next game; a game's settling then runs the transitions
+        // itself: NoGame and on to Playing with no frame drawn between.
+        to(&mut app, GameState::Playing);
+        let seen = |app: &App| {
+            app.world()
+                .resource::<Showcase>()
+                .curtain
+                .as_ref()
+                .map(|c| c.old_board_gone)
+        };
+        assert_eq!(
+            seen(&app),
+            Some(false),
+            "the old board is still up while the game plays on"
+        );
+        to(&mut app, GameState::NoGame);
+        to(&mut app, GameState::Playing);
+        assert_eq!(seen(&app), Some(true));
+        assert_eq!(*app.world().resource::<State<GameState>>().get(), GameState::Playing);
+    }
 
     #[test]
     fn the_curtain_hides_the_change_then_fades_over_the_new_board() {

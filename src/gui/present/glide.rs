@@ -243,9 +243,13 @@ fn follow(
     layout: Res<Layout>,
 ) {
     if stage.director.holding.is_some() {
-        // The director moves the camera to a combat (`stage.rs`); nothing else pulls at it.
+        // The director moves the camera to a combat (`stage.rs`); nothing else pulls at it, not
+        // even afterwards: a stand-back asked for before the hold (the last card gone) would
+        // otherwise pull the camera off this combat while its result shows.
         *heading = None;
         goal.at = None;
+        goal.settle_at = None;
+        goal.back = false;
         return;
     }
     let (Ok(window), Ok((mut t, mut projection))) = (windows.single(), camera.single_mut()) else {
@@ -307,6 +311,133 @@ fn follow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::show::director::{Combat, Cue, Screen, Shot};
+
+    /// The camera systems between two combats, in a world with a window, a board camera on the
+    /// whole map and the director's stage.
+    fn camera_world() -> App {
+        let mut app = App::new();
+        app.add_message::<RequestRedraw>()
+            .init_resource::<Time>()
+            .init_resource::<CameraGoal>()
+            .init_resource::<super::super::stage::Stage>()
+            .init_resource::<super::super::overlay::Overlay>()
+            .init_resource::<super::super::Frame>()
+            .insert_resource(super::super::Presenting(true))
+            .insert_resource(Settings::default())
+            .insert_resource(Layout {
+                grid: crate::rules::grid::Grid {
+                    kind: crate::rules::grid::GridKind::Hex {
+                        top: crate::rules::grid::HexTop::Flat,
+                    },
+                    width: 20,
+                    height: 14,
+                },
+            })
+            .add_systems(Update, (zoom_back, follow).chain());
+        let mut window = Window::default();
+        window.resolution = bevy::window::WindowResolution::new(1920, 1080).with_scale_factor_override(1.0);
+        app.world_mut().spawn((window, PrimaryWindow));
+        let mut ortho = OrthographicProjection::default_2d();
+        ortho.scale = 1.0;
+        app.world_mut()
+            .spawn((BoardCamera, Transform::default(), Projection::Orthographic(ortho)));
+        app
+    }
+
+    fn a_card() -> super::super::card::Card {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/smolensk-game.ron");
+        let text = std::fs::read_to_string(path).unwrap();
+        let game = crate::game::save::parse_game_str(path, &text, 1).unwrap();
+        let moments = crate::show::moments::find(&game).unwrap();
+        super::super::card::Card {
+            moment: moments.combats[0].clone(),
+            rolled_at: Some(2.0),
+            tumbling_since: None,
+            table: None,
+            then: Vec::new(),
+        }
+    }
+
+    fn shot(app: &mut App) -> Shot {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<(&Transform, &Projection), With<BoardCamera>>();
+        let (t, p) = q.single(app.world()).unwrap();
+        let Projection::Orthographic(o) = p else {
+            panic!("orthographic")
+        };
+        Shot {
+            center: t.translation.truncate(),
+            scale: o.scale,
+        }
+    }
+
+    fn frames(app: &mut App, n: usize) {
+        for _ in 0..n {
+            app.world_mut()
+                .resource_mut::<Time>()
+                .advance_by(std::time::Duration::from_millis(16));
+            app.update();
+        }
+    }
+
+    #[test]
+    fn a_stand_back_asked_before_a_combat_is_held_does_not_pull_the_camera_off_its_result() {
+        let mut app = camera_world();
+        let layout = *app.world().resource::<Layout>();
+        let (first, second) = (Cell::new(3, 3), Cell::new(15, 10));
+        // The first combat's card has gone: the camera is to stand back around it...
+        app.world_mut()
+            .resource_mut::<CameraGoal>()
+            .framed_combat(Some(layout.center(first)));
+        // ...while in the same frame the next combat's order is held, framed by the director.
+        let screen = Screen {
+            size: Vec2::new(1920.0, 1080.0),
+            overlay: 800.0,
+            lower_third: 108.0,
+        };
+        let target = layout.center(second);
+        let combat = || Combat {
+            cells: Rect::from_center_size(target, Vec2::splat(2.0 * layout.side())),
+            target: second.to_string(),
+        };
+        let now = shot(&mut app);
+        let mut stage = app.world_mut().resource_mut::<super::super::stage::Stage>();
+        assert_eq!(stage.director.cue(combat(), &screen, 0.5, now, 0.0, 1.6), Cue::Hold);
+        frames(&mut app, 1);
+        // The director's camera frames the combat; the dice tumble and it rolls there.
+        let framed = app
+            .world()
+            .resource::<super::super::stage::Stage>()
+            .director
+            .camera(2.0)
+            .unwrap();
+        let mut q = app
+            .world_mut()
+            .query_filtered::<(&mut Transform, &mut Projection), With<BoardCamera>>();
+        let (mut t, mut p) = q.single_mut(app.world_mut()).unwrap();
+        t.translation = framed.center.extend(0.0);
+        if let Projection::Orthographic(o) = p.as_mut() {
+            o.scale = framed.scale;
+        }
+        let mut stage = app.world_mut().resource_mut::<super::super::stage::Stage>();
+        assert!(matches!(
+            stage.director.cue(combat(), &screen, 0.5, framed, 2.0, 1.6),
+            Cue::Roll(_)
+        ));
+        stage.framed = true;
+        stage.last_rolled = Some((second, 2.0));
+        // Its result is on the card (a combat of the committed game stands in for it): the
+        // camera stays on it for as long as the card shows.
+        app.world_mut().resource_mut::<super::super::overlay::Overlay>().card = Some(a_card());
+        frames(&mut app, 90);
+        assert_eq!(
+            shot(&mut app),
+            framed,
+            "the camera stayed on the combat whose result shows"
+        );
+    }
 
     #[test]
     fn a_glide_passes_every_cell_of_its_path_in_order() {

@@ -208,10 +208,14 @@ fn lower_third(
                                     .color(egui::Color32::from_gray(225)),
                             );
                             ui.label(egui::RichText::new("·").size(16.0));
-                            side_chip(ui, [r, g, b], &short_name(&side.name), 16.0);
-                            let phase = phase
-                                .as_ref()
-                                .map_or("game over".to_string(), |p| format!("{:?} phase", p.get()));
+                            // Over, the game is no side's to play: the victory card says who won.
+                            let phase = match phase.as_ref() {
+                                Some(p) => {
+                                    side_chip(ui, [r, g, b], &short_name(&side.name), 16.0);
+                                    format!("{:?} phase", p.get())
+                                }
+                                None => "Game over".to_string(),
+                            };
                             ui.label(
                                 egui::RichText::new(phase)
                                     .size(16.0)

@@ -51,8 +51,15 @@ impl Overlay {
         Some(if c.result.is_empty() || !settled {
             format!("{head}: {:.0}% to take the cell", c.expected.p_cell_taken * 100.0)
         } else {
-            format!("{head} → {}", c.result)
+            // In words, as the card says it: viewers do not read table codes.
+            format!("{head} → {}", super::card::shown_words(c))
         })
+    }
+
+    /// Whether the next order waits: a roll is being shown, or one just rolled has not reached
+    /// the card yet (the replay and the computer players both ask).
+    pub fn holds_play(&self, stage: &super::stage::Stage, now: f64, settings: &Settings) -> bool {
+        self.busy(now, settings) || stage.awaits_result(now)
     }
 
     /// Whether a roll is being shown (the theatre and showcase wait for it).
@@ -89,7 +96,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, drop_on_reset)
         .add_systems(
             PostUpdate,
-            (show_held, show_results)
+            (show_held, show_results, note_blocked_retreats)
                 .chain()
                 .after(super::super::state::OrderSystems)
                 .run_if(
@@ -191,6 +198,7 @@ fn card_at_rest(
                 rolled_at: None,
                 tumbling_since: None,
                 table: Some((odds.assessment.cell.clone(), Vec::new())),
+                then: Vec::new(),
             }),
             _ => None,
         };
@@ -201,6 +209,7 @@ fn card_at_rest(
             rolled_at: None,
             tumbling_since: None,
             table: None,
+            then: Vec::new(),
         });
     }
 }
@@ -265,6 +274,7 @@ fn show_results(
             rolled_at,
             tumbling_since: None,
             table,
+            then: Vec::new(),
         });
     } else if stepped
         && let (Some(at), Some(m)) = (at, theatre.0.as_ref())
@@ -275,9 +285,31 @@ fn show_results(
             rolled_at,
             tumbling_since: None,
             table,
+            then: Vec::new(),
         });
     }
     redraw.write(RequestRedraw);
+}
+
+/// A unit of the combat on the card that could not retreat: the card says so and why, beside
+/// the result it could not carry out (a defender gone for want of a way back is no mystery).
+fn note_blocked_retreats(mut retreated: MessageReader<crate::game::retreat::Retreated>, mut overlay: ResMut<Overlay>) {
+    for r in retreated.read() {
+        let (Some(card), Some(why)) = (overlay.card.as_mut(), r.blocked.as_ref()) else {
+            continue;
+        };
+        if r.from != card.moment.target {
+            continue;
+        }
+        let (name, why) = why;
+        let fate = match (r.eliminated, r.steps_lost) {
+            (true, _) => "eliminated".to_string(),
+            (false, 0) => "it stays".to_string(),
+            (false, 1) => "−1 step instead".to_string(),
+            (false, n) => format!("−{n} steps instead"),
+        };
+        card.then.push(format!("{name} could not retreat ({why}): {fate}"));
+    }
 }
 
 /// The cell fought over, ringed on the board in the palette's target colour while its card shows.

@@ -179,6 +179,10 @@ fn next_when_over(
         );
         commands.insert_resource(game);
         commands.insert_resource(seats);
+        // At the start there is no old board to see go.
+        if let Some(curtain) = show.curtain.as_mut().filter(|_| starting) {
+            curtain.old_board_gone = true;
+        }
         next.set(GameState::NoGame);
     }
 }

@@ -176,6 +176,7 @@ pub fn may_roll(world: &mut World, order: &Order) -> bool {
                 rolled_at: None,
                 tumbling_since: since,
                 table: Some((odds.assessment.cell.clone(), Vec::new())),
+                then: Vec::new(),
             });
             false
         }

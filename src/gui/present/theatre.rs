@@ -58,6 +58,36 @@ pub(crate) fn find_moments(
     }
 }
 
+/// Jumped to an upset (U), paused before its dice: the camera goes to the combat's cell at once,
+/// zoomed in to read, so its odds are talked over on the board and not over the whole map.
+pub(crate) fn frame_the_upset(
+    (replay, theatre): (Res<Replay>, Res<TheatreMoments>),
+    goal: Option<ResMut<super::glide::CameraGoal>>,
+    layout: Option<Res<crate::gui::layout::Layout>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    (presenting, settings): (Res<super::Presenting>, Res<crate::gui::state::Settings>),
+    mut framed: Local<Option<usize>>,
+) {
+    let Some(at) = replay.last_upset.filter(|e| *e == replay.at && !replay.playing) else {
+        *framed = None;
+        return;
+    };
+    if *framed == Some(at) || !presenting.0 || !settings.streaming.follow_camera {
+        return;
+    }
+    let (Some(mut goal), Some(layout), Some(moments), Ok(window)) =
+        (goal, layout, theatre.0.as_ref(), windows.single())
+    else {
+        return;
+    };
+    let Some(combat) = moments.combats.iter().find(|c| c.entry == at) else {
+        return;
+    };
+    goal.at = Some(layout.center(combat.target));
+    goal.zoom = Some(crate::show::director::readable_scale(layout.grid.kind, window.height()));
+    *framed = Some(at);
+}
+
 /// The upset after the one last jumped to (the biggest first, round again): its rank (0 the
 /// biggest), how many there are, and its entry.
 pub(crate) fn next_upset(theatre: &TheatreMoments, last: Option<usize>) -> Option<(usize, usize, usize)> {

@@ -3,6 +3,7 @@
 //! end dialog with its buttons.
 
 use super::super::end::losses;
+use super::super::state::Settings;
 use crate::game::components::{ScenarioSource, Side, Sides, Steps, Unit};
 use crate::game::phase::{GameState, TurnState};
 use crate::game::victory::Verdict;
@@ -27,7 +28,12 @@ fn victory_card(
     verdict: Res<Verdict>,
     (sides, source, turn): (Res<Sides>, Res<ScenarioSource>, Res<TurnState>),
     units: Query<(&Unit, &Side, &Steps)>,
+    (overlay, time, settings): (Res<super::overlay::Overlay>, Res<Time>, Res<Settings>),
 ) -> Result {
+    // The last combat's result is seen first: the card comes when it has gone.
+    if overlay.busy(time.elapsed_secs_f64(), &settings) {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     let lost = losses(&source, &sides, &units, turn.turn);
     egui::Area::new(egui::Id::new("victory-card"))
@@ -88,9 +94,4 @@ fn contents(ui: &mut egui::Ui, verdict: &Verdict, sides: &Sides, scenario: &str,
             ui.end_row();
         }
     });
-    ui.add_space(10.0);
-    ui.label(quiet(
-        "F11 leaves presentation mode (the end dialog: new game, undo, save)".into(),
-        12.0,
-    ));
 }
