@@ -245,7 +245,7 @@ fn lower_third(
                             ui.label(egui::RichText::new("combat").size(12.0).weak());
                             // Two lines at most, wrapped at words (cut only past the second):
                             // the strip never changes height.
-                            ui.label(headline_job(line, ui.available_width()));
+                            ui.label(headline(ui, &line, ui.available_width()));
                         }
                     });
                 });
@@ -255,23 +255,30 @@ fn lower_third(
 }
 
 /// The combat's headline laid out for the lower third: white, wrapped at words onto two lines at
-/// most, an ellipsis only past the second.
-fn headline_job(line: String, width: f32) -> egui::text::LayoutJob {
-    let mut job = egui::text::LayoutJob::single_section(
-        line,
-        egui::TextFormat {
-            font_id: egui::FontId::proportional(16.0),
-            color: egui::Color32::WHITE,
-            ..Default::default()
-        },
-    );
-    job.wrap = egui::text::TextWrapping {
-        max_width: width.max(120.0),
-        max_rows: 2,
-        break_anywhere: false,
-        overflow_character: Some('…'),
+/// most, in smaller type before an ellipsis (only past the second line at the smallest).
+fn headline(ui: &egui::Ui, line: &str, width: f32) -> std::sync::Arc<egui::Galley> {
+    let at = |size: f32| {
+        let mut job = egui::text::LayoutJob::single_section(
+            line.to_string(),
+            egui::TextFormat {
+                font_id: egui::FontId::proportional(size),
+                color: egui::Color32::WHITE,
+                ..Default::default()
+            },
+        );
+        job.wrap = egui::text::TextWrapping {
+            max_width: width.max(120.0),
+            max_rows: 2,
+            break_anywhere: false,
+            overflow_character: Some('…'),
+        };
+        ui.painter().layout_job(job)
     };
-    job
+    [16.0, 14.5, 13.0]
+        .into_iter()
+        .map(at)
+        .find(|g| !g.elided)
+        .unwrap_or_else(|| at(12.0))
 }
 
 /// The showcase's `German wins 92%` from its last quick lab run.

@@ -51,8 +51,9 @@ impl Overlay {
         Some(if c.result.is_empty() || !settled {
             format!("{head}: {:.0}% to take the cell", c.expected.p_cell_taken * 100.0)
         } else {
-            // In words, as the card says it: viewers do not read table codes.
-            format!("{head} → {}", super::card::shown_words(c))
+            // In words, as the card says it (viewers do not read table codes); who attacked is
+            // on the card, and the strip is narrow.
+            format!("{}: {}", c.target, super::card::shown_words(c))
         })
     }
 
@@ -233,6 +234,12 @@ fn show_results(
     let now = time.elapsed_secs_f64();
     let at = replay.as_ref().map(|r| r.at);
     let stepped = matches!((*last_at, at), (Some(a), Some(b)) if b == a + 1);
+    // A jump in the replay (End, a click on the timeline, an upset): the card of where it was
+    // goes; the card of where it lands comes when it rests there.
+    if at != *last_at && last_at.is_some() && !stepped {
+        overlay.card = None;
+        overlay.pinned = false;
+    }
     *last_at = at;
     // Rebuilding a game (undo, a replay stepping back) fights its combats again: only the last
     // counts, and only when it is the one the overlay took odds for or the theatre just stepped.
