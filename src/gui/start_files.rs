@@ -101,11 +101,12 @@ fn read_one(path: PathBuf) -> FileRead {
     // A panic in the loader is a bug, but it must not take the start screen with it.
     let read = std::panic::catch_unwind(|| {
         let loaded = load_game(&path, 1).map_err(|e| e.to_string());
+        // Replaying a save for its position narrates every order: kept out of the game's log.
         let position = loaded
             .as_ref()
             .ok()
             .filter(|g| !g.log.is_empty() || g.migrated)
-            .and_then(position);
+            .and_then(|g| super::present::showcase::quietly(|| position(g)));
         (loaded, position)
     });
     let (loaded, position) = read.unwrap_or_else(|_| {
