@@ -337,7 +337,10 @@ pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
         let label = o.result.code.to_string();
         let words = result_words(&o.result);
         let hit = happened.is_some_and(|h| *h == o.result);
-        match bars.iter_mut().find(|b| b.label == label || b.words == words) {
+        match bars
+            .iter_mut()
+            .find(|b| b.label.split(" · ").any(|l| l == label) || b.words == words)
+        {
             Some(b) => {
                 b.exact = b.exact.plus(o.exact);
                 b.happened |= hit;

@@ -435,7 +435,9 @@ fn result(ui: &mut egui::Ui, c: &CombatMoment, then: &[String], look: &Look) {
 /// this good for the side it favoured was, an ordinary one as what the odds said.
 fn chance_line(c: &CombatMoment) -> String {
     if c.upset.as_f64() >= ORDINARY_AT_LEAST {
-        format!("About what the odds said: this result had {}", chance_words(c.p_result))
+        // The lit bar's share: what viewers see beside it (it may hold results of the same words).
+        let shown = c.bars.iter().find(|b| b.happened).map_or(c.p_result, |b| b.exact);
+        format!("About what the odds said: this result had {}", chance_words(shown))
     } else {
         format!(
             "A result this good for the {} had {}",

@@ -47,6 +47,17 @@ pub struct CameraGoal {
 }
 
 impl CameraGoal {
+    /// Zoom in on `at` to `zoom` as on a combat (the camera stands back after its card), whatever
+    /// was asked before.
+    pub fn frame_at(&mut self, at: Vec2, zoom: f32) {
+        self.at = Some(at);
+        self.zoom = Some(zoom);
+        self.zoomed_in = true;
+        self.last_combat = Some(at);
+        self.settle_at = None;
+        self.back = false;
+    }
+
     /// The director framed a combat at `at`: the camera stands back after its card.
     pub fn framed_combat(&mut self, at: Option<Vec2>) {
         self.zoomed_in = true;

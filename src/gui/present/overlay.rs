@@ -14,6 +14,7 @@ use crate::game::components::{GameMap, Sides};
 use crate::game::execute::BeforeOrder;
 use crate::game::log::OrderLog;
 use crate::game::phase::TurnState;
+use crate::rules::grid::Cell;
 use crate::scenario::validate::SideInfo;
 use crate::show::moments::{CombatMoment, Moments, before_roll, rolled, side_names};
 use bevy::prelude::*;
@@ -110,6 +111,15 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             ring_target.run_if(super::on.and_then(resource_exists::<super::super::layout::Layout>)),
+        )
+        .add_systems(
+            Update,
+            lift_target.after(super::super::state::CounterSystems).run_if(
+                super::super::board_shown
+                    .and_then(resource_exists::<super::super::layout::Layout>)
+                    .and_then(resource_exists::<crate::game::components::MapIndex>)
+                    .and_then(resource_exists::<Sides>),
+            ),
         )
         .add_systems(
             EguiPrimaryContextPass,
@@ -308,14 +318,7 @@ fn note_blocked_retreats(mut retreated: MessageReader<crate::game::retreat::Retr
         if r.from != card.moment.target {
             continue;
         }
-        let (name, why) = why;
-        let fate = match (r.eliminated, r.steps_lost) {
-            (true, _) => "eliminated".to_string(),
-            (false, 0) => "it stays".to_string(),
-            (false, 1) => "−1 step instead".to_string(),
-            (false, n) => format!("−{n} steps instead"),
-        };
-        card.then.push(format!("{name} could not retreat ({why}): {fate}"));
+        card.then.push(blocked_words(r, why));
     }
 }
 
@@ -330,6 +333,72 @@ fn ring_target(
     let at = layout.center(card.moment.target);
     gizmos.circle_2d(at, layout.side() * 0.95, palette.target);
     gizmos.circle_2d(at, layout.side() * 0.9, palette.target);
+}
+
+/// A retreat that could not be carried out in full, in words: `why` is the unit's name and the
+/// reason.
+fn blocked_words(r: &crate::game::retreat::Retreated, (name, why): &(String, String)) -> String {
+    let lost = match r.steps_lost {
+        0 => String::new(),
+        1 => ": −1 step".to_string(),
+        n => format!(": −{n} steps"),
+    };
+    let cells = |n: usize| format!("{n} cell{}", if n == 1 { "" } else { "s" });
+    match (r.eliminated, r.path.len()) {
+        (true, 0) => format!("{name} could not retreat ({why}): eliminated"),
+        (true, n) => format!("{name} retreated only {} ({why}): eliminated", cells(n)),
+        (false, 0) if lost.is_empty() => format!("{name} could not retreat ({why}) and stays"),
+        (false, 0) => format!("{name} could not retreat ({why}){lost} instead"),
+        (false, n) => format!("{name} retreated only {} ({why}){lost}", cells(n)),
+    }
+}
+
+/// How much higher the counters of the cell fought over are drawn while its card shows: above
+/// the neighbouring stacks' offset copies, and the defenders above the attackers where the
+/// rules put both in the cell (Rommel's attackers move into the defender's square); below every
+/// stack's badge.
+const LIFT: f32 = 0.6;
+const DEFENDER_LIFT: f32 = 0.3;
+
+/// The counters of the cell fought over drawn above their neighbours (its defenders on top)
+/// while its card shows, and put back in their place after.
+fn lift_target(
+    (overlay, sides): (Res<Overlay>, Res<Sides>),
+    (index, layout): (
+        Res<crate::game::components::MapIndex>,
+        Res<super::super::layout::Layout>,
+    ),
+    mut counters: Query<
+        (&mut Transform, &crate::game::components::Side),
+        (With<crate::game::components::Unit>, Without<super::glide::Glide>),
+    >,
+    mut lifted: Local<Option<Cell>>,
+) {
+    let want = overlay.card.as_ref().map(|c| c.moment.target);
+    if want == *lifted && !index.is_changed() {
+        return;
+    }
+    let attacker = overlay
+        .card
+        .as_ref()
+        .and_then(|c| sides.0.iter().position(|s| s.name == c.moment.attacker_side));
+    for cell in [*lifted, want].into_iter().flatten() {
+        for e in index.stack(cell) {
+            let spot = super::super::counters::counter_spot(&layout, &index, *e, cell);
+            let (Ok((mut t, side)), Some(spot)) = (counters.get_mut(*e), spot) else {
+                continue;
+            };
+            let up = match (Some(cell) == want, Some(side.0) == attacker) {
+                (false, _) => 0.0,
+                (true, true) => LIFT,
+                (true, false) => LIFT + DEFENDER_LIFT,
+            };
+            if t.translation.z != spot.z + up {
+                t.translation.z = spot.z + up;
+            }
+        }
+    }
+    *lifted = want;
 }
 
 /// A replayed combat as it looked before its dice.
@@ -406,4 +475,48 @@ fn draw(
                 .show(ui, |ui| super::card::contents(ui, card, roll, &look, &map));
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_retreat_not_carried_out_in_full_is_said_with_why_and_what_it_cost() {
+        let why = ("us1 Rgt".to_string(), "0808 holds enemy units".to_string());
+        let retreat = |path: usize, steps_lost, eliminated| crate::game::retreat::Retreated {
+            unit: Entity::PLACEHOLDER,
+            from: Cell::new(8, 7),
+            path: (0..path).map(|i| Cell::new(8, 8 + i as i32)).collect(),
+            steps_lost,
+            eliminated,
+            blocked: Some(why.clone()),
+        };
+        let said = [
+            (
+                retreat(0, 2, true),
+                "us1 Rgt could not retreat (0808 holds enemy units): eliminated",
+            ),
+            (
+                retreat(0, 0, false),
+                "us1 Rgt could not retreat (0808 holds enemy units) and stays",
+            ),
+            (
+                retreat(0, 1, false),
+                "us1 Rgt could not retreat (0808 holds enemy units): −1 step instead",
+            ),
+            (
+                retreat(1, 1, false),
+                "us1 Rgt retreated only 1 cell (0808 holds enemy units): −1 step",
+            ),
+            (
+                retreat(2, 3, true),
+                "us1 Rgt retreated only 2 cells (0808 holds enemy units): eliminated",
+            ),
+        ];
+        for (r, words) in &said {
+            assert_eq!(blocked_words(r, &why), *words);
+        }
+        assert_eq!(said.len(), 5);
+    }
 }

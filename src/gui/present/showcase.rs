@@ -151,6 +151,7 @@ fn next_when_over(
     mut next: ResMut<NextState<GameState>>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut last_order: Local<(usize, f64)>,
+    overlay: Res<super::overlay::Overlay>,
 ) {
     let now = time.elapsed_secs_f64();
     let orders = log.map_or(0, |l| l.entries.len());
@@ -168,8 +169,14 @@ fn next_when_over(
         show.over_since = None;
         return;
     }
-    let since = *show.over_since.get_or_insert(now);
     redraw.write(RequestRedraw);
+    // The victory card comes once the last combat's result has gone (`victory.rs`): the game's
+    // result holds from then.
+    if *state.get() == GameState::Over && overlay.busy(now, &settings) {
+        show.over_since = None;
+        return;
+    }
+    let since = *show.over_since.get_or_insert(now);
     if (starting || now - since >= f64::from(settings.streaming.hold_secs) * 2.0)
         && let Some((game, seats)) = show.next_game()
     {

@@ -83,8 +83,10 @@ pub(crate) fn frame_the_upset(
     let Some(combat) = moments.combats.iter().find(|c| c.entry == at) else {
         return;
     };
-    goal.at = Some(layout.center(combat.target));
-    goal.zoom = Some(crate::show::director::readable_scale(layout.grid.kind, window.height()));
+    goal.frame_at(
+        layout.center(combat.target),
+        crate::show::director::readable_scale(layout.grid.kind, window.height()),
+    );
     *framed = Some(at);
 }
 
