@@ -431,13 +431,15 @@ fn result(ui: &mut egui::Ui, c: &CombatMoment, then: &[String], look: &Look) {
     ui.label(text(chance_line(c), 15.0));
 }
 
-/// How likely the result was, as a commentator says it: an unlikely one by how rare a result
-/// this good for the side it favoured was, an ordinary one as what the odds said.
+/// How likely the result was, as a commentator says it: by how rare a result this good for the
+/// side it favoured was, an ordinary one said to be no surprise.
 fn chance_line(c: &CombatMoment) -> String {
     if c.upset.as_f64() >= ORDINARY_AT_LEAST {
-        // The lit bar's share: what viewers see beside it (it may hold results of the same words).
-        let shown = c.bars.iter().find(|b| b.happened).map_or(c.p_result, |b| b.exact);
-        format!("About what the odds said: this result had {}", chance_words(shown))
+        format!(
+            "No surprise: results this good for the {} come up {:.0}% of the time",
+            role_word(c),
+            c.upset.as_f64() * 100.0
+        )
     } else {
         format!(
             "A result this good for the {} had {}",

@@ -368,10 +368,7 @@ fn lift_target(
         Res<crate::game::components::MapIndex>,
         Res<super::super::layout::Layout>,
     ),
-    mut counters: Query<
-        (&mut Transform, &crate::game::components::Side),
-        (With<crate::game::components::Unit>, Without<super::glide::Glide>),
-    >,
+    mut counters: Query<(&mut Transform, &crate::game::components::Side), With<crate::game::components::Unit>>,
     mut lifted: Local<Option<Cell>>,
 ) {
     let want = overlay.card.as_ref().map(|c| c.moment.target);
