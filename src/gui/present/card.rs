@@ -331,7 +331,7 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look, sho
 }
 
 /// A bar for a result good for neither side (nothing lost, or as much on each side).
-const EVEN_FILL: egui::Color32 = egui::Color32::from_gray(70);
+const EVEN_FILL: egui::Color32 = egui::Color32::from_gray(56);
 
 /// Faces shown while the dice tumble: they change ten times a second, from the clock (never
 /// the game's dice).
@@ -436,9 +436,9 @@ fn result(ui: &mut egui::Ui, c: &CombatMoment, then: &[String], look: &Look) {
 fn chance_line(c: &CombatMoment) -> String {
     if c.upset.as_f64() >= ORDINARY_AT_LEAST {
         format!(
-            "No surprise: results this good for the {} come up {:.0}% of the time",
-            role_word(c),
-            c.upset.as_f64() * 100.0
+            "No surprise: {:.0}% of rolls do this well for the {}",
+            c.upset.as_f64() * 100.0,
+            role_word(c)
         )
     } else {
         format!(
