@@ -361,6 +361,11 @@ pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
     bars
 }
 
+/// `1 cell`, `3 cells`.
+pub fn cells_words(n: usize) -> String {
+    format!("{n} cell{}", if n == 1 { "" } else { "s" })
+}
+
 /// A result in a few plain words: each side's losses, the defender's retreat, the cell taken.
 pub fn result_words(r: &CombatResult) -> String {
     let side = |name: &str, s: &crate::combat::SideResult| {
@@ -383,11 +388,10 @@ pub fn result_words(r: &CombatResult) -> String {
         }
         if let Some(r) = &s.retreat {
             // The distance tells apart results that differ only in it (`DW` and `dw`).
-            let (may, cells) = (if r.optional { "may retreat" } else { "retreats" }, r.cells);
-            parts.push(match cells {
+            let may = if r.optional { "may retreat" } else { "retreats" };
+            parts.push(match r.cells {
                 0 => may.to_string(),
-                1 => format!("{may} 1 cell"),
-                n => format!("{may} {n} cells"),
+                n => format!("{may} {}", cells_words(n as usize)),
             });
         }
         (!parts.is_empty()).then(|| format!("{name} {}", parts.join(", ")))

@@ -343,7 +343,7 @@ fn blocked_words(r: &crate::game::retreat::Retreated, (name, why): &(String, Str
         1 => ": −1 step".to_string(),
         n => format!(": −{n} steps"),
     };
-    let cells = |n: usize| format!("{n} cell{}", if n == 1 { "" } else { "s" });
+    let cells = crate::show::moments::cells_words;
     match (r.eliminated, r.path.len()) {
         (true, 0) => format!("{name} could not retreat ({why}): eliminated"),
         (true, n) => format!("{name} retreated only {} ({why}): eliminated", cells(n)),
