@@ -46,7 +46,7 @@ fn every_combat_of_the_log_is_found_with_odds_that_add_up() {
         assert_eq!(lit.len(), 1, "entry {}: one bar is the result", c.entry);
         // Results that read the same are one bar, its label listing their codes.
         assert!(
-            lit[0].label.split(" · ").any(|code| code == c.result),
+            lit[0].codes().any(|code| code == c.result),
             "entry {}: {} lit for {}",
             c.entry,
             lit[0].label,

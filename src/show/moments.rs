@@ -30,6 +30,16 @@ pub struct Bar {
     pub words: String,
 }
 
+impl Bar {
+    /// The table codes of the results this bar stands for (one, or several that read the same).
+    pub fn codes(&self) -> impl Iterator<Item = &str> {
+        self.label.split(CODES_APART)
+    }
+}
+
+/// Between the codes of a bar that stands for several results.
+const CODES_APART: &str = " · ";
+
 /// A combat of the log, with what the odds said before the dice and what the dice did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CombatMoment {
@@ -339,13 +349,13 @@ pub fn bars(odds: &Odds, happened: Option<&CombatResult>) -> Vec<Bar> {
         let hit = happened.is_some_and(|h| *h == o.result);
         match bars
             .iter_mut()
-            .find(|b| b.label.split(" · ").any(|l| l == label) || b.words == words)
+            .find(|b| b.codes().any(|l| l == label) || b.words == words)
         {
             Some(b) => {
                 b.exact = b.exact.plus(o.exact);
                 b.happened |= hit;
-                if !b.label.split(" · ").any(|l| l == label) {
-                    b.label = format!("{} · {label}", b.label);
+                if !b.codes().any(|l| l == label) {
+                    b.label = format!("{}{CODES_APART}{label}", b.label);
                 }
             }
             None => bars.push(Bar {

@@ -194,8 +194,20 @@ fn banner(ui: &mut egui::Ui, words: &str, lit: egui::Color32) {
 fn one_line(
     painter: &egui::Painter,
     text: &str,
+    style: (egui::FontId, egui::Color32),
+    width: f32,
+) -> std::sync::Arc<egui::Galley> {
+    lines(painter, text, style, width, 1)
+}
+
+/// `text` on at most `rows` lines `width` wide (one line cut anywhere, more wrapped at words),
+/// an ellipsis past the last.
+fn lines(
+    painter: &egui::Painter,
+    text: &str,
     (font, color): (egui::FontId, egui::Color32),
     width: f32,
+    rows: usize,
 ) -> std::sync::Arc<egui::Galley> {
     let mut job = egui::text::LayoutJob::single_section(
         text.to_string(),
@@ -207,11 +219,31 @@ fn one_line(
     );
     job.wrap = egui::text::TextWrapping {
         max_width: width,
-        max_rows: 1,
-        break_anywhere: true,
+        max_rows: rows,
+        break_anywhere: rows == 1,
         overflow_character: Some('…'),
     };
     painter.layout_job(job)
+}
+
+/// `text` in white on at most `rows` lines `width` wide, at the first of `sizes` (points) it fits
+/// in whole, else at the last, cut with an ellipsis.
+pub(super) fn fitted(
+    painter: &egui::Painter,
+    text: &str,
+    width: f32,
+    rows: usize,
+    sizes: &[f32],
+) -> std::sync::Arc<egui::Galley> {
+    let at = |size: f32| lines(painter, text, (egui::FontId::proportional(size), TEXT), width, rows);
+    let Some((last, first)) = sizes.split_last() else {
+        return at(12.0);
+    };
+    first
+        .iter()
+        .map(|s| at(*s))
+        .find(|g| !g.elided)
+        .unwrap_or_else(|| at(*last))
 }
 
 /// The bars a card lists, most likely first, at most `shown`: once the result shows, its own
@@ -234,14 +266,7 @@ const BAR_PITCH: f32 = 27.0;
 const BARS_FOOT: f32 = 36.0;
 
 /// A bar's words on one line: smaller type before an ellipsis, down to 12 points.
-fn fitted(painter: &egui::Painter, words: &str, width: f32) -> std::sync::Arc<egui::Galley> {
-    let at = |size: f32| one_line(painter, words, (egui::FontId::proportional(size), TEXT), width);
-    [15.0, 14.0, 13.0]
-        .into_iter()
-        .map(at)
-        .find(|g| !g.elided)
-        .unwrap_or_else(|| at(12.0))
-}
+const BAR_WORD_SIZES: [f32; 4] = [15.0, 14.0, 13.0, 12.0];
 
 /// A bar per result: its words over a track, filled in the colour of the side it favours, the
 /// table's code small at the end; the one that happened lit once it shows.
@@ -277,7 +302,7 @@ fn bars(ui: &mut egui::Ui, c: &CombatMoment, show_result: bool, look: &Look, sho
             // The words inside the track, the code after them only where it fits (it is in the
             // tooltip too): nothing runs into the share beside the bar.
             let room = rect.width() - 16.0;
-            let words = fitted(painter, &b.words, room);
+            let words = fitted(painter, &b.words, room, 1, &BAR_WORD_SIZES);
             let code = one_line(
                 painter,
                 &code_shown(&b.label),

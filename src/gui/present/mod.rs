@@ -257,28 +257,7 @@ fn lower_third(
 /// The combat's headline laid out for the lower third: white, wrapped at words onto two lines at
 /// most, in smaller type before an ellipsis (only past the second line at the smallest).
 fn headline(ui: &egui::Ui, line: &str, width: f32) -> std::sync::Arc<egui::Galley> {
-    let at = |size: f32| {
-        let mut job = egui::text::LayoutJob::single_section(
-            line.to_string(),
-            egui::TextFormat {
-                font_id: egui::FontId::proportional(size),
-                color: egui::Color32::WHITE,
-                ..Default::default()
-            },
-        );
-        job.wrap = egui::text::TextWrapping {
-            max_width: width.max(120.0),
-            max_rows: 2,
-            break_anywhere: false,
-            overflow_character: Some('…'),
-        };
-        ui.painter().layout_job(job)
-    };
-    [16.0, 14.5, 13.0]
-        .into_iter()
-        .map(at)
-        .find(|g| !g.elided)
-        .unwrap_or_else(|| at(12.0))
+    card::fitted(ui.painter(), line, width.max(120.0), 2, &[16.0, 14.5, 13.0, 12.0])
 }
 
 /// The showcase's `German wins 92%` from its last quick lab run.
